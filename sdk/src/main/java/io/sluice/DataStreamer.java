@@ -1,0 +1,85 @@
+package io.sluice;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Loads entries into one cache in bulk. Entries are encoded as they are added into a buffer per
+ * partition; a buffer is sent to the partition's owner node when it reaches
+ * {@link StreamerOptions#perPartitionBufferSize()} entries or
+ * {@link StreamerOptions#perPartitionBufferBytes()} bytes, when
+ * {@link StreamerOptions#autoFlushInterval()} passes, on {@link #flush()}, {@link #tryFlush()}
+ * and {@link #close()}.
+ *
+ * <p>Thread-safe: many threads may add to one streamer. No entry is dropped silently: the future
+ * of every batch completes, normally when all its entries were applied, exceptionally with the
+ * cause otherwise; {@link #flush()} and {@link #close()} throw if any batch failed.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+public interface DataStreamer<K, V> extends AutoCloseable {
+
+    /**
+     * Adds an entry. The entry is encoded before this method returns, so the caller may reuse
+     * the value (a binary-object builder, say) at once.
+     *
+     * <p>Blocks while the streamer holds {@link StreamerOptions#bufferMemory()} bytes, at most
+     * {@link StreamerOptions#maxBlock()}.
+     *
+     * @return the future of the batch the entry joined; entries of one batch share it
+     * @throws NullPointerException if key or value is null
+     * @throws IllegalArgumentException if the encoded entry is larger than
+     *         {@link StreamerOptions#maxEntrySize()}
+     * @throws StreamerTimeoutException if buffer memory did not free up within maxBlock
+     * @throws IllegalStateException if the streamer is closed
+     */
+    CompletableFuture<Void> addData(K key, V value);
+
+    /** Adds every entry of the map; same contract as {@link #addData(Object, Object)}. */
+    CompletableFuture<Void> addData(Map<? extends K, ? extends V> entries);
+
+    /** Adds every entry of the collection; same contract as {@link #addData(Object, Object)}. */
+    CompletableFuture<Void> addData(Collection<? extends Map.Entry<? extends K, ? extends V>> entries);
+
+    /**
+     * Adds the removal of a key; receivers that allow it remove the key when the batch is applied.
+     *
+     * @throws NullPointerException if key is null
+     */
+    CompletableFuture<Void> removeData(K key);
+
+    /**
+     * Sends every buffered entry and waits until every entry added before this call is applied or
+     * has failed, at most {@link StreamerOptions#timeout()}.
+     *
+     * @throws StreamerException if any batch failed since the previous flush, with the cause and the
+     *         number of entries that failed
+     * @throws StreamerTimeoutException if the batches did not complete within the timeout
+     */
+    void flush();
+
+    /** Sends every buffered entry without waiting for the batches to complete. */
+    void tryFlush();
+
+    /** Flushes, waits, and closes; {@code close(false)}. */
+    @Override
+    void close();
+
+    /**
+     * Closes the streamer. With {@code cancel == false} it flushes and waits as {@link #flush()}
+     * does; with {@code cancel == true} it drops what is buffered and completes the future of
+     * every batch not yet applied exceptionally with a {@link java.util.concurrent.CancellationException}.
+     * Calling it again has no effect.
+     *
+     * @throws StreamerException if a batch failed (cancel == false)
+     */
+    void close(boolean cancel);
+
+    /** The options this streamer was created with. */
+    StreamerOptions options();
+
+    /** Live counters of this streamer. */
+    StreamerMetrics metrics();
+}

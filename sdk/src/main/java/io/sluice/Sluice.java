@@ -1,0 +1,50 @@
+package io.sluice;
+
+import io.sluice.binary.Binary;
+
+/**
+ * The entry point to Sluice: an embedded node ({@code io.sluice.node.SluiceNode}) or a remote
+ * client give the same interface.
+ *
+ * <p>Closing it closes every streamer it created (flushing them) and releases its resources.
+ */
+public interface Sluice extends AutoCloseable {
+
+    /**
+     * Creates a cache.
+     *
+     * @throws IllegalStateException if a cache with that name already exists
+     */
+    <K, V> Cache<K, V> createCache(CacheConfig config);
+
+    /** Returns the cache with the config's name, creating it from the config if it does not exist. */
+    <K, V> Cache<K, V> getOrCreateCache(CacheConfig config);
+
+    /**
+     * Returns an existing cache.
+     *
+     * @throws CacheNotFoundException if there is no cache with that name
+     */
+    <K, V> Cache<K, V> cache(String name);
+
+    /**
+     * Creates a streamer into an existing cache with {@link StreamerOptions#DEFAULT}.
+     *
+     * @throws CacheNotFoundException if there is no cache with that name
+     */
+    <K, V> DataStreamer<K, V> dataStreamer(String cacheName);
+
+    /**
+     * Creates a streamer into an existing cache.
+     *
+     * @throws CacheNotFoundException if there is no cache with that name
+     */
+    <K, V> DataStreamer<K, V> dataStreamer(String cacheName, StreamerOptions options);
+
+    /** Binary objects: builders, POJO and JSON conversion, type metadata. */
+    Binary binary();
+
+    /** Closes every streamer this instance created (flushing it) and releases resources. */
+    @Override
+    void close();
+}

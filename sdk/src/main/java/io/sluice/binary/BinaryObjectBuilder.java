@@ -1,0 +1,28 @@
+package io.sluice.binary;
+
+/**
+ * Writes a binary object's stored form field by field. Reusable: {@link #build()} leaves the
+ * builder empty and ready for the next object of the same type; reuse does not allocate per field.
+ */
+public interface BinaryObjectBuilder {
+
+    /**
+     * Sets a field; its type is the value's class.
+     *
+     * @throws BinaryTypeMismatchException if the type registers the field with another type
+     */
+    BinaryObjectBuilder setField(String name, Object value);
+
+    /**
+     * Sets a field with an explicit type (so that a {@code null} value still has one).
+     *
+     * @throws BinaryTypeMismatchException if the type registers the field with another type
+     */
+    <T> BinaryObjectBuilder setField(String name, T value, Class<? super T> type);
+
+    /** Removes a field set earlier (or taken from the object this builder was made from). */
+    BinaryObjectBuilder removeField(String name);
+
+    /** The object; the builder is then empty and may build the next one. */
+    BinaryObject build();
+}

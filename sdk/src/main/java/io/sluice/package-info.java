@@ -1,0 +1,7 @@
+/**
+ * The Sluice API: the {@link io.sluice.Sluice} entry point, {@link io.sluice.Cache} to read and
+ * write a cache, and {@link io.sluice.DataStreamer} to load one in bulk.
+ *
+ * <p>Everything in a package named {@code internal} may change without notice.
+ */
+package io.sluice;
