@@ -1,0 +1,60 @@
+package io.sluice;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StreamerOptionsTest {
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        StreamerOptions o = StreamerOptions.DEFAULT;
+        assertThat(o.perPartitionBufferSize()).isEqualTo(512);
+        assertThat(o.autoFlushInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(o.allowOverwrite()).isFalse();
+        assertThat(o.receiver()).isEqualTo(Receivers.isolated());
+        assertThat(o.maxEntrySize()).isEqualTo(64 * 1024 * 1024);
+    }
+
+    @Test
+    void allowOverwriteChoosesTheIndividualReceiverUnlessOneIsSet() {
+        assertThat(StreamerOptions.builder().allowOverwrite(true).build().receiver()).isEqualTo(Receivers.individual());
+        assertThat(StreamerOptions.builder().allowOverwrite(true).receiver(Receivers.batched()).build().receiver())
+                .isEqualTo(Receivers.batched());
+    }
+
+    @Test
+    void outOfRangeOptionsFailAtBuildTimeNamingTheOption() {
+        assertThatThrownBy(() -> StreamerOptions.builder().perPartitionBufferSize(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("perPartitionBufferSize is 0");
+        assertThatThrownBy(() -> StreamerOptions.builder().perNodeParallelOperations(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("perNodeParallelOperations");
+        assertThatThrownBy(() -> StreamerOptions.builder().autoFlushInterval(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("autoFlushInterval");
+        assertThatThrownBy(() -> StreamerOptions.builder().timeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+        assertThatThrownBy(() -> StreamerOptions.builder().bufferMemory(100))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bufferMemory is 100");
+        assertThatThrownBy(() -> StreamerOptions.builder().bufferMemory(4096).perPartitionBufferBytes(8192).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("perPartitionBufferBytes");
+        assertThatThrownBy(() -> StreamerOptions.builder().bufferMemory(4096).perPartitionBufferBytes(1024)
+                .maxEntrySize(8192).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxEntrySize");
+    }
+
+    @Test
+    void defaultEntryLimitFollowsASmallBufferMemory() {
+        StreamerOptions o = StreamerOptions.builder().bufferMemory(1 << 20).perPartitionBufferBytes(4096).build();
+        assertThat(o.maxEntrySize()).isEqualTo(1 << 20);
+    }
+
+    @Test
+    void toBuilderKeepsEveryOption() {
+        StreamerOptions o = StreamerOptions.builder().perPartitionBufferSize(7).autoFlushInterval(Duration.ZERO)
+                .receiver(Receivers.named("x")).skipStore(true).build();
+        assertThat(o.toBuilder().build()).hasToString(o.toString());
+    }
+}
