@@ -241,8 +241,26 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
     private void cancelUnfinished() {
         String reason = "the streamer of cache '" + cacheName + "' was closed with cancel; the batch may not have "
                 + "been applied";
-        for (Batch batch : ledger.unfinished()) {
+        Batch[] batches = ledger.unfinished();
+        for (Batch batch : batches) {
             batch.cancel(reason);
+        }
+        // A batch another thread was completing as we cancelled is not cancelled; wait the instant it takes
+        // that thread to complete its future, so that none is pending when close returns.
+        boolean interrupted = false;
+        for (Batch batch : batches) {
+            while (!batch.future().isDone()) {
+                try {
+                    batch.future().get();
+                } catch (ExecutionException | CancellationException finished) {
+                    // done either way
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
