@@ -24,7 +24,7 @@ final class PartitionBuffers {
         // A full buffer holds maxBytes plus at most one entry; arrays start small and follow the load.
         int capacityHint = (int) Math.min((long) maxBytes + 1024, Integer.MAX_VALUE - 16);
         for (int p = 0; p < partitions; p++) {
-            buffers[p] = new PartitionBuffer(p, ledger, capacityHint);
+            buffers[p] = new PartitionBuffer(p, ledger, maxEntries, capacityHint);
         }
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;
@@ -63,26 +63,26 @@ final class PartitionBuffers {
 
     /** Seals every non-empty buffer and sends them together, so one node's batches share a request. */
     void sealAll() {
-        sealMatching(Long.MAX_VALUE);
+        sealMatching(true, 0);
     }
 
     /** Seals and sends the buffers whose first entry was added at or before {@code nanos}. */
     void sealOlderThan(long nanos) {
-        sealMatching(nanos);
+        sealMatching(false, nanos);
     }
 
-    private void sealMatching(long firstEntryAtOrBefore) {
+    private void sealMatching(boolean all, long firstEntryAtOrBefore) {
         List<Batch> sealed = null;
         for (PartitionBuffer buffer : buffers) {
             long first = buffer.firstEntryNanos();
             // Unlocked pre-check keeps a sweep over idle partitions cheap.
-            if (first == PartitionBuffer.EMPTY || !olderOrEqual(first, firstEntryAtOrBefore)) {
+            if (first == PartitionBuffer.EMPTY || !(all || first - firstEntryAtOrBefore <= 0)) {
                 continue;
             }
             Batch batch;
             synchronized (buffer) {
                 first = buffer.firstEntryNanos();
-                if (first == PartitionBuffer.EMPTY || !olderOrEqual(first, firstEntryAtOrBefore)) {
+                if (first == PartitionBuffer.EMPTY || !(all || first - firstEntryAtOrBefore <= 0)) {
                     continue;
                 }
                 batch = buffer.seal();
@@ -95,10 +95,6 @@ final class PartitionBuffers {
         if (sealed != null) {
             bulkSink.accept(sealed);
         }
-    }
-
-    private static boolean olderOrEqual(long first, long bound) {
-        return bound == Long.MAX_VALUE || first - bound <= 0;
     }
 
     /**
