@@ -74,6 +74,13 @@ class TestTransport implements StreamerTransport {
         return this;
     }
 
+    /** Requests from now on complete as they are sent; those waiting complete now. */
+    TestTransport automatic() {
+        this.manual = false;
+        completePending();
+        return this;
+    }
+
     /** Requests complete on this executor. */
     TestTransport completingOn(Executor executor) {
         this.completer = executor;
