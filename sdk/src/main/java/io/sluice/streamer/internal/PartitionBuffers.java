@@ -36,6 +36,15 @@ final class PartitionBuffers {
         return buffers.length;
     }
 
+    /** Entries in open buffers; read without the locks, so only exact when no thread is adding. */
+    long openEntries() {
+        long entries = 0;
+        for (PartitionBuffer buffer : buffers) {
+            entries += buffer.count();
+        }
+        return entries;
+    }
+
     /**
      * Appends an encoded entry to its partition's buffer and sends the buffer if that made it full.
      *

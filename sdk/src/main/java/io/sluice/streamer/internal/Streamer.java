@@ -92,6 +92,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                 options.perNodeParallelOperations(), transport, new PartitionOwners(transport, partitions), counters);
         this.buffers = new PartitionBuffers(partitions, options.perPartitionBufferSize(),
                 options.perPartitionBufferBytes(), options.bufferMemory(), ledger, sender);
+        counters.openEntries(buffers::openEntries);
         this.autoFlusher = AutoFlusher.startIfEnabled(cacheName, buffers, options.autoFlushInterval());
     }
 
@@ -150,10 +151,8 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                 entry = scratch.toByteArray();
                 reserveSlowly(length);
             }
-            counters.added.increment();
             Batch joined = buffers.append(partition, entry, length);
             if (joined == null) { // closed meanwhile
-                counters.added.decrement();
                 memory.release(length);
                 throw closedException();
             }
