@@ -22,6 +22,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -630,7 +631,7 @@ class StreamerTest {
             for (long k = 0; k < 1000; k++) {
                 s.addData(k, new byte[20]);
             }
-        }).isInstanceOf(StreamerTimeoutException.class).hasMessageContaining("waited PT0S");
+        }).isInstanceOf(StreamerTimeoutException.class).hasMessageContaining("waited 0 ms");
     }
 
     @Test
@@ -641,7 +642,7 @@ class StreamerTest {
         for (long k = 0; k < 1024 / 42; k++) {
             s.addData(k, new byte[20]);
         }
-        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread adder = new Thread(() -> {
             try {
                 s.addData(-1L, new byte[20]);
