@@ -659,4 +659,39 @@ class StreamerTest {
         assertThat(thrown.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
         assertThat(s.metrics().added()).isEqualTo(1024 / 42);
     }
+
+    @Test
+    void aValueTheCodecRejectsFailsThatAddAloneAndLeavesTheStreamerUsable() {
+        TestTransport transport = new TestTransport(PARTITIONS, "n1");
+        Streamer<Object, Object> s = streamer(NO_AUTO_FLUSH, transport);
+        s.addData(1L, "before");
+        assertThatThrownBy(() -> s.addData(2L, new Object())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot encode");
+        s.addData(3L, "after");
+        s.flush();
+        assertThat(transport.received).containsOnlyKeys(1L, 3L);
+        assertThat(transport.lastValue(3L)).isEqualTo("after");
+        assertThat(s.metrics().added()).isEqualTo(2);
+        assertThat(s.metrics().bufferedBytes()).isZero();
+    }
+
+    @Test
+    void metricsCountEveryEntryOnce() {
+        TestTransport transport = new TestTransport(PARTITIONS, "n1").manual();
+        Streamer<Object, Object> s = streamer(noAutoFlush().perPartitionBufferSize(10).build(), transport);
+        for (long k = 0; k < 95; k++) {
+            s.addData(k, k);
+        }
+        assertThat(s.metrics().added()).isEqualTo(95);
+        assertThat(s.metrics().applied()).isZero();
+        assertThat(s.metrics().bufferedBytes()).isEqualTo(95 * (8 + 9 + 9));
+        s.tryFlush();
+        transport.completePending();
+        s.flush();
+        assertThat(s.metrics().added()).isEqualTo(95);
+        assertThat(s.metrics().applied()).isEqualTo(95);
+        assertThat(s.metrics().batchesSent()).isEqualTo(transport.requests.stream()
+                .mapToLong(r -> r.request().batches().size()).sum());
+        assertThat(s.metrics().bufferedBytes()).isZero();
+    }
 }
