@@ -524,7 +524,14 @@ class StreamerTest {
         Streamer<Object, Object> s = streamer(NO_AUTO_FLUSH, transport);
         CompletableFuture<Void> future = s.addData(1L, "a");
         assertThatThrownBy(() -> future.complete(null)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> future.completeExceptionally(new RuntimeException()))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> future.completeAsync(() -> null)).isInstanceOf(UnsupportedOperationException.class);
         assertThat(future.cancel(true)).isFalse();
+        CompletableFuture<Void> timedOut = future.orTimeout(1, java.util.concurrent.TimeUnit.MILLISECONDS);
+        await().atMost(Duration.ofSeconds(10)).until(timedOut::isDone);
+        assertThat(timedOut).isCompletedExceptionally();
+        assertThat(future).isNotDone(); // the caller's timeout did not touch the batch's future
         CompletableFuture<String> chained = future.thenApply(v -> "done");
         assertThat(chained.complete("mine")).isTrue(); // chained futures belong to the caller
         s.tryFlush();

@@ -75,10 +75,6 @@ final class PartitionBuffer {
         return length;
     }
 
-    boolean isEmpty() {
-        return batch == null;
-    }
-
     long firstEntryNanos() {
         return firstEntryNanos;
     }

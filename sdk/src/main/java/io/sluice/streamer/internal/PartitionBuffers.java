@@ -32,10 +32,6 @@ final class PartitionBuffers {
         this.sender = sender;
     }
 
-    int partitions() {
-        return buffers.length;
-    }
-
     /** Entries in open buffers; read without the locks, so only exact when no thread is adding. */
     long openEntries() {
         long entries = 0;
