@@ -155,7 +155,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                 throw oversized(key, size);
             }
             int partition = Partitioner.partition(entry, EntryBatch.ENTRY_HEADER, keyLength, partitions);
-            Batch joined = buffers.append(partition, entry, length, false);
+            BatchFuture joined = buffers.append(partition, entry, length, false);
             if (joined == null) {
                 if (buffers.isClosed()) {
                     throw closedException();
@@ -170,7 +170,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                     throw closedException();
                 }
             }
-            return joined.future();
+            return joined;
         } finally {
             EntryEncoder.trim(scratch);
         }
