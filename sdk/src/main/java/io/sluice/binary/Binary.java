@@ -23,7 +23,8 @@ public interface Binary {
      *
      * @throws BinaryTypeMismatchException if a field's type differs from the one registered for the type
      * @throws io.sluice.SluiceException   if the class's members cannot be made accessible
-     * @throws IllegalArgumentException    for a JDK class that has no encoding of its own (e.g. {@code java.util.Date})
+     * @throws IllegalArgumentException    for a JDK class that has no encoding of its own (e.g. {@code java.util.Date}),
+     *                                     or objects nested more than 64 deep (a cycle in the object graph)
      */
     BinaryObject toBinary(Object pojo);
 
