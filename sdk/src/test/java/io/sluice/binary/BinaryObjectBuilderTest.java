@@ -35,7 +35,7 @@ class BinaryObjectBuilderTest {
         assertThat((Boolean) o.field("marketMaker")).isFalse();
         assertThat(o.hasField("price")).isTrue();
         assertThat(o.hasField("nope")).isFalse();
-        assertThat((Object) o.field("nope")).isNull();
+        assertThat(o.<Object>field("nope")).isNull();
         assertThat(o.type().typeName()).isEqualTo("StockOrder");
         assertThat(o.type().fieldNames()).containsExactly("secCode", "price", "quantity", "buySell", "marketMaker");
         assertThat(o.type().fieldTypeName("price")).isEqualTo("double");
@@ -77,6 +77,32 @@ class BinaryObjectBuilderTest {
         assertThat(third.hasField("b")).isFalse();
         assertThat(fourth.hasField("a")).isFalse();
         assertThat(third).isEqualTo(binary.builder("Shape").setField("a", 6).build());
+    }
+
+    @Test
+    void leavingThePreviousOrderMidwayKeepsEveryValue() {
+        BinaryObjectBuilder b = binary.builder("Order3");
+        BinaryObject abc = b.setLong("a", 1).setField("b", "x").setDouble("c", 0.5).build();
+        BinaryObject ab = b.setLong("a", 2).setField("b", "y").build();
+        BinaryObject abc2 = b.setLong("a", 3).setField("b", "z").setDouble("c", 1.5).build();
+        BinaryObject replaced = b.setLong("a", 4).setLong("a", 5).setField("b", "w").setDouble("c", 2.5).build();
+        BinaryObject removed = b.setLong("a", 6).setField("b", "v").removeField("a").setDouble("c", 3.5).build();
+        BinaryObject failed = b.setLong("a", 7).setField("b", "u").build();
+        assertThatThrownBy(() -> b.setLong("a", 8).setField("b", 9)).isInstanceOf(BinaryTypeMismatchException.class);
+        BinaryObject afterFailure = b.setDouble("c", 4.5).build();
+        assertThat(abc.toString()).isEqualTo("Order3{a=1, b=x, c=0.5}");
+        assertThat(ab.toString()).isEqualTo("Order3{a=2, b=y}");
+        assertThat(abc2.toString()).isEqualTo("Order3{a=3, b=z, c=1.5}");
+        assertThat(replaced.toString()).isEqualTo("Order3{a=5, b=w, c=2.5}");
+        assertThat(removed.toString()).isEqualTo("Order3{b=v, c=3.5}");
+        assertThat(failed.toString()).isEqualTo("Order3{a=7, b=u}");
+        assertThat(afterFailure.toString()).isEqualTo("Order3{a=8, c=4.5}");
+        assertThat(replaced).isEqualTo(binary.builder("Order3").setLong("a", 5).setField("b", "w")
+                .setDouble("c", 2.5).build());
+        for (BinaryObject o : List.of(abc, ab, abc2, replaced, removed, failed, afterFailure)) {
+            byte[] bytes = o.toBytes();
+            assertThat(binary.decode(bytes, 0, bytes.length, true)).isEqualTo(o);
+        }
     }
 
     @Test
@@ -134,7 +160,7 @@ class BinaryObjectBuilderTest {
                 .isInstanceOf(BinaryTypeMismatchException.class);
         BinaryObject withNull = binary.builder("Trade").setField("price", null).build();
         assertThat(withNull.hasField("price")).isTrue();
-        assertThat((Object) withNull.field("price")).isNull();
+        assertThat(withNull.<Object>field("price")).isNull();
     }
 
     @Test
@@ -167,17 +193,22 @@ class BinaryObjectBuilderTest {
                 (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         BinaryObjectBuilder b = binary.builder("Alloc");
         String sec = "SBER";
-        Long qty = 1000L;
-        Double price = 162.93;
         for (int i = 0; i < 20_000; i++) {
-            b.setField("secCode", sec).setField("quantity", qty).setField("price", price).build();
+            b.setField("secCode", sec).setLong("quantity", i).setDouble("price", i * 0.5).setInt("lots", i)
+                    .setBoolean("mm", (i & 1) == 0).build();
         }
-        int objectSize = b.setField("secCode", sec).setField("quantity", qty).setField("price", price).build()
-                .toBytes().length;
+        BinaryObject sample = b.setField("secCode", sec).setLong("quantity", 7).setDouble("price", 3.5)
+                .setInt("lots", 7).setBoolean("mm", true).build();
+        assertThat(sample.<Long>field("quantity")).isEqualTo(7L);
+        assertThat(sample.<Double>field("price")).isEqualTo(3.5);
+        assertThat(sample.<Integer>field("lots")).isEqualTo(7);
+        assertThat(sample.<Boolean>field("mm")).isTrue();
+        int objectSize = sample.toBytes().length;
         long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
         int n = 20_000;
         for (int i = 0; i < n; i++) {
-            b.setField("secCode", sec).setField("quantity", qty).setField("price", price).build();
+            b.setField("secCode", sec).setLong("quantity", i).setDouble("price", i * 0.5).setInt("lots", i)
+                    .setBoolean("mm", (i & 1) == 0).build();
         }
         long perObject = (threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before) / n;
         // the result is its byte[] (16-byte header + bytes, 8-aligned) and the flyweight (~40 bytes)

@@ -81,6 +81,11 @@ class PojoMarshallingTest {
         }
     }
 
+    static final class Node {
+        String name;
+        Node next;
+    }
+
     static final class NoDefaultConstructor {
         private final String value;
 
@@ -179,6 +184,24 @@ class PojoMarshallingTest {
     }
 
     @Test
+    void aCycleInTheObjectGraphFailsClearlyInsteadOfOverflowingTheStack() {
+        Node a = new Node();
+        a.name = "a";
+        a.next = new Node();
+        a.next.name = "b";
+        BinaryObject chain = binary.toBinary(a);
+        assertThat(chain.<BinaryObject>field("next").<String>field("name")).isEqualTo("b");
+        assertThat(chain.deserialize(Node.class).next.name).isEqualTo("b");
+        a.next.next = a;
+        assertThatThrownBy(() -> binary.toBinary(a)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("nested deeper than 64").hasMessageContaining("cycle");
+        GrowableBuffer out = new GrowableBuffer(16);
+        assertThatThrownBy(() -> binary.encode(a, out)).isInstanceOf(IllegalArgumentException.class);
+        a.next.next = null;
+        assertThat(binary.toBinary(a)).isEqualTo(chain);
+    }
+
+    @Test
     void pojoToBinaryToJsonAndBackIsTheSamePojo() {
         Trade t = trade();
         BinaryObject o = binary.toBinary(t);
@@ -209,6 +232,9 @@ class PojoMarshallingTest {
         assertThatThrownBy(() -> binary.fromJson("{\"n\":\"not a number\"}", "Loose"))
                 .isInstanceOf(BinaryTypeMismatchException.class).hasMessageContaining("'n'")
                 .hasMessageContaining("long");
+        assertThatThrownBy(() -> binary.fromJson("{\"n\":1.5}", "Loose"))
+                .isInstanceOf(BinaryTypeMismatchException.class).hasMessageContaining("1.5");
+        assertThat(binary.fromJson("{\"n\":2.0}", "Loose").<Long>field("n")).isEqualTo(2L);
         assertThatThrownBy(() -> binary.fromJson("[1]", "Loose")).isInstanceOf(IllegalArgumentException.class);
     }
 }

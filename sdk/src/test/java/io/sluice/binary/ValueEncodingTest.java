@@ -41,7 +41,7 @@ class ValueEncodingTest {
         List<Object> values = Arrays.asList(null, true, false, (byte) -7, (byte) 127, (short) -300, 'x', '\u20ac',
                 0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE, 1.5f, -0.0f,
                 Float.NaN, 162.93, -1e300, Double.NEGATIVE_INFINITY, "", "SBER", "h\u00e9llo \u20ac \ud83d\ude00",
-                "nul\u0000inside", UUID.randomUUID(), Instant.ofEpochSecond(-5, 123), Instant.now(),
+                "nul\u0000inside", "\u0141\u0041\u0100", UUID.randomUUID(), Instant.ofEpochSecond(-5, 123), Instant.now(),
                 LocalDate.of(2026, 11, 22), LocalDate.MIN, LocalDateTime.of(2026, 11, 22, 1, 2, 3, 456),
                 new BigDecimal("-12345.678900"), new BigDecimal("1E+40"), new BigInteger("-98765432109876543210"));
         for (Object v : values) {
@@ -74,6 +74,19 @@ class ValueEncodingTest {
     void otherNumbersAndEnumsMapToTheirClosestTag() {
         assertThat(roundTrip(new AtomicLong(42))).isEqualTo(42L);
         assertThat(roundTrip(Thread.State.RUNNABLE)).isEqualTo("RUNNABLE");
+    }
+
+    @Test
+    void aCollectionContainingItselfFailsClearly() {
+        List<Object> loop = new java.util.ArrayList<>();
+        loop.add(loop);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> encode(loop))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contain itself");
+        Object deep = "leaf";
+        for (int i = 0; i < 99; i++) {
+            deep = List.of(deep);
+        }
+        assertThat(roundTrip(deep)).isEqualTo(deep);
     }
 
     @Test
@@ -115,6 +128,31 @@ class ValueEncodingTest {
                     .as("strings %s vs %s, seed %d", s, t, seed)
                     .isEqualTo(Integer.signum(compareCodePoints(s, t)));
         }
+    }
+
+    @Test
+    void encodedUuidsInstantsAndDatesSortInNaturalOrder() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        for (int i = 0; i < 5_000; i++) {
+            UUID u = new UUID(pick(random), pick(random));
+            UUID v = new UUID(random.nextBoolean() ? u.getMostSignificantBits() : pick(random), pick(random));
+            assertOrder(u, v, u.compareTo(v), seed);
+            Instant a = Instant.ofEpochSecond(pick(random) % 1_000_000_000_000L, random.nextInt(1_000_000_000));
+            Instant b = random.nextBoolean() ? a.plusNanos(random.nextInt(3) - 1)
+                    : Instant.ofEpochSecond(pick(random) % 1_000_000_000_000L, random.nextInt(1_000_000_000));
+            assertOrder(a, b, a.compareTo(b), seed);
+            LocalDateTime x = LocalDateTime.ofEpochSecond(pick(random) % 100_000_000_000L, random.nextInt(1000),
+                    java.time.ZoneOffset.UTC);
+            LocalDateTime y = x.plusNanos(random.nextInt(2_000_000_001) - 1_000_000_000L);
+            assertOrder(x, y, x.compareTo(y), seed);
+            assertOrder(x.toLocalDate(), y.toLocalDate(), x.toLocalDate().compareTo(y.toLocalDate()), seed);
+        }
+    }
+
+    private void assertOrder(Object a, Object b, int expected, long seed) {
+        assertThat(Integer.signum(Arrays.compareUnsigned(encode(a), encode(b))))
+                .as("%s vs %s, seed %d", a, b, seed).isEqualTo(Integer.signum(expected));
     }
 
     private static long pick(Random random) {

@@ -28,7 +28,16 @@ public final class BinaryContext implements Binary, ValueCodec {
     private final LoadingCache<String, Optional<Class<?>>> classes = Caffeine.newBuilder()
             .maximumSize(10_000)
             .build(BinaryContext::loadClass);
-    private final ThreadLocal<GrowableBuffer> scratch = ThreadLocal.withInitial(() -> new GrowableBuffer(256));
+    /** Objects nested deeper than this while marshalling are taken for a cycle in the object graph. */
+    static final int MAX_MARSHAL_DEPTH = 64;
+
+    /** Per thread: the buffer {@link #toBinary} writes into, and how deep marshalling is nested. */
+    private static final class MarshalState {
+        final GrowableBuffer scratch = new GrowableBuffer(256);
+        int depth;
+    }
+
+    private final ThreadLocal<MarshalState> marshalState = ThreadLocal.withInitial(MarshalState::new);
 
     public BinaryContext() {
     }
@@ -55,7 +64,7 @@ public final class BinaryContext implements Binary, ValueCodec {
         if (length == 0) {
             throw new BinaryFormatException("an encoded value needs at least its tag byte but has 0 bytes at offset 0");
         }
-        return new ValueReader(this, bytes, offset, offset, offset + length, keepBinary).readWhole("value");
+        return new ValueReader(this, bytes, offset, offset, offset + length, keepBinary).readWhole(null);
     }
 
     @Override
@@ -71,7 +80,7 @@ public final class BinaryContext implements Binary, ValueCodec {
         if (pojo == null) {
             throw new NullPointerException("toBinary(null)");
         }
-        GrowableBuffer buf = scratch.get();
+        GrowableBuffer buf = marshalState.get().scratch;
         buf.reset();
         marshal(pojo, buf);
         byte[] bytes = buf.toByteArray();
@@ -85,6 +94,20 @@ public final class BinaryContext implements Binary, ValueCodec {
             throw new IllegalArgumentException("values of " + cls.getName() + " have no binary encoding; "
                     + "use one of the types in docs/binary-format.md");
         }
+        MarshalState state = marshalState.get();
+        if (state.depth >= MAX_MARSHAL_DEPTH) {
+            throw new IllegalArgumentException("objects nested deeper than " + MAX_MARSHAL_DEPTH + " while marshalling "
+                    + cls.getName() + "; does the object graph have a cycle?");
+        }
+        state.depth++;
+        try {
+            marshal(pojo, cls, out);
+        } finally {
+            state.depth--;
+        }
+    }
+
+    private void marshal(Object pojo, Class<?> cls, GrowableBuffer out) {
         ClassLayout layout = ClassLayout.of(cls);
         ClassLayout.Binding b = layout.binding(this);
         ClassLayout.Property[] props = layout.properties;
@@ -149,6 +172,33 @@ public final class BinaryContext implements Binary, ValueCodec {
     @Override
     public String toJson(BinaryObject object) {
         return json.toJson(object);
+    }
+
+    /**
+     * Every registered type, field and schema as bytes (layout in {@link TypeMetadata} and
+     * {@code docs/binary-format.md}), for {@link #importTypes} in another process.
+     */
+    public byte[] exportTypes() {
+        return TypeMetadata.export(this);
+    }
+
+    /**
+     * Registers the types, fields and schemas another context exported, so that objects built
+     * there decode here. Registering what is already known is harmless.
+     *
+     * @throws BinaryFormatException                            if the bytes are not exported type metadata
+     * @throws io.sluice.binary.BinaryTypeMismatchException if a field is registered here with another type
+     */
+    public void importTypes(byte[] metadata) {
+        TypeMetadata.importTypes(this, metadata);
+    }
+
+    /**
+     * A number that grows whenever a type, field, schema or class name is registered: a transport
+     * compares it with the value it last sent to know whether to send {@link #exportTypes()} again.
+     */
+    public long typesVersion() {
+        return registry.version();
     }
 
     @Override

@@ -127,8 +127,27 @@ final class BinaryObjectImpl implements BinaryObject {
     }
 
     Object valueAt(int index, boolean keepBinary) {
-        ValueReader r = new ValueReader(context, bytes, start, valueStart(index), valueEnd(index), keepBinary);
-        return r.readWhole("field '" + schema.fields[index].name + "'");
+        int from = valueStart(index);
+        int to = valueEnd(index);
+        // scalars and plain strings, the common case, without a reader
+        byte tag = bytes[from];
+        int size = to - from;
+        if (tag == BinaryTags.STRING) {
+            String s = ValueReader.plainString(bytes, from, to);
+            if (s != null) {
+                return s;
+            }
+        } else if (tag == BinaryTags.LONG && size == 9) {
+            return GrowableBuffer.getLong(bytes, from + 1) ^ Long.MIN_VALUE;
+        } else if (tag == BinaryTags.DOUBLE && size == 9) {
+            return ValueEncoder.fromOrderedBits(GrowableBuffer.getLong(bytes, from + 1));
+        } else if (tag == BinaryTags.INT && size == 5) {
+            return GrowableBuffer.getInt(bytes, from + 1) ^ Integer.MIN_VALUE;
+        } else if (tag == BinaryTags.BOOLEAN && size == 2 && (bytes[from + 1] & 0xfe) == 0) {
+            return bytes[from + 1] == 1;
+        }
+        ValueReader r = new ValueReader(context, bytes, start, from, to, keepBinary);
+        return r.readWhole(schema.fields[index].name);
     }
 
     /** The footer index of the named field, or -1. */

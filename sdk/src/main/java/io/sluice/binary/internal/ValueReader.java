@@ -49,10 +49,15 @@ final class ValueReader {
         return pos;
     }
 
-    /** Reads one value which must end exactly at the limit. */
-    Object readWhole(String what) {
+    /**
+     * Reads one value which must end exactly at the limit.
+     *
+     * @param field the field whose value this is, for the error message; null for a whole value
+     */
+    Object readWhole(String field) {
         Object v = read();
         if (pos != limit) {
+            String what = field == null ? "value" : "field '" + field + "'";
             throw new BinaryFormatException(what + " ends at offset " + (pos - base) + " but its length says "
                     + (limit - base));
         }
@@ -284,6 +289,23 @@ final class ValueReader {
         BigInteger v = new BigInteger(b, pos, n);
         pos += n;
         return v;
+    }
+
+    /**
+     * The string encoded in exactly {@code [from, to)} (tag included) if it has no escaped NUL, else
+     * null (the caller falls back to a reader, which also reports malformed bytes).
+     */
+    static String plainString(byte[] b, int from, int to) {
+        int last = to - 1;
+        if (last <= from || b[last] != 0) {
+            return null;
+        }
+        for (int i = from + 1; i < last; i++) {
+            if (b[i] == 0) {
+                return null;
+            }
+        }
+        return new String(b, from + 1, last - from - 1, StandardCharsets.UTF_8);
     }
 
     /** UTF-8 up to a 00 not followed by FF; 00 FF is U+0000. */
