@@ -18,6 +18,7 @@ final class BatchOrder {
 
     private int[] order = new int[0];
     private long[] prefix = new long[0];
+    private long[] prefix2 = new long[0];
     private int[] keyOffset = new int[0];
     private int[] keyLength = new int[0];
     private byte[] data;
@@ -29,6 +30,7 @@ final class BatchOrder {
             int capacity = Math.max(n, order.length * 2);
             order = new int[capacity];
             prefix = new long[capacity];
+            prefix2 = new long[capacity];
             keyOffset = new int[capacity];
             keyLength = new int[capacity];
         }
@@ -41,6 +43,7 @@ final class BatchOrder {
             keyOffset[i] = ko;
             keyLength[i] = kl;
             prefix[i] = prefixOf(data, ko, kl);
+            prefix2[i] = kl > 8 ? prefixOf(data, ko + 8, kl - 8) : 0;
             if (sorted && i > 0 && compare(i - 1, i) > 0) {
                 sorted = false;
             }
@@ -62,8 +65,8 @@ final class BatchOrder {
 
     /** True if the two entries have the same key. */
     boolean sameKey(byte[] data, int a, int b) {
-        return prefix[a] == prefix[b] && keyLength[a] == keyLength[b]
-                && Arrays.equals(data, keyOffset[a], keyOffset[a] + keyLength[a], data, keyOffset[b], keyOffset[b] + keyLength[b]);
+        return prefix[a] == prefix[b] && prefix2[a] == prefix2[b] && keyLength[a] == keyLength[b]
+                && (keyLength[a] <= 16 || Arrays.equals(data, keyOffset[a], keyOffset[a] + keyLength[a], data, keyOffset[b], keyOffset[b] + keyLength[b]));
     }
 
     private static long prefixOf(byte[] data, int offset, int length) {
@@ -85,9 +88,17 @@ final class BatchOrder {
         int la = keyLength[a];
         int lb = keyLength[b];
         if (la > 8 && lb > 8) {
-            int c = Arrays.compareUnsigned(data, keyOffset[a] + 8, keyOffset[a] + la, data, keyOffset[b] + 8, keyOffset[b] + lb);
-            if (c != 0) {
-                return c;
+            if (prefix2[a] != prefix2[b]) {
+                return Long.compareUnsigned(prefix2[a], prefix2[b]);
+            }
+            if (la > 16 && lb > 16) {
+                int c = Arrays.compareUnsigned(data, keyOffset[a] + 16, keyOffset[a] + la, data, keyOffset[b] + 16,
+                        keyOffset[b] + lb);
+                if (c != 0) {
+                    return c;
+                }
+            } else if (la != lb) {
+                return Integer.compare(la, lb);
             }
         } else if (la != lb) {
             return Integer.compare(la, lb); // equal zero-padded prefixes: the shorter key is smaller
