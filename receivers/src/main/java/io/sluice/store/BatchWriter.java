@@ -57,7 +57,7 @@ final class BatchWriter {
                 int ko = order.keyOffset(e);
                 int kl = order.keyLength(e);
                 int vl = batch.valueLength(e);
-                boolean present = tree.seek(data, ko, kl);
+                boolean present = tree.seek(data, ko, kl, order.prefixHigh(e), order.prefixLow(e));
                 if (vl == EntryBatch.REMOVAL) {
                     if (present) {
                         tree.removeSorted(data, ko, kl);

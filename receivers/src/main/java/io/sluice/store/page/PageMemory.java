@@ -152,7 +152,7 @@ public final class PageMemory implements AutoCloseable {
     }
 
     public void writeUnlock(long pageId) {
-        locks[(int) (pageId >>> chunkShift)].set((int) (pageId & chunkMask), 0);
+        locks[(int) (pageId >>> chunkShift)].lazySet((int) (pageId & chunkMask), 0); // a release store suffices
     }
 
     private static void backOff(int spins) {

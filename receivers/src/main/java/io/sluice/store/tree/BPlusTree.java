@@ -60,6 +60,7 @@ public final class BPlusTree {
     // The writer's last descent: page and child (inner) or item position (leaf) per level.
     private final long[] pathPage = new long[MAX_HEIGHT];
     private final int[] pathIndex = new int[MAX_HEIGHT];
+    private final int[] pathCount = new int[MAX_HEIGHT]; // separators of inner path pages at descent
     private int found;
     // For batch walks (seek): the leaf of the last descent stays current while keys stay at or below
     // its upper bound, the nearest separator to the right on the path (none: the leaf is rightmost).
@@ -85,9 +86,9 @@ public final class BPlusTree {
     private int pending;
     private final int[] pendingPosition;
     private final long[] pendingLink;
-    private final int[] pendingKeyOffset;
     private final int[] pendingKeyLength;
-    private byte[] pendingKeys;
+    private final long[] pendingHigh;
+    private final int[] pendingLow;
 
     public BPlusTree(RowStore rows) {
         this.rows = rows;
@@ -100,8 +101,9 @@ public final class BPlusTree {
         this.scratch = new byte[pageSize];
         this.pendingPosition = new int[leafCapacity];
         this.pendingLink = new long[leafCapacity];
-        this.pendingKeyOffset = new int[leafCapacity];
         this.pendingKeyLength = new int[leafCapacity];
+        this.pendingHigh = new long[leafCapacity];
+        this.pendingLow = new int[leafCapacity];
     }
 
     /** Entries in the tree. */
@@ -252,6 +254,7 @@ public final class BPlusTree {
             }
             pathPage[d] = page;
             pathIndex[d] = child;
+            pathCount[d] = count(b, p);
             page = child(b, p, child);
         }
         ByteBuffer b = memory.buffer(page);
@@ -266,7 +269,7 @@ public final class BPlusTree {
     /** The deepest level above {@code level} whose path separator bounds it from the right, or -1. */
     private int boundAbove(int level) {
         for (int d = level - 1; d >= 0; d--) {
-            if (pathIndex[d] < count(memory.buffer(pathPage[d]), memory.offset(pathPage[d]))) {
+            if (pathIndex[d] < pathCount[d]) { // inner pages do not change while positioned
                 return d;
             }
         }
@@ -293,12 +296,15 @@ public final class BPlusTree {
      * descends again only when the key is past the leaf or the tree changed shape.
      */
     public boolean seek(byte[] key, int keyOffset, int keyLength) {
+        return seek(key, keyOffset, keyLength, prefixHigh(key, keyOffset, keyLength), prefixLow(key, keyOffset, keyLength));
+    }
+
+    /** {@link #seek(byte[], int, int)} with the key's first 12 bytes already read (see {@link #compare}). */
+    public boolean seek(byte[] key, int keyOffset, int keyLength, long k0, int k1) {
         if (!positioned) {
             flushPending();
             return reposition(key, keyOffset, keyLength);
         }
-        long k0 = prefixHigh(key, keyOffset, keyLength);
-        int k1 = prefixLow(key, keyOffset, keyLength);
         keyHigh = k0;
         keyLow = k1;
         int bound = upperDepth;
@@ -346,17 +352,11 @@ public final class BPlusTree {
             long leaf = pathPage[height - 1];
             int n = count(memory.buffer(leaf), memory.offset(leaf));
             if (n + pending < leafCapacity) {
-                if (pending > 0 && pendingKeys != key) {
-                    flushPending();
-                    reposition(key, keyOffset, keyLength);
-                    insertSorted(link, key, keyOffset, keyLength);
-                    return;
-                }
-                pendingKeys = key;
                 pendingPosition[pending] = found < 0 ? -found - 1 : found;
                 pendingLink[pending] = link;
-                pendingKeyOffset[pending] = keyOffset;
                 pendingKeyLength[pending] = keyLength;
+                pendingHigh[pending] = keyHigh;
+                pendingLow[pending] = keyLow;
                 pending++;
                 size++;
                 return;
@@ -389,12 +389,11 @@ public final class BPlusTree {
             int pos = pendingPosition[j];
             int from = p + ITEMS + pos * ITEM;
             move(b, from, from + (j + 1) * ITEM, (end - pos) * ITEM);
-            writeItem(b, from + j * ITEM, pendingLink[j], pendingKeys, pendingKeyOffset[j], pendingKeyLength[j]);
+            writeItem(b, from + j * ITEM, pendingLink[j], pendingKeyLength[j], pendingHigh[j], pendingLow[j]);
             end = pos;
         }
         count(b, p, n + pending);
         pending = 0;
-        pendingKeys = null;
         positioned = false; // positions of the leaf changed
     }
 
@@ -774,13 +773,14 @@ public final class BPlusTree {
     }
 
     private static void writeItem(ByteBuffer b, int at, long link, byte[] key, int keyOffset, int keyLength) {
+        writeItem(b, at, link, keyLength, prefixHigh(key, keyOffset, keyLength), prefixLow(key, keyOffset, keyLength));
+    }
+
+    private static void writeItem(ByteBuffer b, int at, long link, int keyLength, long high, int low) {
         b.putLong(at, link);
         b.putInt(at + 8, keyLength);
-        int n = Math.min(PREFIX, keyLength);
-        b.put(at + 12, key, keyOffset, n);
-        for (int i = n; i < PREFIX; i++) {
-            b.put(at + 12 + i, (byte) 0);
-        }
+        b.putLong(at + 12, high);
+        b.putInt(at + 20, low);
     }
 
     private void loadSeparator(ByteBuffer b, int at) {
@@ -841,7 +841,7 @@ public final class BPlusTree {
     }
 
     /** Key bytes 0-7, zero-padded, as a big-endian long. */
-    static long prefixHigh(byte[] key, int offset, int length) {
+    public static long prefixHigh(byte[] key, int offset, int length) {
         if (length >= 8) {
             return (long) LONG_BE.get(key, offset);
         }
@@ -853,7 +853,7 @@ public final class BPlusTree {
     }
 
     /** Key bytes 8-11, zero-padded, as a big-endian int. */
-    static int prefixLow(byte[] key, int offset, int length) {
+    public static int prefixLow(byte[] key, int offset, int length) {
         int p = 0;
         for (int i = 8; i < 12; i++) {
             p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);
