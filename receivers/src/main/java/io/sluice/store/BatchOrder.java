@@ -92,7 +92,8 @@ final class BatchOrder {
     boolean sameKey(byte[] data, int a, int b) {
         int la = keyLength[a];
         return high[a] == high[b] && low[a] == low[b] && la == keyLength[b]
-                && (la <= PREFIX || Arrays.equals(data, keyOffset[a], keyOffset[a] + la, data, keyOffset[b], keyOffset[b] + la));
+                && (la <= PREFIX
+                || Arrays.equals(data, keyOffset[a], keyOffset[a] + la, data, keyOffset[b], keyOffset[b] + la));
     }
 
     static long prefixHigh(byte[] key, int offset, int length) {

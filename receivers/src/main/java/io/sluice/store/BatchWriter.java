@@ -110,7 +110,8 @@ final class BatchWriter {
                     table[slot] = i + 1;
                     break;
                 }
-                if (java.util.Arrays.equals(data, ko, ko + kl, data, batch.keyOffset(j), batch.keyOffset(j) + batch.keyLength(j))) {
+                int jo = batch.keyOffset(j);
+                if (java.util.Arrays.equals(data, ko, ko + kl, data, jo, jo + batch.keyLength(j))) {
                     result[i] = true;
                     break;
                 }

@@ -241,7 +241,8 @@ public final class BPlusTree {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
             int first = d == level ? from : 0;
-            int r = absolute(search(key, keyOffset, keyLength, k0, k1, b, p + separators + first * ITEM, count(b, p) - first), first);
+            int r = absolute(search(key, keyOffset, keyLength, k0, k1, b, p + separators + first * ITEM,
+                    count(b, p) - first), first);
             int child = r;
             if (r >= 0) {
                 equalSeparatorDepth = d;
@@ -293,7 +294,8 @@ public final class BPlusTree {
      * descends again only when the key is past the leaf or the tree changed shape.
      */
     public boolean seek(byte[] key, int keyOffset, int keyLength) {
-        return seek(key, keyOffset, keyLength, prefixHigh(key, keyOffset, keyLength), prefixLow(key, keyOffset, keyLength));
+        return seek(key, keyOffset, keyLength, prefixHigh(key, keyOffset, keyLength),
+                prefixLow(key, keyOffset, keyLength));
     }
 
     /** {@link #seek(byte[], int, int)} with the key's first 12 bytes already read (see {@link #compare}). */
