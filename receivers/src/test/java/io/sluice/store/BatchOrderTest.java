@@ -9,12 +9,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(Seeds.class)
 class BatchOrderTest {
 
     @Test
     void sortsEntryIndexesByUnsignedKeyBytesThenLengthThenPosition() {
-        long seed = System.nanoTime();
+        long seed = Seeds.fresh();
         Random random = new Random(seed);
         BatchOrder order = new BatchOrder(); // reused across batches, as in a partition
         for (int round = 0; round < 300; round++) {
