@@ -13,4 +13,9 @@ public class DataRegionFullException extends SluiceException {
                 + " bytes) are in use; raise NodeConfig.dataRegionMaxSize, or remove entries"
                 + " (off-heap memory also needs -XX:MaxDirectMemorySize at least that large)");
     }
+
+    /** A region that cannot grow for another reason, which the message gives. */
+    public DataRegionFullException(String message) {
+        super(message);
+    }
 }

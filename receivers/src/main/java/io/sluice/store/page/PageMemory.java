@@ -35,6 +35,11 @@ public final class PageMemory implements AutoCloseable {
     private final ByteBuffer[] chunks;
     private final AtomicIntegerArray[] locks;
     private long nextPage = 1; // guarded by this
+    /**
+     * First page of the chunk the JVM last refused to allocate (direct memory limit), or -1. Pages from
+     * there on fail at once instead of each paying the JDK's collect-and-retry of a refused allocation.
+     */
+    private long refusedFrom = -1; // guarded by this
     private volatile long allocated;
 
     public PageMemory(int pageSize, long initialSize, long maxSize) {
@@ -81,6 +86,9 @@ public final class PageMemory implements AutoCloseable {
         if (nextPage > maxPages) {
             throw new DataRegionFullException(maxSize, pageSize);
         }
+        if (refusedFrom >= 0 && nextPage >= refusedFrom) {
+            throw directMemoryRefused();
+        }
         long id = nextPage;
         chunk(id);
         nextPage = id + 1;
@@ -107,13 +115,21 @@ public final class PageMemory implements AutoCloseable {
             try {
                 chunk = ByteBuffer.allocateDirect((int) (pages << pageShift));
             } catch (OutOfMemoryError e) {
-                // -XX:MaxDirectMemorySize is smaller than the region: refuse cleanly instead of failing later.
-                throw new DataRegionFullException(maxSize, pageSize);
+                // -XX:MaxDirectMemorySize is smaller than the region: refuse cleanly, now and for later pages.
+                refusedFrom = first;
+                throw directMemoryRefused();
             }
             locks[c] = new AtomicIntegerArray((int) pages);
             chunks[c] = chunk;
         }
         return chunk;
+    }
+
+    private DataRegionFullException directMemoryRefused() {
+        return new DataRegionFullException("data region is full: the JVM refused more direct memory after "
+                + (refusedFrom - 1) * pageSize + " bytes of the region's " + maxSize + " bytes maximum; raise "
+                + "-XX:MaxDirectMemorySize to at least NodeConfig.dataRegionMaxSize (" + maxSize + " bytes), "
+                + "or lower that maximum");
     }
 
     // ---- per-page read/write lock ----
