@@ -17,6 +17,7 @@ class StreamerOptionsTest {
         assertThat(o.allowOverwrite()).isFalse();
         assertThat(o.receiver()).isEqualTo(Receivers.isolated());
         assertThat(o.maxEntrySize()).isEqualTo(64 * 1024 * 1024);
+        assertThat(o.bufferMemory()).isEqualTo(256L * 1024 * 1024);
     }
 
     @Test
