@@ -81,6 +81,7 @@ final class Batch {
             if (transition(SUCCEEDED)) {
                 ledger.finished(this, size(), null);
                 future.succeed();
+                ledger.forget(this);
             }
             return;
         }
@@ -91,6 +92,7 @@ final class Batch {
         if (transition(FAILED)) {
             ledger.finished(this, applied, cause);
             future.fail(cause);
+            ledger.forget(this);
         }
     }
 
@@ -99,6 +101,7 @@ final class Batch {
         if (transition(FAILED)) {
             ledger.finished(this, 0, cause);
             future.fail(cause);
+            ledger.forget(this);
         }
     }
 
@@ -108,6 +111,7 @@ final class Batch {
             CancellationException cause = new CancellationException(reason);
             ledger.finished(this, 0, cause);
             future.fail(cause);
+            ledger.forget(this);
         }
     }
 

@@ -38,6 +38,13 @@ final class BatchLedger {
         }
         sealedBytes.addAndGet(-batch.bytes());
         memory.release(batch.bytes());
+    }
+
+    /**
+     * Called after the batch's future completed. Until then the batch stays listed as unfinished, so
+     * a flush or cancelling close that looks while another thread completes it still waits for it.
+     */
+    void forget(Batch batch) {
         unfinished.remove(batch);
     }
 

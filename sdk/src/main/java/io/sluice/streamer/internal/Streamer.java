@@ -37,7 +37,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * completes the transport's response, so callbacks chained on them run there: they should not block
  * (and must not call {@link #flush()}).
  *
- * <p>Batches of one partition may be in flight together and are not ordered against each other.
+ * <p>A partition's batches reach the transport in the order they were sealed, though several may be
+ * in flight at once; whether the node applies them in that order is the transport's business (the
+ * embedded node does, one stripe per partition).
  */
 public final class Streamer<K, V> implements DataStreamer<K, V> {
 
@@ -89,7 +91,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         this.sender = new BatchSender(cacheName, options.receiver(), options.allowOverwrite(), options.skipStore(),
                 options.perNodeParallelOperations(), transport, new PartitionOwners(transport, partitions), counters);
         this.buffers = new PartitionBuffers(partitions, options.perPartitionBufferSize(),
-                options.perPartitionBufferBytes(), ledger, sender::send, sender::sendAll);
+                options.perPartitionBufferBytes(), ledger, sender);
         this.autoFlusher = AutoFlusher.startIfEnabled(cacheName, buffers, options.autoFlushInterval());
     }
 
@@ -241,8 +243,26 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
     private void cancelUnfinished() {
         String reason = "the streamer of cache '" + cacheName + "' was closed with cancel; the batch may not have "
                 + "been applied";
-        for (Batch batch : ledger.unfinished()) {
+        Batch[] batches = ledger.unfinished();
+        for (Batch batch : batches) {
             batch.cancel(reason);
+        }
+        // A batch another thread was completing as we cancelled is not cancelled; wait the instant it takes
+        // that thread to complete its future, so that none is pending when close returns.
+        boolean interrupted = false;
+        for (Batch batch : batches) {
+            while (!batch.future().isDone()) {
+                try {
+                    batch.future().get();
+                } catch (ExecutionException | CancellationException finished) {
+                    // done either way
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
