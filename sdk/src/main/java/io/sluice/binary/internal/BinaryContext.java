@@ -55,7 +55,7 @@ public final class BinaryContext implements Binary, ValueCodec {
         if (length == 0) {
             throw new BinaryFormatException("an encoded value needs at least its tag byte but has 0 bytes at offset 0");
         }
-        return new ValueReader(this, bytes, offset, offset, offset + length, keepBinary).readWhole("value");
+        return new ValueReader(this, bytes, offset, offset, offset + length, keepBinary).readWhole(null);
     }
 
     @Override
@@ -149,6 +149,33 @@ public final class BinaryContext implements Binary, ValueCodec {
     @Override
     public String toJson(BinaryObject object) {
         return json.toJson(object);
+    }
+
+    /**
+     * Every registered type, field and schema as bytes (layout in {@link TypeMetadata} and
+     * {@code docs/binary-format.md}), for {@link #importTypes} in another process.
+     */
+    public byte[] exportTypes() {
+        return TypeMetadata.export(this);
+    }
+
+    /**
+     * Registers the types, fields and schemas another context exported, so that objects built
+     * there decode here. Registering what is already known is harmless.
+     *
+     * @throws BinaryFormatException                            if the bytes are not exported type metadata
+     * @throws io.sluice.binary.BinaryTypeMismatchException if a field is registered here with another type
+     */
+    public void importTypes(byte[] metadata) {
+        TypeMetadata.importTypes(this, metadata);
+    }
+
+    /**
+     * A number that grows whenever a type, field, schema or class name is registered: a transport
+     * compares it with the value it last sent to know whether to send {@link #exportTypes()} again.
+     */
+    public long typesVersion() {
+        return registry.version();
     }
 
     @Override
