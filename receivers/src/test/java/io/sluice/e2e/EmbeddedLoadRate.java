@@ -8,6 +8,8 @@ import io.sluice.binary.BinaryObjectBuilder;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.SluiceNode;
 
+import java.lang.management.ManagementFactory;
+
 /**
  * Measures an embedded load: N StockOrder entries with unique Long keys, isolated receiver,
  * default streamer options, from one thread, with values from a reused binary builder and then as
@@ -58,21 +60,34 @@ public final class EmbeddedLoadRate {
         }
     }
 
-    private static void report(String values, int round, int entries, long nanos) {
-        System.out.printf("round %d  %-10s %,d entries in %,d ms: %,.0f entries/s%n", round, values, entries,
-                nanos / 1_000_000, entries / (nanos / 1e9));
+    private static void report(String values, int round, int entries, long[] nanos) {
+        System.out.printf("round %d  %-10s %,d entries in %,6d ms: %,10.0f entries/s wall, %,10.0f entries per CPU-second"
+                        + " (%.2f cores busy)%n", round, values, entries, nanos[0] / 1_000_000, entries / (nanos[0] / 1e9),
+                entries / (nanos[1] / 1e9), (double) nanos[1] / nanos[0]);
+    }
+
+    /** CPU time of the whole process (all threads, GC and JIT included): robust to other processes' load. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /** Wall and process CPU nanoseconds since the start marks. */
+    private static long[] since(long wallStart, long cpuStart) {
+        return new long[] {System.nanoTime() - wallStart, processCpuNanos() - cpuStart};
     }
 
     /** The values alone: what building them costs, without streaming (a breakdown of the builder load). */
-    private static long buildOnly(int entries) {
+    private static long[] buildOnly(int entries) {
         try (SluiceNode node = SluiceNode.start(NODE)) {
+            long cpu = processCpuNanos();
             long start = System.nanoTime();
             BinaryObjectBuilder builder = node.binary().builder("StockOrder");
             long sink = 0;
             for (long k = 0; k < entries; k++) {
                 sink += build(builder, k).hashCode();
             }
-            long nanos = System.nanoTime() - start;
+            long[] nanos = since(start, cpu);
             if (sink == 42) {
                 System.out.println();
             }
@@ -96,9 +111,10 @@ public final class EmbeddedLoadRate {
                 .build();
     }
 
-    private static long loadWithBuilder(int entries) {
+    private static long[] loadWithBuilder(int entries) {
         try (SluiceNode node = SluiceNode.start(NODE)) {
             node.createCache(CacheConfig.named("orders"));
+            long cpu = processCpuNanos();
             long start = System.nanoTime();
             BinaryObjectBuilder builder = node.binary().builder("StockOrder");
             try (DataStreamer<Long, BinaryObject> streamer = node.dataStreamer("orders", OPTIONS)) {
@@ -106,22 +122,23 @@ public final class EmbeddedLoadRate {
                     streamer.addData(k, build(builder, k));
                 }
             }
-            long nanos = System.nanoTime() - start;
+            long[] nanos = since(start, cpu);
             check(node, entries);
             return nanos;
         }
     }
 
-    private static long loadPojos(int entries) {
+    private static long[] loadPojos(int entries) {
         try (SluiceNode node = SluiceNode.start(NODE)) {
             node.createCache(CacheConfig.named("orders"));
+            long cpu = processCpuNanos();
             long start = System.nanoTime();
             try (DataStreamer<Long, StockOrder> streamer = node.dataStreamer("orders", OPTIONS)) {
                 for (long k = 0; k < entries; k++) {
                     streamer.addData(k, StockOrder.forKey(k));
                 }
             }
-            long nanos = System.nanoTime() - start;
+            long[] nanos = since(start, cpu);
             check(node, entries);
             return nanos;
         }
