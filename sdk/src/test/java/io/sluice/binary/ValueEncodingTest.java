@@ -77,6 +77,19 @@ class ValueEncodingTest {
     }
 
     @Test
+    void aCollectionContainingItselfFailsClearly() {
+        List<Object> loop = new java.util.ArrayList<>();
+        loop.add(loop);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> encode(loop))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contain itself");
+        Object deep = "leaf";
+        for (int i = 0; i < 99; i++) {
+            deep = List.of(deep);
+        }
+        assertThat(roundTrip(deep)).isEqualTo(deep);
+    }
+
+    @Test
     void aLongKeyIsItsTagAndEightOrderedBytes() {
         assertThat(encode(1L)).containsExactly(0x06, 0x80, 0, 0, 0, 0, 0, 0, 1);
         assertThat(encode(-1L)).containsExactly(0x06, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
