@@ -19,9 +19,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The page-memory store row by row: put of 100-byte rows (9-byte long keys, ascending or random) into
- * a fresh partition, get of random present keys, and a cursor scan; ops/s are rows/s. Page memory per
- * row is printed after each insert iteration ("bytes/row").
+ * The page-memory store row by row: put of 100-byte rows (9-byte long keys + 91-byte values, keys
+ * ascending or random) into a fresh partition, get of present keys, and a cursor scan; ops/s are
+ * rows/s. {@link #main} prints page memory per row.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -40,7 +40,6 @@ public class StoreBenchmark {
     private final byte[] value = new byte[VALUE];
     private PartitionStore loaded;
     private int next;
-    private double bytesPerRow;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -54,32 +53,57 @@ public class StoreBenchmark {
         }
     }
 
-    @TearDown(Level.Iteration)
-    public void report() {
-        if (bytesPerRow > 0) {
-            System.out.printf("%n  page memory: %.1f bytes/row (%d-byte rows)%n", bytesPerRow, 100);
-            bytesPerRow = 0;
-        }
-    }
-
     @TearDown(Level.Trial)
     public void tearDown() {
         region.close();
     }
 
+    /** A fresh partition per insert invocation; creating and dropping it is not measured. */
+    @State(Scope.Thread)
+    public static class Fresh {
+        PartitionStore partition;
+
+        @Setup(Level.Invocation)
+        public void create(StoreBenchmark bench) {
+            partition = bench.region.createPartition();
+        }
+
+        @TearDown(Level.Invocation)
+        public void drop() {
+            partition.destroy();
+        }
+    }
+
+    /**
+     * Page memory per row (not a JMH measurement): loads 100,000 rows of 100 bytes row by row and
+     * prints the bytes of pages in use per row, for ascending and random keys.
+     */
+    public static void main(String[] args) {
+        for (String keys : new String[] {"ascending", "random"}) {
+            try (DataRegion region = new DataRegion(new DataRegionConfig(4096, 0, 1L << 30))) {
+                long[] order = StoreKeys.keys(ROWS, keys.equals("ascending"), 42);
+                byte[] key = new byte[StoreKeys.KEY_LENGTH];
+                byte[] value = new byte[VALUE];
+                PartitionStore p = region.createPartition();
+                for (long k : order) {
+                    StoreKeys.key(key, k);
+                    p.put(key, 0, key.length, value, 0, value.length);
+                }
+                System.out.printf("%-9s keys: %d rows of 100 bytes in %d pages of 4 KiB: %.1f bytes/row%n", keys, ROWS,
+                        region.usedPages(), (double) region.usedPages() * region.pageSize() / ROWS);
+            }
+        }
+    }
+
     @Benchmark
     @OperationsPerInvocation(ROWS)
-    public long insert() {
-        long before = region.usedPages();
-        PartitionStore p = region.createPartition();
+    public long insert(Fresh fresh) {
+        PartitionStore p = fresh.partition;
         for (long k : order) {
             StoreKeys.key(key, k);
             p.put(key, 0, key.length, value, 0, value.length);
         }
-        long size = p.size();
-        bytesPerRow = (double) (region.usedPages() - before) * region.pageSize() / ROWS;
-        p.destroy();
-        return size;
+        return p.size();
     }
 
     @Benchmark
