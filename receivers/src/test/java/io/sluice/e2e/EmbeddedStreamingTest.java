@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Timeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -50,6 +52,11 @@ class EmbeddedStreamingTest {
                     throw new IllegalStateException("rejected by the receiver");
                 })
                 .receiver("stalling", () -> (cache, entries) -> release.await())
+                .receiver("upper", () -> (Cache<Object, Object> cache, Collection<Map.Entry<Object, Object>> entries) -> {
+                    for (Map.Entry<Object, Object> e : entries) {
+                        cache.put(e.getKey(), ((String) e.getValue()).toUpperCase(Locale.ROOT));
+                    }
+                })
                 .build());
         node.createCache(CacheConfig.named(CACHE));
     }
@@ -278,6 +285,22 @@ class EmbeddedStreamingTest {
         assertThat(cache.get(3L)).isEqualTo("batched");
         assertThat(cache.get(4L)).isNull();
         assertThat(cache.size()).isEqualTo(98);
+    }
+
+    @Test
+    void aCustomReceiverChosenByNameAppliesTheBatches() {
+        start(256L << 20);
+        try (DataStreamer<Long, String> streamer = node.dataStreamer(CACHE, StreamerOptions.builder()
+                .receiver(Receivers.named("upper"))
+                .build())) {
+            for (long k = 0; k < 5000; k++) {
+                streamer.addData(k, valueOf(k));
+            }
+        }
+
+        Cache<Long, String> cache = node.cache(CACHE);
+        assertThat(cache.size()).isEqualTo(5000);
+        assertThat(cache.get(4321L)).isEqualTo("ORDER-4321");
     }
 
     @Test
