@@ -17,6 +17,7 @@ import java.util.Arrays;
 final class BatchOrder {
 
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final int PREFIX = 12;
     /** Digit positions: 0 = length (capped at 13), 1..12 = key byte 11..0. */
     private static final int DIGITS = PREFIX + 1;
@@ -92,7 +93,8 @@ final class BatchOrder {
     boolean sameKey(byte[] data, int a, int b) {
         int la = keyLength[a];
         return high[a] == high[b] && low[a] == low[b] && la == keyLength[b]
-                && (la <= PREFIX || Arrays.equals(data, keyOffset[a], keyOffset[a] + la, data, keyOffset[b], keyOffset[b] + la));
+                && (la <= PREFIX
+                || Arrays.equals(data, keyOffset[a], keyOffset[a] + la, data, keyOffset[b], keyOffset[b] + la));
     }
 
     static long prefixHigh(byte[] key, int offset, int length) {
@@ -107,11 +109,14 @@ final class BatchOrder {
     }
 
     static int prefixLow(byte[] key, int offset, int length) {
-        int p = 0;
-        for (int i = 8; i < PREFIX; i++) {
-            p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);
+        if (length >= PREFIX) {
+            return (int) INT_BE.get(key, offset + 8);
         }
-        return p;
+        int p = 0;
+        for (int i = 8; i < length; i++) {
+            p = p << 8 | key[offset + i] & 0xFF;
+        }
+        return length <= 8 ? 0 : p << 8 * (PREFIX - length); // zero-padded to 4 bytes
     }
 
     private static int digit(long high, int low, int length, int d) {

@@ -31,11 +31,14 @@ final class BatchWriter {
         int n = batch.size();
         int[] sorted = order.sort(batch);
         byte[] data = batch.data();
+        // Head bytes still to write (a row's head is at most a page; +4: row header and slot): lets the
+        // row writer take a page with room for many of them.
+        int pageSize = rows.memory().pageSize();
         long bytesAhead = 0;
         for (int i = 0; i < n; i++) {
             int v = batch.valueLength(i);
             if (v >= 0) {
-                bytesAhead += Math.min(RowStore.STREAM_HEADER + (long) batch.keyLength(i) + v, 4096) + 4;
+                bytesAhead += Math.min(RowStore.STREAM_HEADER + (long) batch.keyLength(i) + v, pageSize) + 4;
             }
         }
         int inserted = 0;
@@ -66,7 +69,7 @@ final class BatchWriter {
                         skipped++;
                     }
                 } else {
-                    bytesAhead -= Math.min(RowStore.STREAM_HEADER + (long) kl + vl, 4096) + 4;
+                    bytesAhead -= Math.min(RowStore.STREAM_HEADER + (long) kl + vl, pageSize) + 4;
                     if (!present) {
                         tree.reserveForInsert();
                         long link = rowWriter.add(data, ko, kl, data, batch.valueOffset(e), vl, bytesAhead);
@@ -110,7 +113,8 @@ final class BatchWriter {
                     table[slot] = i + 1;
                     break;
                 }
-                if (java.util.Arrays.equals(data, ko, ko + kl, data, batch.keyOffset(j), batch.keyOffset(j) + batch.keyLength(j))) {
+                int jo = batch.keyOffset(j);
+                if (java.util.Arrays.equals(data, ko, ko + kl, data, jo, jo + batch.keyLength(j))) {
                     result[i] = true;
                     break;
                 }

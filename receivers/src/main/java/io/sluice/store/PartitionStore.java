@@ -101,7 +101,9 @@ public final class PartitionStore {
      * is sorted by key, rows are packed into pages taken once from the free list, and the tree is
      * updated in one ordered pass.
      *
-     * @throws BatchApplyException if the batch failed part way; the partition stays consistent
+     * @throws BatchApplyException if the batch failed part way (the region filled up); the partition
+     *                             stays consistent, and the {@link BatchApplyException#applied()}
+     *                             entries applied are those whose keys come first in key order
      */
     public BatchResult applyBatch(EntryBatch batch, BatchMode mode) {
         lock.writeLock().lock();
@@ -117,7 +119,9 @@ public final class PartitionStore {
      * The same as {@link #applyBatch}, entry by entry (a descent and a free-list visit per entry): the
      * baseline the batch path is measured and tested against.
      *
-     * @throws BatchApplyException if the batch failed part way; the partition stays consistent
+     * @throws BatchApplyException if the batch failed part way; the partition stays consistent, and the
+     *                             entries applied are the first {@link BatchApplyException#applied()}
+     *                             ones in batch order
      */
     public BatchResult applyBatchRowByRow(EntryBatch batch, BatchMode mode) {
         lock.writeLock().lock();

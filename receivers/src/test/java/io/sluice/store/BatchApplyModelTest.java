@@ -13,9 +13,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
+@ExtendWith(Seeds.class)
 class BatchApplyModelTest {
 
     /** Applies a batch to the model with the store's rules; returns the expected result. */
@@ -81,7 +83,7 @@ class BatchApplyModelTest {
 
     @Test
     void batchesAndSingleRowsMatchATreeMap() {
-        long seed = System.nanoTime();
+        long seed = Seeds.fresh();
         for (boolean rowByRow : new boolean[] {true, false}) {
             StoreModel model = new StoreModel(seed, 9000);
             try (DataRegion region = new DataRegion(new DataRegionConfig(4096, 0, 512L << 20))) {
@@ -119,7 +121,7 @@ class BatchApplyModelTest {
 
     @Test
     void aBatchThatFillsTheRegionMidwayLeavesAConsistentPartition() {
-        long seed = System.nanoTime();
+        long seed = Seeds.fresh();
         for (boolean rowByRow : new boolean[] {true, false}) {
             StoreModel model = new StoreModel(seed, 3000);
             try (DataRegion region = new DataRegion(new DataRegionConfig(1024, 0, 512 * 1024))) {

@@ -9,12 +9,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(Seeds.class)
 class BatchOrderTest {
 
     @Test
     void sortsEntryIndexesByUnsignedKeyBytesThenLengthThenPosition() {
-        long seed = System.nanoTime();
+        long seed = Seeds.fresh();
         Random random = new Random(seed);
         BatchOrder order = new BatchOrder(); // reused across batches, as in a partition
         for (int round = 0; round < 300; round++) {
@@ -42,6 +44,20 @@ class BatchOrderTest {
             }
             assertThat(Arrays.stream(Arrays.copyOf(sorted, n)).sorted().toArray())
                     .as("seed %d: a permutation", seed).isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
+        }
+    }
+
+    @Test
+    void keyPrefixesAreTheTreesPrefixesForEveryKeyLength() {
+        long seed = Seeds.fresh();
+        Random random = new Random(seed);
+        for (int length = 0; length <= 20; length++) {
+            byte[] data = new byte[length + 6];
+            random.nextBytes(data);
+            assertThat(BatchOrder.prefixHigh(data, 3, length)).as("seed %d, key length %d", seed, length)
+                    .isEqualTo(io.sluice.store.tree.BPlusTree.prefixHigh(data, 3, length));
+            assertThat(BatchOrder.prefixLow(data, 3, length)).as("seed %d, key length %d", seed, length)
+                    .isEqualTo(io.sluice.store.tree.BPlusTree.prefixLow(data, 3, length));
         }
     }
 }

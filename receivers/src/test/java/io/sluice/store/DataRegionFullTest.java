@@ -9,9 +9,11 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(Seeds.class)
 class DataRegionFullTest {
 
     private static byte[] key(int i) {
@@ -26,7 +28,7 @@ class DataRegionFullTest {
 
     @Test
     void aFullRegionRefusesWritesAndKeepsEveryStoredRow() {
-        long seed = System.nanoTime();
+        long seed = Seeds.fresh();
         Random random = new Random(seed);
         try (DataRegion region = new DataRegion(new DataRegionConfig(1024, 0, 256 * 1024))) {
             PartitionStore store = region.createPartition();

@@ -2,6 +2,8 @@ package io.sluice.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.protocol.EntryBatch;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,6 +110,79 @@ class PartitionStoreConcurrencyTest {
                         assertThat(store.get(k, 0, k.length)).isEqualTo(value(i, 6));
                     }
                 }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** Batches (upserts with removals) on several partitions at once, single-row reads alongside. */
+    @Test
+    void batchesOnSeveralPartitionsShareDataPagesWithoutLostOrTornRows() throws Exception {
+        int partitions = 3;
+        int keys = 3000;
+        int versions = 8;
+        try (DataRegion region = new DataRegion(new DataRegionConfig(4096, 0, 256L << 20))) {
+            List<PartitionStore> stores = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                stores.add(region.createPartition());
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(partitions + 1);
+            try {
+                AtomicBoolean writing = new AtomicBoolean(true);
+                List<Future<?>> writers = new ArrayList<>();
+                for (int p = 0; p < partitions; p++) {
+                    PartitionStore store = stores.get(p);
+                    writers.add(pool.submit(() -> {
+                        GrowableBuffer out = new GrowableBuffer(1 << 16);
+                        for (int version = 0; version < versions; version++) {
+                            for (int from = 0; from < keys; from += 500) {
+                                out.reset();
+                                int count = 0;
+                                for (int i = from; i < Math.min(keys, from + 500); i++) {
+                                    boolean remove = version % 4 == 2 && i % 3 == 0;
+                                    EntryBatch.append(out, key(i), remove ? null : value(i, version));
+                                    count++;
+                                }
+                                store.applyBatch(new EntryBatch(out.array(), out.position(), count), BatchMode.UPSERT);
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                Future<Integer> reader = pool.submit(() -> {
+                    int reads = 0;
+                    do {
+                        for (PartitionStore store : stores) {
+                            byte[] k = key(reads % keys);
+                            byte[] v = store.get(k, 0, k.length);
+                            if (v != null) {
+                                check(k, v);
+                            }
+                        }
+                        reads++;
+                    } while (writing.get());
+                    return reads;
+                });
+                for (Future<?> w : writers) {
+                    w.get(50, TimeUnit.SECONDS);
+                }
+                writing.set(false);
+                assertThat(reader.get(50, TimeUnit.SECONDS)).isPositive();
+                for (PartitionStore store : stores) {
+                    assertThat(store.size()).isEqualTo(keys);
+                    StoreCursor cursor = store.cursor();
+                    for (int i = 0; i < keys; i++) {
+                        assertThat(cursor.next()).isTrue();
+                        assertThat(cursor.key()).isEqualTo(key(i));
+                        assertThat(cursor.value()).isEqualTo(value(i, versions - 1));
+                    }
+                    assertThat(cursor.next()).isFalse();
+                }
+                for (PartitionStore store : stores) {
+                    store.destroy();
+                }
+                assertThat(region.usedPages()).isZero();
             } finally {
                 pool.shutdownNow();
             }

@@ -5,17 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(Seeds.class)
 class PartitionStoreModelTest {
 
     @ParameterizedTest
     @ValueSource(ints = {1024, 4096, 16384})
     void singleRowOperationsMatchATreeMap(int pageSize) {
-        long seed = System.nanoTime();
+        long seed = Seeds.fresh();
         runModel(seed, pageSize, 40_000, 3000);
     }
 

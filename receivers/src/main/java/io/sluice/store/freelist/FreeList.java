@@ -118,10 +118,16 @@ public final class FreeList {
     private void list(long page) {
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);
-        // Read without the page lock: a writer that changes the page after this read calls rowRemoved
-        // (or putBack) afterwards, which lists the page again with the new values.
-        int live = DataPageIO.liveRows(b, p);
-        int space = DataPageIO.spaceForNewRow(b, p);
+        int live;
+        int space;
+        // Lock order is free list, then page: no one calls the free list while holding a page lock.
+        memory.readLock(page); // a writer of another partition may be removing a row right now
+        try {
+            live = DataPageIO.liveRows(b, p);
+            space = DataPageIO.spaceForNewRow(b, p);
+        } finally {
+            memory.readUnlock(page);
+        }
         if (live == 0) {
             pushReuse(page);
             return;

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  *
  * <p>Every page has a lock word (see {@link #readLock}): readers share a page, one writer holds it
  * alone. The words live on the heap, 4 bytes per page, one array per chunk: a plain CAS on an
- * {@link AtomicIntegerArray} is cheaper than one through a view of the direct buffer. Multi-byte values are big-endian (the buffers' default order), so that
- * 8-byte key prefixes compare as unsigned longs.
+ * {@link AtomicIntegerArray} is cheaper than one through a view of the direct buffer. Multi-byte
+ * values are big-endian (the buffers' default order), so that key prefixes compare as unsigned longs.
  *
  * <p>New pages only come from here; freed pages are kept for reuse by the free list.
  */

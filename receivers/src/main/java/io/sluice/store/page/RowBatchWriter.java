@@ -66,9 +66,10 @@ public final class RowBatchWriter {
         memory.writeLock(page); // rows of other partitions in this page may be removed meanwhile
         try {
             item = DataPageIO.addRow(b, p, pageSize, head, next);
-            int row = DataPageIO.rowOffset(b, p, item);
-            RowStore.writeStream(b, DataPageIO.payloadOffset(b, row), 0, head, key, keyOffset, keyLength, value,
-                    valueOffset, valueLength);
+            // the new row is the lowest in the page: its payload follows the header just written
+            int payload = DataPageIO.rowsStart(b, p) + (fragments > 0 ? DataPageIO.ROW_HEADER_LINKED
+                    : DataPageIO.ROW_HEADER);
+            RowStore.writeStream(b, payload, 0, head, key, keyOffset, keyLength, value, valueOffset, valueLength);
             room = DataPageIO.spaceForNewRow(b, p);
         } finally {
             memory.writeUnlock(page);

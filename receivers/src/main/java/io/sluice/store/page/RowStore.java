@@ -103,7 +103,8 @@ public final class RowStore {
         try {
             item = DataPageIO.addRow(b, p, pageSize, head, next);
             int row = DataPageIO.rowOffset(b, p, item);
-            writeStream(b, DataPageIO.payloadOffset(b, row), 0, head, key, keyOffset, keyLength, value, valueOffset, valueLength);
+            writeStream(b, DataPageIO.payloadOffset(b, row), 0, head, key, keyOffset, keyLength, value, valueOffset,
+                    valueLength);
         } finally {
             memory.writeUnlock(page);
             freeList.putBack(page);
@@ -148,8 +149,8 @@ public final class RowStore {
     }
 
     /** Copies stream bytes [from, from + length) of the row (key, value) to the buffer. */
-    public static void writeStream(ByteBuffer b, int at, long from, int length, byte[] key, int keyOffset, int keyLength,
-                                   byte[] value, int valueOffset, int valueLength) {
+    public static void writeStream(ByteBuffer b, int at, long from, int length, byte[] key, int keyOffset,
+                                   int keyLength, byte[] value, int valueOffset, int valueLength) {
         long pos = from;
         long end = from + length;
         if (pos == 0 && end >= STREAM_HEADER) {
@@ -197,7 +198,8 @@ public final class RowStore {
      *
      * @return false if the row must move instead (nothing changed)
      */
-    public boolean update(long link, byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
+    public boolean update(long link, byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset,
+                          int valueLength) {
         long total = STREAM_HEADER + (long) keyLength + valueLength;
         if (total > maxUnlinked) {
             return false;

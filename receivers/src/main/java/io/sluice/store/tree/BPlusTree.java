@@ -80,8 +80,6 @@ public final class BPlusTree {
     private final long[] reserve = new long[MAX_HEIGHT + 2];
     private int reserved;
 
-    // Bulk moves within a page go through this copy (writers only).
-    private final byte[] scratch;
     // Inserts of a sorted batch queued for the current leaf, merged in with one pass (flushPending).
     private int pending;
     private final int[] pendingPosition;
@@ -98,7 +96,6 @@ public final class BPlusTree {
         this.leafCapacity = (pageSize - ITEMS) / ITEM;
         this.innerCapacity = (pageSize - ITEMS - 8) / (ITEM + 8);
         this.separators = ITEMS + 8 * (innerCapacity + 1);
-        this.scratch = new byte[pageSize];
         this.pendingPosition = new int[leafCapacity];
         this.pendingLink = new long[leafCapacity];
         this.pendingKeyLength = new int[leafCapacity];
@@ -244,7 +241,8 @@ public final class BPlusTree {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
             int first = d == level ? from : 0;
-            int r = absolute(search(key, keyOffset, keyLength, k0, k1, b, p + separators + first * ITEM, count(b, p) - first), first);
+            int r = absolute(search(key, keyOffset, keyLength, k0, k1, b, p + separators + first * ITEM,
+                    count(b, p) - first), first);
             int child = r;
             if (r >= 0) {
                 equalSeparatorDepth = d;
@@ -296,7 +294,8 @@ public final class BPlusTree {
      * descends again only when the key is past the leaf or the tree changed shape.
      */
     public boolean seek(byte[] key, int keyOffset, int keyLength) {
-        return seek(key, keyOffset, keyLength, prefixHigh(key, keyOffset, keyLength), prefixLow(key, keyOffset, keyLength));
+        return seek(key, keyOffset, keyLength, prefixHigh(key, keyOffset, keyLength),
+                prefixLow(key, keyOffset, keyLength));
     }
 
     /** {@link #seek(byte[], int, int)} with the key's first 12 bytes already read (see {@link #compare}). */
@@ -397,10 +396,13 @@ public final class BPlusTree {
         positioned = false; // positions of the leaf changed
     }
 
-    private void move(ByteBuffer b, int from, int to, int length) {
+    /**
+     * Moves bytes within a buffer. The absolute bulk put copies as if through an intermediate buffer
+     * when source and destination share memory (ByteBuffer javadoc), so overlapping ranges are safe.
+     */
+    private static void move(ByteBuffer b, int from, int to, int length) {
         if (length > 0) {
-            b.get(from, scratch, 0, length);
-            b.put(to, scratch, 0, length);
+            b.put(to, b, from, length);
         }
     }
 
