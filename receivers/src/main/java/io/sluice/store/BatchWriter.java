@@ -72,11 +72,12 @@ final class BatchWriter {
                     bytesAhead -= Math.min(RowStore.STREAM_HEADER + (long) kl + vl, pageSize) + 4;
                     if (!present) {
                         tree.reserveForInsert();
-                        long link = rowWriter.add(data, ko, kl, data, batch.valueOffset(e), vl, bytesAhead);
+                        // an entry's bytes are the row's stream: its head is copied in one go
+                        long link = rowWriter.add(data, ko - EntryBatch.ENTRY_HEADER, kl, vl, bytesAhead);
                         tree.insertSorted(link, data, ko, kl);
                         inserted++;
                     } else if (mode == BatchMode.UPSERT) {
-                        tree.replace(rowWriter.add(data, ko, kl, data, batch.valueOffset(e), vl, bytesAhead));
+                        tree.replace(rowWriter.add(data, ko - EntryBatch.ENTRY_HEADER, kl, vl, bytesAhead));
                         updated++;
                     } else {
                         skipped++;
