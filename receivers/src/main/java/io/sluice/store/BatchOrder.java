@@ -28,6 +28,7 @@ final class BatchOrder {
     private int[] low = new int[0];
     private int[] keyOffset = new int[0];
     private int[] keyLength = new int[0];
+    private int[] valueLength = new int[0];
     private final int[] histogram = new int[DIGITS * 256];
     private byte[] data;
 
@@ -42,6 +43,7 @@ final class BatchOrder {
             low = new int[capacity];
             keyOffset = new int[capacity];
             keyLength = new int[capacity];
+            valueLength = new int[capacity];
         }
         data = batch.data();
         boolean sorted = true;
@@ -54,6 +56,7 @@ final class BatchOrder {
             int kl = batch.keyLength(i);
             keyOffset[i] = ko;
             keyLength[i] = kl;
+            valueLength[i] = batch.valueLength(i); // in the entry header, next to the key: read while it is hot
             high[i] = prefixHigh(data, ko, kl);
             low[i] = prefixLow(data, ko, kl);
             highDiff |= high[i] ^ high[0];
@@ -77,6 +80,11 @@ final class BatchOrder {
 
     int keyLength(int entry) {
         return keyLength[entry];
+    }
+
+    /** The entry's value length ({@link EntryBatch#REMOVAL} for a removal), read with its key. */
+    int valueLength(int entry) {
+        return valueLength[entry];
     }
 
     /** Key bytes 0-7 of the entry, zero-padded, big-endian. */
