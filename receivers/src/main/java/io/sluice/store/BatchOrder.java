@@ -17,6 +17,7 @@ import java.util.Arrays;
 final class BatchOrder {
 
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final int PREFIX = 12;
     /** Digit positions: 0 = length (capped at 13), 1..12 = key byte 11..0. */
     private static final int DIGITS = PREFIX + 1;
@@ -27,6 +28,7 @@ final class BatchOrder {
     private int[] low = new int[0];
     private int[] keyOffset = new int[0];
     private int[] keyLength = new int[0];
+    private int[] valueLength = new int[0];
     private final int[] histogram = new int[DIGITS * 256];
     private byte[] data;
 
@@ -41,6 +43,7 @@ final class BatchOrder {
             low = new int[capacity];
             keyOffset = new int[capacity];
             keyLength = new int[capacity];
+            valueLength = new int[capacity];
         }
         data = batch.data();
         boolean sorted = true;
@@ -53,6 +56,7 @@ final class BatchOrder {
             int kl = batch.keyLength(i);
             keyOffset[i] = ko;
             keyLength[i] = kl;
+            valueLength[i] = batch.valueLength(i); // in the entry header, next to the key: read while it is hot
             high[i] = prefixHigh(data, ko, kl);
             low[i] = prefixLow(data, ko, kl);
             highDiff |= high[i] ^ high[0];
@@ -76,6 +80,11 @@ final class BatchOrder {
 
     int keyLength(int entry) {
         return keyLength[entry];
+    }
+
+    /** The entry's value length ({@link EntryBatch#REMOVAL} for a removal), read with its key. */
+    int valueLength(int entry) {
+        return valueLength[entry];
     }
 
     /** Key bytes 0-7 of the entry, zero-padded, big-endian. */
@@ -108,11 +117,14 @@ final class BatchOrder {
     }
 
     static int prefixLow(byte[] key, int offset, int length) {
-        int p = 0;
-        for (int i = 8; i < PREFIX; i++) {
-            p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);
+        if (length >= PREFIX) {
+            return (int) INT_BE.get(key, offset + 8);
         }
-        return p;
+        int p = 0;
+        for (int i = 8; i < length; i++) {
+            p = p << 8 | key[offset + i] & 0xFF;
+        }
+        return length <= 8 ? 0 : p << 8 * (PREFIX - length); // zero-padded to 4 bytes
     }
 
     private static int digit(long high, int low, int length, int d) {

@@ -36,9 +36,9 @@ final class BatchWriter {
         int pageSize = rows.memory().pageSize();
         long bytesAhead = 0;
         for (int i = 0; i < n; i++) {
-            int v = batch.valueLength(i);
+            int v = order.valueLength(i);
             if (v >= 0) {
-                bytesAhead += Math.min(RowStore.STREAM_HEADER + (long) batch.keyLength(i) + v, pageSize) + 4;
+                bytesAhead += Math.min(RowStore.STREAM_HEADER + (long) order.keyLength(i) + v, pageSize) + 4;
             }
         }
         int inserted = 0;
@@ -59,7 +59,7 @@ final class BatchWriter {
                 int e = sorted[i + run - 1];
                 int ko = order.keyOffset(e);
                 int kl = order.keyLength(e);
-                int vl = batch.valueLength(e);
+                int vl = order.valueLength(e);
                 boolean present = tree.seek(data, ko, kl, order.prefixHigh(e), order.prefixLow(e));
                 if (vl == EntryBatch.REMOVAL) {
                     if (present) {
@@ -72,11 +72,12 @@ final class BatchWriter {
                     bytesAhead -= Math.min(RowStore.STREAM_HEADER + (long) kl + vl, pageSize) + 4;
                     if (!present) {
                         tree.reserveForInsert();
-                        long link = rowWriter.add(data, ko, kl, data, batch.valueOffset(e), vl, bytesAhead);
+                        // an entry's bytes are the row's stream: its head is copied in one go
+                        long link = rowWriter.add(data, ko - EntryBatch.ENTRY_HEADER, kl, vl, bytesAhead);
                         tree.insertSorted(link, data, ko, kl);
                         inserted++;
                     } else if (mode == BatchMode.UPSERT) {
-                        tree.replace(rowWriter.add(data, ko, kl, data, batch.valueOffset(e), vl, bytesAhead));
+                        tree.replace(rowWriter.add(data, ko - EntryBatch.ENTRY_HEADER, kl, vl, bytesAhead));
                         updated++;
                     } else {
                         skipped++;

@@ -46,4 +46,18 @@ class BatchOrderTest {
                     .as("seed %d: a permutation", seed).isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
         }
     }
+
+    @Test
+    void keyPrefixesAreTheTreesPrefixesForEveryKeyLength() {
+        long seed = Seeds.fresh();
+        Random random = new Random(seed);
+        for (int length = 0; length <= 20; length++) {
+            byte[] data = new byte[length + 6];
+            random.nextBytes(data);
+            assertThat(BatchOrder.prefixHigh(data, 3, length)).as("seed %d, key length %d", seed, length)
+                    .isEqualTo(io.sluice.store.tree.BPlusTree.prefixHigh(data, 3, length));
+            assertThat(BatchOrder.prefixLow(data, 3, length)).as("seed %d, key length %d", seed, length)
+                    .isEqualTo(io.sluice.store.tree.BPlusTree.prefixLow(data, 3, length));
+        }
+    }
 }

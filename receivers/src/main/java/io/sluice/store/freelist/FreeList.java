@@ -179,9 +179,17 @@ public final class FreeList {
 
     /** The highest non-empty bucket in [low, from], or -1. */
     private int previousNonEmpty(int from, int low) {
-        for (int b = from; b >= low; b--) {
-            if ((nonEmpty[b >>> 6] & (1L << b)) != 0) {
-                return b;
+        if (from < low) {
+            return -1;
+        }
+        for (int w = from >>> 6; w >= low >>> 6; w--) { // a word of 64 buckets at a time
+            long bits = nonEmpty[w];
+            if (w == from >>> 6) {
+                bits &= -1L >>> (63 - (from & 63)); // buckets <= from
+            }
+            if (bits != 0) {
+                int b = (w << 6) + 63 - Long.numberOfLeadingZeros(bits);
+                return b >= low ? b : -1;
             }
         }
         return -1;

@@ -62,6 +62,11 @@ public final class DataPageIO {
         return b.getShort(p + LIVE) & 0xFFFF;
     }
 
+    /** Offset (in the buffer) of the lowest row byte: right after {@link #addRow}, the new row's header. */
+    static int rowsStart(ByteBuffer b, int p) {
+        return p + (b.getShort(p + ROWS_START) & 0xFFFF);
+    }
+
     /** Room for a new row (its slot included, as if no free slot could be reused). */
     public static int spaceForNewRow(ByteBuffer b, int p) {
         return Math.max(0, freeBytes(b, p) - 2);

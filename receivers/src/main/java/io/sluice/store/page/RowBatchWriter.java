@@ -33,19 +33,22 @@ public final class RowBatchWriter {
     }
 
     /**
-     * Writes a row.
+     * Writes a row whose stream (key length, value length, key, value: the {@link RowStore} layout) lies
+     * whole in {@code stream} at {@code streamOffset}, as an {@link io.sluice.protocol.EntryBatch} entry
+     * does, so that the row's head is one copy.
      *
      * @param bytesAhead head bytes (with slots) the batch will still write after this row, to pick a
      *                   page that holds many of them
      * @return the row's link
      * @throws io.sluice.store.DataRegionFullException if the region has no room (nothing of this row stays)
      */
-    public long add(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
-                    long bytesAhead) {
+    public long add(byte[] stream, int streamOffset, int keyLength, int valueLength, long bytesAhead) {
+        int keyOffset = streamOffset + RowStore.STREAM_HEADER;
         long total = RowStore.STREAM_HEADER + (long) keyLength + valueLength;
         int fragments = rows.fragmentsFor(total);
         long next = fragments == 0 ? PageMemory.NULL_PAGE
-                : rows.writeFragments(total, fragments, key, keyOffset, keyLength, value, valueOffset, valueLength);
+                : rows.writeFragments(total, fragments, stream, keyOffset, keyLength, stream,
+                        keyOffset + keyLength, valueLength);
         int head = (int) (total - (long) fragments * rows.fragmentCapacity());
         int need = DataPageIO.rowSize(head, fragments > 0);
         if (need > room && page != PageMemory.NULL_PAGE) {
@@ -66,9 +69,10 @@ public final class RowBatchWriter {
         memory.writeLock(page); // rows of other partitions in this page may be removed meanwhile
         try {
             item = DataPageIO.addRow(b, p, pageSize, head, next);
-            int row = DataPageIO.rowOffset(b, p, item);
-            RowStore.writeStream(b, DataPageIO.payloadOffset(b, row), 0, head, key, keyOffset, keyLength, value,
-                    valueOffset, valueLength);
+            // the new row is the lowest in the page: its payload follows the header just written
+            int payload = DataPageIO.rowsStart(b, p) + (fragments > 0 ? DataPageIO.ROW_HEADER_LINKED
+                    : DataPageIO.ROW_HEADER);
+            RowStore.copy(stream, streamOffset, b, payload, head); // the head: stream bytes [0, head)
             room = DataPageIO.spaceForNewRow(b, p);
         } finally {
             memory.writeUnlock(page);

@@ -178,7 +178,7 @@ public final class RowStore {
     }
 
     /** Copies bytes into a page: 8 at a time for short runs, where a bulk put costs more in checks. */
-    private static void copy(byte[] src, int offset, ByteBuffer b, int at, int length) {
+    static void copy(byte[] src, int offset, ByteBuffer b, int at, int length) {
         if (length >= 256) {
             b.put(at, src, offset, length);
             return;

@@ -1,0 +1,183 @@
+package io.sluice.node;
+
+import io.sluice.Receivers;
+import io.sluice.StreamReceiver;
+import io.sluice.store.DataRegionConfig;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * How an embedded {@link SluiceNode} is set up: the size of its off-heap data region, the number
+ * of threads that apply streamed batches, and the custom receivers it offers by name. Immutable;
+ * made with {@link #defaults()} or {@link #builder()} and validated when built.
+ *
+ * <pre>{@code
+ * NodeConfig config = NodeConfig.builder()
+ *         .dataRegionMaxSize(8L << 30)
+ *         .receiver("audit", AuditReceiver::new)
+ *         .build();
+ * }</pre>
+ */
+public final class NodeConfig {
+
+    /** The most apply threads a node may have. */
+    public static final int MAX_APPLY_THREADS = 1024;
+
+    private static final Set<String> BUILT_IN_RECEIVERS = Set.of(Receivers.ISOLATED, Receivers.INDIVIDUAL,
+            Receivers.BATCHED);
+
+    private final DataRegionConfig dataRegion;
+    private final int applyThreads;
+    private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers;
+
+    private NodeConfig(Builder b) {
+        this.dataRegion = new DataRegionConfig(b.pageSize, b.dataRegionInitialSize, b.dataRegionMaxSize);
+        this.applyThreads = b.applyThreads;
+        this.receivers = Collections.unmodifiableMap(new LinkedHashMap<>(b.receivers));
+    }
+
+    /** The defaults: 4 KiB pages, the {@link DataRegionConfig} default sizes, one apply thread per processor. */
+    public static NodeConfig defaults() {
+        return builder().build();
+    }
+
+    /** A builder holding the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Bytes per page of the data region. */
+    public int pageSize() {
+        return dataRegion.pageSize();
+    }
+
+    /** Bytes of page memory reserved when the node starts. */
+    public long dataRegionInitialSize() {
+        return dataRegion.initialSize();
+    }
+
+    /** Bytes the data region may grow to. */
+    public long dataRegionMaxSize() {
+        return dataRegion.maxSize();
+    }
+
+    /** The data region's config, as the store takes it. */
+    public DataRegionConfig dataRegion() {
+        return dataRegion;
+    }
+
+    /** Threads applying streamed batches; partition {@code p} is applied by thread {@code p % applyThreads}. */
+    public int applyThreads() {
+        return applyThreads;
+    }
+
+    /** The custom receivers by name, in the order they were registered. */
+    public Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers() {
+        return receivers;
+    }
+
+    /** Whether the name is one of the built-in receivers ({@link Receivers}). */
+    static boolean isBuiltInReceiver(String name) {
+        return BUILT_IN_RECEIVERS.contains(name);
+    }
+
+    @Override
+    public String toString() {
+        return "NodeConfig{pageSize=" + pageSize() + ", dataRegionInitialSize=" + dataRegionInitialSize()
+                + ", dataRegionMaxSize=" + dataRegionMaxSize() + ", applyThreads=" + applyThreads
+                + ", receivers=" + receivers.keySet() + '}';
+    }
+
+    /** Builds a {@link NodeConfig}; every setter checks its argument, {@link #build()} checks them together. */
+    public static final class Builder {
+        private int pageSize = DataRegionConfig.DEFAULT_PAGE_SIZE;
+        private long dataRegionInitialSize = DataRegionConfig.DEFAULT_INITIAL_SIZE;
+        private long dataRegionMaxSize = DataRegionConfig.DEFAULT_MAX_SIZE;
+        private int applyThreads = Runtime.getRuntime().availableProcessors();
+        private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        /** @param bytes a power of two from 1024 to 16384; default {@value DataRegionConfig#DEFAULT_PAGE_SIZE} */
+        public Builder pageSize(int bytes) {
+            if (bytes < 1024 || bytes > 16384 || Integer.bitCount(bytes) != 1) {
+                throw new IllegalArgumentException("pageSize is " + bytes
+                        + "; it must be a power of two from 1024 to 16384 (NodeConfig.pageSize)");
+            }
+            this.pageSize = bytes;
+            return this;
+        }
+
+        /** @param bytes zero or more, at most {@link #dataRegionMaxSize(long)}; default 256 MiB */
+        public Builder dataRegionInitialSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("dataRegionInitialSize is " + bytes
+                        + " bytes; it must not be negative (NodeConfig.dataRegionInitialSize)");
+            }
+            this.dataRegionInitialSize = bytes;
+            return this;
+        }
+
+        /** @param bytes at least 16 pages; default 4 GiB. Off-heap memory also needs {@code -XX:MaxDirectMemorySize}. */
+        public Builder dataRegionMaxSize(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("dataRegionMaxSize is " + bytes
+                        + " bytes; it must be positive (NodeConfig.dataRegionMaxSize)");
+            }
+            this.dataRegionMaxSize = bytes;
+            return this;
+        }
+
+        /** @param threads 1 to {@value NodeConfig#MAX_APPLY_THREADS}; default the number of processors */
+        public Builder applyThreads(int threads) {
+            if (threads < 1 || threads > MAX_APPLY_THREADS) {
+                throw new IllegalArgumentException("applyThreads is " + threads + "; it must be between 1 and "
+                        + MAX_APPLY_THREADS + " (NodeConfig.applyThreads)");
+            }
+            this.applyThreads = threads;
+            return this;
+        }
+
+        /**
+         * Registers a custom receiver that streamers choose with {@link Receivers#named(String)}. The
+         * node calls the factory once per apply thread when it starts, so a receiver instance is only
+         * ever called by one thread at a time and need not be thread-safe.
+         *
+         * @throws NullPointerException if name or factory is null
+         * @throws IllegalArgumentException if name is blank, a built-in receiver's name, or already registered
+         */
+        public Builder receiver(String name, Supplier<? extends StreamReceiver<?, ?>> factory) {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(factory, "factory");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("receiver name must not be blank (NodeConfig.receiver)");
+            }
+            if (isBuiltInReceiver(name)) {
+                throw new IllegalArgumentException("receiver name '" + name + "' is reserved for a built-in receiver "
+                        + BUILT_IN_RECEIVERS + "; choose another name (NodeConfig.receiver)");
+            }
+            if (receivers.containsKey(name)) {
+                throw new IllegalArgumentException("receiver '" + name
+                        + "' is already registered; each name may be registered once (NodeConfig.receiver)");
+            }
+            receivers.put(name, factory);
+            return this;
+        }
+
+        /**
+         * Builds the config.
+         *
+         * @throws IllegalArgumentException if the data region cannot hold 16 pages, or its initial size
+         *         exceeds its maximum size
+         */
+        public NodeConfig build() {
+            return new NodeConfig(this);
+        }
+    }
+}
