@@ -1,0 +1,218 @@
+package io.sluice.samples.load;
+
+import io.sluice.Cache;
+import io.sluice.CacheConfig;
+import io.sluice.DataStreamer;
+import io.sluice.Receivers;
+import io.sluice.Sluice;
+import io.sluice.StreamerOptions;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Runs every mode of a {@link LoadSettings} one after the other, each into a fresh store, and
+ * verifies each: the store's size must equal the distinct keys loaded, and a seeded sample of
+ * values read back must equal their orders field by field.
+ */
+final class LoadRun {
+
+    /** Values read back per mode. */
+    static final int VERIFY_SAMPLE = 1000;
+    private static final long VERIFY_SEED = 20_240_601L;
+    /** Room per entry a node's data region is sized for, beyond the value: key, row header, tree, slack. */
+    private static final long REGION_BYTES_PER_ENTRY = 256;
+    private static final long MIN_REGION_BYTES = 64L << 20;
+
+    private final LoadSettings settings;
+    private final NodeLauncher nodes;
+    private final ProgressReporter progress;
+    private Consumer<Cache<Long, Object>> afterLoad = cache -> { };
+
+    LoadRun(LoadSettings settings, NodeLauncher nodes, ProgressReporter progress) {
+        this.settings = settings;
+        this.nodes = nodes;
+        this.progress = progress;
+    }
+
+    /** Test hook: runs on each cache after its load was measured and before it is verified. */
+    void afterLoad(Consumer<Cache<Long, Object>> hook) {
+        this.afterLoad = hook;
+    }
+
+    /**
+     * Runs the modes.
+     *
+     * @return one result per mode and value kind, in run order; a mode that failed has a result saying why
+     * @throws ValuePadding.ValueSizeException if --value-size is below a value's natural size
+     */
+    List<ModeResult> run() {
+        KeyPlan plan = settings.keyPlan();
+        List<ModeResult> results = new ArrayList<>();
+        for (LoadMode mode : settings.modes()) {
+            if (mode == LoadMode.RAW) {
+                results.add(runMode(mode, "fields", plan, () -> new RawLoad(plan, RawLoad.padFor(settings.valueSize()))));
+            } else {
+                for (ValueKind kind : settings.values()) {
+                    results.add(runMode(mode, kind.cliName(), plan, () -> openCacheLoad(mode, kind, plan)));
+                }
+            }
+        }
+        return results;
+    }
+
+    private ModeResult runMode(LoadMode mode, String values, KeyPlan plan, Callable<ModeLoad> open) {
+        String label = mode.cliName() + '/' + values;
+        double[] seconds = {0};
+        try (ModeLoad load = open.call()) {
+            seconds[0] = measure(label, load, plan, seconds);
+            if (load instanceof CacheLoad cacheLoad) {
+                afterLoad.accept(cacheLoad.cache());
+            }
+            return verify(mode.cliName(), values, plan, load, seconds[0]);
+        } catch (ValuePadding.ValueSizeException e) {
+            throw e;
+        } catch (Exception | Error e) {
+            if (e instanceof OutOfMemoryError) {
+                System.err.println(label + " ran out of memory: " + e.getMessage()
+                        + " (see docs/benchmarks.md for -Xmx and -XX:MaxDirectMemorySize)");
+            }
+            return ModeResult.failed(mode.cliName(), values, plan.entries(), seconds[0], plan.distinct(), e);
+        } finally {
+            // The closed store's direct buffers are freed when collected; free them before the next mode runs.
+            System.gc();
+        }
+    }
+
+    /** Runs the producers and the load's finish, timed; {@code elapsed[0]} holds the time so far if it throws. */
+    private double measure(String label, ModeLoad load, KeyPlan plan, double[] elapsed) throws Exception {
+        LongAdder done = new LongAdder();
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread[] producers = new Thread[plan.threads()];
+        for (int t = 0; t < producers.length; t++) {
+            int thread = t;
+            producers[t] = new Thread(() -> {
+                try {
+                    go.await();
+                    load.load(thread, done);
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "sluice-load-" + label + "-" + t);
+            producers[t].start();
+        }
+        long start = System.nanoTime();
+        try (ProgressReporter.Report report = progress.start(label, plan.entries(), done::sum)) {
+            start = System.nanoTime();
+            go.countDown();
+            for (Thread producer : producers) {
+                producer.join();
+            }
+            if (failure.get() == null) {
+                load.finish();
+            }
+        } finally {
+            elapsed[0] = (System.nanoTime() - start) / 1e9;
+        }
+        Throwable failed = failure.get();
+        if (failed instanceof Exception e) {
+            throw e;
+        }
+        if (failed instanceof Error e) {
+            throw e;
+        }
+        return elapsed[0];
+    }
+
+    private ModeResult verify(String mode, String values, KeyPlan plan, ModeLoad load, double seconds) {
+        long expected = plan.distinct();
+        long actual = load.storedSize();
+        Random random = new Random(VERIFY_SEED);
+        int sampled = (int) Math.min(VERIFY_SAMPLE, expected);
+        int mismatched = 0;
+        String firstMismatch = null;
+        for (int i = 0; i < sampled; i++) {
+            long key = sampleKey(plan, random);
+            Function<String, Object> stored = load.read(key);
+            String difference = stored == null ? "key " + key + " is missing"
+                    : StockOrderFields.difference(key, stored, load.pad());
+            if (difference != null) {
+                mismatched++;
+                if (firstMismatch == null) {
+                    firstMismatch = difference;
+                }
+            }
+        }
+        String problem = null;
+        if (actual != expected) {
+            problem = actual < expected
+                    ? String.format("LOST %,d entries: the store holds %,d, expected %,d distinct keys",
+                            expected - actual, actual, expected)
+                    : String.format("the store holds %,d entries, more than the %,d distinct keys loaded",
+                            actual, expected);
+        }
+        if (mismatched > 0) {
+            String sample = String.format("%,d of %,d values read back are missing or wrong (seed %d), first: %s",
+                    mismatched, sampled, VERIFY_SEED, firstMismatch);
+            problem = problem == null ? sample : problem + "; " + sample;
+        }
+        return new ModeResult(mode, values, plan.entries(), seconds, load.encodedBytes(), expected, actual, sampled,
+                mismatched, problem);
+    }
+
+    /** A distinct key chosen uniformly over all threads' keys. */
+    private static long sampleKey(KeyPlan plan, Random random) {
+        long index = (long) (random.nextDouble() * plan.distinct());
+        for (int t = 0; t < plan.threads(); t++) {
+            if (index < plan.distinct(t)) {
+                return plan.distinctKey(t, index);
+            }
+            index -= plan.distinct(t);
+        }
+        return plan.distinctKey(plan.threads() - 1, plan.distinct(plan.threads() - 1) - 1);
+    }
+
+    private ModeLoad openCacheLoad(LoadMode mode, ValueKind kind, KeyPlan plan) {
+        long valueBytes = settings.valueSize() > 0 ? settings.valueSize() : 128;
+        long region = Math.max(MIN_REGION_BYTES, plan.distinct() * (valueBytes + REGION_BYTES_PER_ENTRY));
+        Sluice sluice = nodes.start(settings.pageSize(), region);
+        try {
+            String name = "orders-" + mode.cliName() + "-" + kind.cliName();
+            Cache<Long, Object> cache = sluice.createCache(CacheConfig.named(name).withPartitions(settings.partitions()));
+            String pad = CacheLoad.padFor(sluice.binary(), kind, settings.valueSize());
+            return switch (mode) {
+                case PUT -> new PutLoad(sluice, cache, plan, kind, pad);
+                case PUT_ALL -> new PutAllLoad(sluice, cache, plan, kind, pad, settings.bufferSize());
+                case STREAMER_ISOLATED, STREAMER_INDIVIDUAL, STREAMER_BATCHED -> new StreamerLoad(sluice, cache, plan,
+                        kind, pad, sluice.<Long, Object>dataStreamer(name, streamerOptions(mode)));
+                case RAW -> throw new IllegalArgumentException("the raw baseline needs no node");
+            };
+        } catch (RuntimeException e) {
+            sluice.close();
+            throw e;
+        }
+    }
+
+    /** The streamer options of a streamer mode: its receiver and the run's buffer settings. */
+    StreamerOptions streamerOptions(LoadMode mode) {
+        StreamerOptions.Builder options = StreamerOptions.builder()
+                .perPartitionBufferSize(settings.bufferSize())
+                .autoFlushInterval(Duration.ofMillis(settings.flushIntervalMs()))
+                .perNodeParallelOperations(settings.parallelOps());
+        return switch (mode) {
+            case STREAMER_ISOLATED -> options.receiver(Receivers.isolated()).build();
+            case STREAMER_INDIVIDUAL -> options.allowOverwrite(true).receiver(Receivers.individual()).build();
+            case STREAMER_BATCHED -> options.allowOverwrite(true).receiver(Receivers.batched()).build();
+            default -> throw new IllegalArgumentException(mode + " is not a streamer mode");
+        };
+    }
+}
