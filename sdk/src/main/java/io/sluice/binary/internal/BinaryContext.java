@@ -1,59 +1,158 @@
 package io.sluice.binary.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
+import io.sluice.SluiceException;
 import io.sluice.binary.Binary;
+import io.sluice.binary.BinaryFormatException;
 import io.sluice.binary.BinaryObject;
 import io.sluice.binary.BinaryObjectBuilder;
 import io.sluice.binary.BinaryType;
+
+import java.util.Optional;
 
 /**
  * The implementation of {@link Binary} and {@link ValueCodec}: owns the type registry. One
  * instance is shared by an embedded node and every client in its JVM. Thread-safe.
  *
- * <p>STUB: the binary-objects issue fills this in; the signatures are the contract.
+ * <p>The encoding is described in {@code docs/binary-format.md}; {@link ValueEncoder} writes it,
+ * {@link ValueReader} reads it, {@link ObjectLayout} lays out objects.
  */
 public final class BinaryContext implements Binary, ValueCodec {
+
+    private final TypeRegistry registry = new TypeRegistry();
+    private final ValueEncoder encoder = new ValueEncoder(this);
+    private final JsonConverter json = new JsonConverter(this);
+    /** Class name to class, loaded through the thread's context class loader; empty if it cannot be loaded. */
+    private final LoadingCache<String, Optional<Class<?>>> classes = Caffeine.newBuilder()
+            .maximumSize(10_000)
+            .build(BinaryContext::loadClass);
+    private final ThreadLocal<GrowableBuffer> scratch = ThreadLocal.withInitial(() -> new GrowableBuffer(256));
 
     public BinaryContext() {
     }
 
+    TypeRegistry registry() {
+        return registry;
+    }
+
+    ValueEncoder encoder() {
+        return encoder;
+    }
+
     @Override
     public void encode(Object value, GrowableBuffer out) {
-        throw new UnsupportedOperationException("binary encoding is not implemented yet");
+        encoder.encode(value, out);
     }
 
     @Override
     public Object decode(byte[] bytes, int offset, int length, boolean keepBinary) {
-        throw new UnsupportedOperationException("binary decoding is not implemented yet");
+        if (offset < 0 || length < 0 || offset > bytes.length - length) {
+            throw new IndexOutOfBoundsException("value at [" + offset + ", " + offset + " + " + length
+                    + ") outside an array of " + bytes.length);
+        }
+        if (length == 0) {
+            throw new BinaryFormatException("an encoded value needs at least its tag byte but has 0 bytes at offset 0");
+        }
+        return new ValueReader(this, bytes, offset, offset, offset + length, keepBinary).readWhole("value");
     }
 
     @Override
     public BinaryObjectBuilder builder(String typeName) {
-        throw new UnsupportedOperationException();
+        return new BinaryObjectBuilderImpl(this, registry.register(typeName));
     }
 
     @Override
     public BinaryObject toBinary(Object pojo) {
-        throw new UnsupportedOperationException();
+        if (pojo instanceof BinaryObject) {
+            return (BinaryObject) pojo;
+        }
+        if (pojo == null) {
+            throw new NullPointerException("toBinary(null)");
+        }
+        GrowableBuffer buf = scratch.get();
+        buf.reset();
+        marshal(pojo, buf);
+        byte[] bytes = buf.toByteArray();
+        return BinaryObjectImpl.wrap(this, bytes, 0, bytes.length, 0);
+    }
+
+    /** Writes a POJO or record as a binary object at the buffer's position. */
+    void marshal(Object pojo, GrowableBuffer out) {
+        Class<?> cls = pojo.getClass();
+        if (cls.getName().startsWith("java.")) {
+            throw new IllegalArgumentException("values of " + cls.getName() + " have no binary encoding; "
+                    + "use one of the types in docs/binary-format.md");
+        }
+        ClassLayout layout = ClassLayout.of(cls);
+        ClassLayout.Binding b = layout.binding(this);
+        ClassLayout.Property[] props = layout.properties;
+        int start = out.position();
+        out.position(start + ObjectLayout.HEADER_SIZE);
+        int[] offsets = new int[props.length];
+        for (int i = 0; i < props.length; i++) {
+            offsets[i] = out.position() - start;
+            try {
+                props[i].write(pojo, out, encoder);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new SluiceException("reading field '" + props[i].name + "' of " + cls.getName() + " failed", e);
+            }
+        }
+        int footer = out.position() - start;
+        out.ensureRemaining(props.length * ObjectLayout.FOOTER_ENTRY_SIZE);
+        for (int i = 0; i < props.length; i++) {
+            out.putInt(b.fields[i].id).putInt(offsets[i]);
+        }
+        ObjectLayout.writeHeader(out, start, b.type.id, b.schema.id, footer);
+    }
+
+    /** The object as an instance of the class its type was registered from, or itself if there is none. */
+    Object deserializeIfClass(BinaryObjectImpl object) {
+        String className = object.type.className();
+        if (className == null) {
+            return object;
+        }
+        Optional<Class<?>> cls = classes.get(className);
+        return cls.isPresent() ? deserialize(object, cls.get()) : object;
+    }
+
+    private static Optional<Class<?>> loadClass(String name) {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        try {
+            return Optional.of(Class.forName(name, true, loader != null ? loader : BinaryContext.class.getClassLoader()));
+        } catch (ClassNotFoundException | LinkageError e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The object's fields, by name, as an instance of the class. */
+    <T> T deserialize(BinaryObjectImpl object, Class<T> cls) {
+        if (cls.isInstance(object)) {
+            return cls.cast(object);
+        }
+        return cls.cast(Deserializer.deserialize(object, cls));
     }
 
     @Override
-    public BinaryObject fromJson(String json, String typeName) {
-        throw new UnsupportedOperationException();
+    public BinaryObject fromJson(String text, String typeName) {
+        return json.fromJson(text, typeName);
     }
 
     @Override
-    public BinaryObject fromJson(JsonNode json, String typeName) {
-        throw new UnsupportedOperationException();
+    public BinaryObject fromJson(JsonNode node, String typeName) {
+        return json.fromJson(node, typeName);
     }
 
     @Override
     public String toJson(BinaryObject object) {
-        throw new UnsupportedOperationException();
+        return json.toJson(object);
     }
 
     @Override
     public BinaryType type(String typeName) {
-        throw new UnsupportedOperationException();
+        return registry.byName(typeName);
     }
 }

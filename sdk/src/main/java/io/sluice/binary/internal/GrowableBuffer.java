@@ -115,6 +115,22 @@ public final class GrowableBuffer {
         INT.set(array, index, value);
     }
 
+    /** Writes a byte at an absolute index below the position. */
+    public void putByteAt(int index, int value) {
+        if (index < 0 || index >= position) {
+            throw new IndexOutOfBoundsException("byte at " + index + " outside [0, " + position + ")");
+        }
+        array[index] = (byte) value;
+    }
+
+    /** Writes a short at an absolute index below the position. */
+    public void putShortAt(int index, int value) {
+        if (index < 0 || index + 2 > position) {
+            throw new IndexOutOfBoundsException("short at " + index + " outside [0, " + position + ")");
+        }
+        SHORT.set(array, index, (short) value);
+    }
+
     /** Reads a big-endian int from any array; shared by the readers of what this buffer writes. */
     public static int getInt(byte[] array, int index) {
         return (int) INT.get(array, index);

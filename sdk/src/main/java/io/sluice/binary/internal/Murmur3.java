@@ -1,0 +1,41 @@
+package io.sluice.binary.internal;
+
+import io.sluice.affinity.Partitioner;
+
+import java.nio.charset.StandardCharsets;
+
+/** MurmurHash3 x86_32, seed 0: the hash behind type ids, field ids, schema ids and object hashes. */
+final class Murmur3 {
+
+    private Murmur3() {
+    }
+
+    static int hash(byte[] data, int offset, int length) {
+        return Partitioner.hash(data, offset, length);
+    }
+
+    /** The id of a type or field name: the hash of its UTF-8 bytes. */
+    static int ofName(String name) {
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+        return hash(utf8, 0, utf8.length);
+    }
+
+    /** The hash of the ints as the bytes they are written as (4 bytes each, big-endian). */
+    static int ofInts(int[] values, int count) {
+        int h = 0;
+        for (int i = 0; i < count; i++) {
+            // a block is read little-endian, so a big-endian int reads byte-reversed
+            int k = Integer.reverseBytes(values[i]);
+            k = Integer.rotateLeft(k * 0xcc9e2d51, 15) * 0x1b873593;
+            h ^= k;
+            h = Integer.rotateLeft(h, 13) * 5 + 0xe6546b64;
+        }
+        h ^= count * 4;
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return h;
+    }
+}

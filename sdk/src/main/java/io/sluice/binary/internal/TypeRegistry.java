@@ -1,0 +1,44 @@
+package io.sluice.binary.internal;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Type name and type id to {@link TypeMeta}. Types are only ever added. Thread-safe. */
+final class TypeRegistry {
+
+    private final ConcurrentHashMap<String, TypeMeta> byName = new ConcurrentHashMap<>();
+    private final IntMap<TypeMeta> byId = new IntMap<>();
+
+    /** The type with this name, registered if new. */
+    TypeMeta register(String typeName) {
+        TypeMeta t = byName.get(typeName);
+        if (t != null) {
+            return t;
+        }
+        if (typeName.isEmpty()) {
+            throw new IllegalArgumentException("a type name must not be empty");
+        }
+        synchronized (this) {
+            t = byName.get(typeName);
+            if (t == null) {
+                int typeId = Murmur3.ofName(typeName);
+                TypeMeta clash = byId.get(typeId);
+                if (clash != null) {
+                    throw new IllegalArgumentException("type '" + typeName + "' has the same id " + typeId
+                            + " as type '" + clash.name + "'; rename one");
+                }
+                t = new TypeMeta(typeName, typeId);
+                byId.putIfAbsent(typeId, t);
+                byName.put(typeName, t);
+            }
+            return t;
+        }
+    }
+
+    TypeMeta byName(String typeName) {
+        return byName.get(typeName);
+    }
+
+    TypeMeta byId(int typeId) {
+        return byId.get(typeId);
+    }
+}

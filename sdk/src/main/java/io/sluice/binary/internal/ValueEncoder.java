@@ -1,0 +1,275 @@
+package io.sluice.binary.internal;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.sluice.binary.internal.BinaryTags.*;
+
+/**
+ * Writes tagged values (layouts in {@code docs/binary-format.md}). Scalars, boxed primitives and
+ * strings are written straight into the buffer without allocating. Signed integers are stored
+ * big-endian with the sign bit flipped, and floating-point numbers with the order-preserving
+ * transform, so that unsigned byte order equals numeric order.
+ */
+final class ValueEncoder {
+
+    private final BinaryContext context;
+
+    ValueEncoder(BinaryContext context) {
+        this.context = context;
+    }
+
+    void encode(Object v, GrowableBuffer out) {
+        if (v == null) {
+            out.putByte(NULL);
+            return;
+        }
+        Class<?> c = v.getClass();
+        if (c == Long.class) {
+            writeLong(out, (Long) v);
+        } else if (c == String.class) {
+            writeString(out, (String) v);
+        } else if (c == Integer.class) {
+            writeInt(out, (Integer) v);
+        } else if (c == Double.class) {
+            writeDouble(out, (Double) v);
+        } else if (c == BinaryObjectImpl.class) {
+            BinaryObjectImpl o = (BinaryObjectImpl) v;
+            out.putBytes(o.bytes, o.start, o.length);
+        } else if (c == Boolean.class) {
+            writeBoolean(out, (Boolean) v);
+        } else {
+            encodeOther(v, c, out);
+        }
+    }
+
+    private void encodeOther(Object v, Class<?> c, GrowableBuffer out) {
+        if (c == Float.class) {
+            writeFloat(out, (Float) v);
+        } else if (c == Short.class) {
+            writeShort(out, (Short) v);
+        } else if (c == Byte.class) {
+            writeByte(out, (Byte) v);
+        } else if (c == Character.class) {
+            writeChar(out, (Character) v);
+        } else if (c == byte[].class) {
+            byte[] b = (byte[]) v;
+            out.putByte(BYTES).putInt(b.length).putBytes(b);
+        } else if (c == UUID.class) {
+            UUID u = (UUID) v;
+            out.putByte(UUID_TAG).putLong(u.getMostSignificantBits() ^ Long.MIN_VALUE)
+                    .putLong(u.getLeastSignificantBits() ^ Long.MIN_VALUE);
+        } else if (c == Instant.class) {
+            Instant i = (Instant) v;
+            out.putByte(INSTANT).putLong(i.getEpochSecond() ^ Long.MIN_VALUE).putInt(i.getNano());
+        } else if (c == LocalDate.class) {
+            out.putByte(LOCAL_DATE).putLong(((LocalDate) v).toEpochDay() ^ Long.MIN_VALUE);
+        } else if (c == LocalDateTime.class) {
+            LocalDateTime t = (LocalDateTime) v;
+            out.putByte(LOCAL_DATE_TIME).putLong(t.toLocalDate().toEpochDay() ^ Long.MIN_VALUE)
+                    .putLong(t.toLocalTime().toNanoOfDay());
+        } else if (c == BigDecimal.class) {
+            BigDecimal d = (BigDecimal) v;
+            byte[] unscaled = d.unscaledValue().toByteArray();
+            out.putByte(BIG_DECIMAL).putInt(d.scale() ^ Integer.MIN_VALUE).putInt(unscaled.length).putBytes(unscaled);
+        } else if (c == BigInteger.class) {
+            byte[] b = ((BigInteger) v).toByteArray();
+            out.putByte(BIG_INTEGER).putInt(b.length).putBytes(b);
+        } else if (c == AtomicLong.class) {
+            writeLong(out, ((AtomicLong) v).get());
+        } else if (c == AtomicInteger.class) {
+            writeInt(out, ((AtomicInteger) v).get());
+        } else if (c.isEnum() || (v instanceof Enum<?>)) {
+            writeString(out, ((Enum<?>) v).name());
+        } else if (c.isArray()) {
+            encodeArray(v, c.getComponentType(), out);
+        } else if (v instanceof Collection<?>) {
+            Collection<?> col = (Collection<?>) v;
+            out.putByte(v instanceof Set<?> ? SET : LIST).putInt(col.size());
+            int n = 0;
+            for (Object e : col) {
+                encode(e, out);
+                n++;
+            }
+            checkCount(col.size(), n, c);
+        } else if (v instanceof Map<?, ?>) {
+            Map<?, ?> map = (Map<?, ?>) v;
+            out.putByte(MAP).putInt(map.size());
+            int n = 0;
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                encode(e.getKey(), out);
+                encode(e.getValue(), out);
+                n++;
+            }
+            checkCount(map.size(), n, c);
+        } else if (v instanceof io.sluice.binary.BinaryObject) {
+            byte[] b = ((io.sluice.binary.BinaryObject) v).toBytes();
+            out.putBytes(b);
+        } else {
+            context.marshal(v, out);
+        }
+    }
+
+    private static void checkCount(int size, int iterated, Class<?> c) {
+        if (size != iterated) {
+            throw new java.util.ConcurrentModificationException(c.getName() + " reported size " + size
+                    + " but iterated " + iterated + " elements while being encoded");
+        }
+    }
+
+    private void encodeArray(Object v, Class<?> e, GrowableBuffer out) {
+        if (e == long.class) {
+            long[] a = (long[]) v;
+            out.putByte(LONG_ARRAY).putInt(a.length);
+            for (long x : a) {
+                out.putLong(x ^ Long.MIN_VALUE);
+            }
+        } else if (e == int.class) {
+            int[] a = (int[]) v;
+            out.putByte(INT_ARRAY).putInt(a.length);
+            for (int x : a) {
+                out.putInt(x ^ Integer.MIN_VALUE);
+            }
+        } else if (e == double.class) {
+            double[] a = (double[]) v;
+            out.putByte(DOUBLE_ARRAY).putInt(a.length);
+            for (double x : a) {
+                out.putLong(orderedBits(x));
+            }
+        } else if (e == float.class) {
+            float[] a = (float[]) v;
+            out.putByte(FLOAT_ARRAY).putInt(a.length);
+            for (float x : a) {
+                out.putInt(orderedBits(x));
+            }
+        } else if (e == short.class) {
+            short[] a = (short[]) v;
+            out.putByte(SHORT_ARRAY).putInt(a.length);
+            for (short x : a) {
+                out.putShort(x ^ 0x8000);
+            }
+        } else if (e == char.class) {
+            char[] a = (char[]) v;
+            out.putByte(CHAR_ARRAY).putInt(a.length);
+            for (char x : a) {
+                out.putShort(x);
+            }
+        } else if (e == boolean.class) {
+            boolean[] a = (boolean[]) v;
+            out.putByte(BOOLEAN_ARRAY).putInt(a.length);
+            for (boolean x : a) {
+                out.putByte(x ? 1 : 0);
+            }
+        } else {
+            Object[] a = (Object[]) v;
+            out.putByte(OBJECT_ARRAY).putInt(a.length);
+            for (Object x : a) {
+                encode(x, out);
+            }
+        }
+    }
+
+    static void writeLong(GrowableBuffer out, long v) {
+        out.ensureRemaining(9);
+        out.putByte(LONG).putLong(v ^ Long.MIN_VALUE);
+    }
+
+    static void writeInt(GrowableBuffer out, int v) {
+        out.ensureRemaining(5);
+        out.putByte(INT).putInt(v ^ Integer.MIN_VALUE);
+    }
+
+    static void writeShort(GrowableBuffer out, short v) {
+        out.putByte(SHORT).putShort(v ^ 0x8000);
+    }
+
+    static void writeByte(GrowableBuffer out, byte v) {
+        out.putByte(BYTE).putByte(v ^ 0x80);
+    }
+
+    static void writeChar(GrowableBuffer out, char v) {
+        out.putByte(CHAR).putShort(v);
+    }
+
+    static void writeBoolean(GrowableBuffer out, boolean v) {
+        out.putByte(BOOLEAN).putByte(v ? 1 : 0);
+    }
+
+    static void writeDouble(GrowableBuffer out, double v) {
+        out.ensureRemaining(9);
+        out.putByte(DOUBLE).putLong(orderedBits(v));
+    }
+
+    static void writeFloat(GrowableBuffer out, float v) {
+        out.putByte(FLOAT).putInt(orderedBits(v));
+    }
+
+    /** Positive numbers get the sign bit set, negative ones are inverted: unsigned order = numeric order. */
+    static long orderedBits(double v) {
+        long bits = Double.doubleToLongBits(v);
+        return bits ^ ((bits >> 63) | Long.MIN_VALUE);
+    }
+
+    static int orderedBits(float v) {
+        int bits = Float.floatToIntBits(v);
+        return bits ^ ((bits >> 31) | Integer.MIN_VALUE);
+    }
+
+    static double fromOrderedBits(long e) {
+        return Double.longBitsToDouble(e < 0 ? e ^ Long.MIN_VALUE : ~e);
+    }
+
+    static float fromOrderedBits(int e) {
+        return Float.intBitsToFloat(e < 0 ? e ^ Integer.MIN_VALUE : ~e);
+    }
+
+    /**
+     * STRING: the UTF-8 bytes, with U+0000 written as 00 FF, then a 00 terminator; unsigned byte
+     * order of the encoding equals code point order of the strings. Unpaired surrogates become
+     * '?', as in {@code String.getBytes(UTF_8)}.
+     */
+    static void writeString(GrowableBuffer out, String s) {
+        int len = s.length();
+        out.ensureRemaining((int) Math.min(3L * len + 2, Integer.MAX_VALUE - 32));
+        byte[] a = out.array();
+        int p = out.position();
+        a[p++] = STRING;
+        for (int i = 0; i < len; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80 && c != 0) {
+                a[p++] = (byte) c;
+            } else if (c == 0) {
+                a[p++] = 0;
+                a[p++] = (byte) 0xFF;
+            } else if (c < 0x800) {
+                a[p++] = (byte) (0xC0 | (c >> 6));
+                a[p++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < len && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    int cp = Character.toCodePoint(c, s.charAt(++i));
+                    a[p++] = (byte) (0xF0 | (cp >> 18));
+                    a[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                    a[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                    a[p++] = (byte) (0x80 | (cp & 0x3F));
+                } else {
+                    a[p++] = '?';
+                }
+            } else {
+                a[p++] = (byte) (0xE0 | (c >> 12));
+                a[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                a[p++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        a[p++] = 0;
+        out.position(p);
+    }
+}
