@@ -1,0 +1,213 @@
+package io.sluice.streamer.internal;
+
+import io.sluice.ReceiverRef;
+import io.sluice.protocol.BatchOutcome;
+import io.sluice.protocol.BatchRequest;
+import io.sluice.protocol.StreamerTransport;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Sends sealed batches to their owner nodes. Per node: a queue of ready batches and at most
+ * {@code perNodeParallelOperations} requests in flight; every ready batch of a node (one per
+ * partition) rides in one request. There is no sender thread: whichever thread hands over batches
+ * or completes a request drains the node's queue, and a work-in-progress counter makes sure only one
+ * thread drains a node at a time and that no hand-over is missed (a transport that answers
+ * synchronously re-enters here without recursing).
+ */
+final class BatchSender {
+
+    private final String cacheName;
+    private final ReceiverRef receiver;
+    private final boolean allowOverwrite;
+    private final boolean skipStore;
+    private final int maxInFlight;
+    private final StreamerTransport transport;
+    private final PartitionOwners owners;
+    private final StreamerCounters counters;
+    private final ConcurrentHashMap<String, NodeQueue> nodes = new ConcurrentHashMap<>();
+
+    BatchSender(String cacheName, ReceiverRef receiver, boolean allowOverwrite, boolean skipStore, int maxInFlight,
+                StreamerTransport transport, PartitionOwners owners, StreamerCounters counters) {
+        this.cacheName = cacheName;
+        this.receiver = receiver;
+        this.allowOverwrite = allowOverwrite;
+        this.skipStore = skipStore;
+        this.maxInFlight = maxInFlight;
+        this.transport = transport;
+        this.owners = owners;
+        this.counters = counters;
+    }
+
+    /** Queues one sealed batch for its owner and sends what the in-flight bound allows. */
+    void send(Batch batch) {
+        NodeQueue node = enqueue(batch);
+        if (node != null) {
+            node.drain();
+        }
+    }
+
+    /** Queues sealed batches, then drains each node once so a node's batches share a request. */
+    void sendAll(List<Batch> batches) {
+        if (batches.size() == 1) {
+            send(batches.get(0));
+            return;
+        }
+        List<NodeQueue> touched = new ArrayList<>(4);
+        for (Batch batch : batches) {
+            NodeQueue node = enqueue(batch);
+            if (node != null && !touched.contains(node)) {
+                touched.add(node);
+            }
+        }
+        for (NodeQueue node : touched) {
+            node.drain();
+        }
+    }
+
+    private NodeQueue enqueue(Batch batch) {
+        String owner;
+        try {
+            owner = owners.owner(batch.partition());
+        } catch (RuntimeException e) {
+            batch.fail(e);
+            return null;
+        }
+        NodeQueue node = nodes.computeIfAbsent(owner, NodeQueue::new);
+        node.ready.add(batch);
+        return node;
+    }
+
+    /** One node's ready batches and in-flight requests. */
+    private final class NodeQueue {
+        final String nodeId;
+        final Queue<Batch> ready = new ConcurrentLinkedQueue<>();
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger work = new AtomicInteger();
+        // Touched only by the thread that holds the drain (work counter went 0 -> 1).
+        private final ArrayDeque<Batch> deferred = new ArrayDeque<>();
+        private final BitSet partitionsInRequest = new BitSet();
+
+        NodeQueue(String nodeId) {
+            this.nodeId = nodeId;
+        }
+
+        void drain() {
+            if (work.getAndIncrement() != 0) {
+                return; // the thread draining now will see our work and loop again
+            }
+            int missed = 1;
+            do {
+                while (inFlight.get() < maxInFlight) {
+                    List<Batch> batches = nextRequest();
+                    if (batches == null) {
+                        break;
+                    }
+                    inFlight.incrementAndGet();
+                    dispatch(batches);
+                }
+                missed = work.addAndGet(-missed);
+            } while (missed != 0);
+        }
+
+        /** Up to one batch per partition, oldest first; a second batch of a partition waits for the next request. */
+        private List<Batch> nextRequest() {
+            List<Batch> batches = null;
+            int deferredBefore = deferred.size();
+            for (int i = 0; i < deferredBefore; i++) {
+                Batch batch = deferred.poll();
+                batches = take(batch, batches);
+            }
+            Batch batch;
+            while ((batch = ready.poll()) != null) {
+                batches = take(batch, batches);
+            }
+            partitionsInRequest.clear();
+            return batches;
+        }
+
+        private List<Batch> take(Batch batch, List<Batch> batches) {
+            if (batch.isDone()) {
+                return batches; // cancelled by close(true) before it could be sent
+            }
+            if (partitionsInRequest.get(batch.partition())) {
+                deferred.add(batch);
+                return batches;
+            }
+            partitionsInRequest.set(batch.partition());
+            if (batches == null) {
+                batches = new ArrayList<>();
+            }
+            batches.add(batch);
+            return batches;
+        }
+
+        private void dispatch(List<Batch> batches) {
+            List<BatchRequest.PartitionBatch> parts = new ArrayList<>(batches.size());
+            for (Batch batch : batches) {
+                parts.add(new BatchRequest.PartitionBatch(batch.partition(), batch.entries()));
+            }
+            BatchRequest request = new BatchRequest(cacheName, receiver, allowOverwrite, skipStore, parts);
+            counters.batchesSent.add(batches.size());
+            CompletableFuture<List<BatchOutcome>> response;
+            try {
+                response = transport.send(nodeId, request);
+                if (response == null) {
+                    throw new IllegalStateException("the transport returned no response future for node " + nodeId);
+                }
+            } catch (RuntimeException e) {
+                response = CompletableFuture.failedFuture(e);
+            }
+            response.whenComplete((outcomes, error) -> completed(batches, outcomes, error));
+        }
+
+        private void completed(List<Batch> batches, List<BatchOutcome> outcomes, Throwable error) {
+            try {
+                if (error != null) {
+                    Throwable cause = unwrap(error);
+                    for (Batch batch : batches) {
+                        batch.fail(cause);
+                    }
+                } else if (outcomes == null || outcomes.size() != batches.size()) {
+                    IllegalStateException mismatch = new IllegalStateException("node " + nodeId + " answered "
+                            + (outcomes == null ? "nothing" : outcomes.size() + " outcomes") + " to a request of "
+                            + batches.size() + " batches");
+                    for (Batch batch : batches) {
+                        batch.fail(mismatch);
+                    }
+                } else {
+                    for (int i = 0; i < batches.size(); i++) {
+                        BatchOutcome outcome = outcomes.get(i);
+                        if (outcome == null) {
+                            batches.get(i).fail(new IllegalStateException("node " + nodeId
+                                    + " answered no outcome for partition " + batches.get(i).partition()));
+                        } else {
+                            batches.get(i).complete(outcome);
+                        }
+                    }
+                }
+            } finally {
+                inFlight.decrementAndGet();
+                drain();
+            }
+        }
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+}

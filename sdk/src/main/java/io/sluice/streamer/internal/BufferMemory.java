@@ -1,0 +1,121 @@
+package io.sluice.streamer.internal;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Bounds the encoded bytes a streamer holds, buffered or in flight
+ * ({@link io.sluice.StreamerOptions#bufferMemory()}). An entry reserves its bytes before it joins a
+ * buffer and the bytes are released when its batch reaches a final state.
+ *
+ * <p>The fast path is one CAS; only a caller that finds the memory full takes the lock and waits.
+ */
+final class BufferMemory {
+
+    private final long limit;
+    private final AtomicLong used = new AtomicLong();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition freed = lock.newCondition();
+    /** Callers waiting for memory; releasers signal only when there are some. */
+    private volatile int waiters;
+    private volatile boolean closed;
+
+    BufferMemory(long limit) {
+        this.limit = limit;
+    }
+
+    long limit() {
+        return limit;
+    }
+
+    /** Bytes reserved now. */
+    long used() {
+        return used.get();
+    }
+
+    /**
+     * Reserves without waiting. An amount larger than the whole limit is granted when nothing is
+     * reserved, so that one entry as large as the limit can never block forever.
+     */
+    boolean tryReserve(long bytes) {
+        while (true) {
+            long current = used.get();
+            if (current + bytes > limit && current != 0) {
+                return false;
+            }
+            if (used.compareAndSet(current, current + bytes)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Reserves, waiting for releases up to {@code maxWaitNanos}.
+     *
+     * @return true if reserved, false if the time ran out
+     * @throws IllegalStateException if the memory was closed while waiting
+     * @throws InterruptedException  if interrupted while waiting
+     */
+    boolean reserve(long bytes, long maxWaitNanos) throws InterruptedException {
+        if (tryReserve(bytes)) {
+            return true;
+        }
+        long deadline = System.nanoTime() + maxWaitNanos;
+        lock.lockInterruptibly();
+        try {
+            // Register before re-checking: a release after this point sees waiters > 0 and signals.
+            waiters++;
+            try {
+                while (true) {
+                    if (closed) {
+                        throw new IllegalStateException("the streamer was closed while waiting for buffer memory");
+                    }
+                    if (tryReserve(bytes)) {
+                        return true;
+                    }
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0) {
+                        return false;
+                    }
+                    freed.awaitNanos(remaining);
+                }
+            } finally {
+                waiters--;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void release(long bytes) {
+        used.addAndGet(-bytes);
+        if (waiters > 0) {
+            signalAll();
+        }
+    }
+
+    /** Wakes every waiter; they fail with IllegalStateException. */
+    void close() {
+        closed = true;
+        signalAll();
+    }
+
+    private void signalAll() {
+        lock.lock();
+        try {
+            freed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    static long toNanos(java.time.Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return TimeUnit.DAYS.toNanos(365 * 100);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package io.sluice.streamer.internal;
+
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.binary.internal.ValueCodec;
+import io.sluice.protocol.EntryBatch;
+
+/**
+ * Encodes one entry, in the {@link EntryBatch} layout, into a scratch buffer of the calling thread:
+ * no allocation per entry, and the key bytes are at hand for the partition hash before any lock is
+ * taken. The scratch is then copied into the partition buffer.
+ *
+ * <pre>
+ * offset  size  meaning
+ * 0       4     key length K
+ * 4       4     value length V, or -1 for a removal
+ * 8       K     key
+ * 8 + K   V     value
+ * </pre>
+ */
+final class EntryEncoder {
+
+    /** A scratch grown past this by one huge entry is dropped after use instead of being kept by the thread. */
+    private static final int KEEP_SCRATCH_BYTES = 1 << 20;
+    private static final ThreadLocal<GrowableBuffer> SCRATCH = ThreadLocal.withInitial(() -> new GrowableBuffer(512));
+
+    private final ValueCodec codec;
+
+    EntryEncoder(ValueCodec codec) {
+        this.codec = codec;
+    }
+
+    /**
+     * Encodes the entry into this thread's scratch, which stays valid until the thread's next call.
+     *
+     * @param value the value, or null for a removal
+     * @return the scratch; the entry is {@code [0, position())}
+     */
+    GrowableBuffer encode(Object key, Object value, boolean removal) {
+        GrowableBuffer out = SCRATCH.get();
+        out.reset();
+        out.position(EntryBatch.ENTRY_HEADER);
+        codec.encode(key, out);
+        int keyLength = out.position() - EntryBatch.ENTRY_HEADER;
+        if (keyLength < 1) {
+            throw new IllegalStateException("the codec encoded key " + key + " to no bytes");
+        }
+        int valueLength = EntryBatch.REMOVAL;
+        if (!removal) {
+            codec.encode(value, out);
+            valueLength = out.position() - EntryBatch.ENTRY_HEADER - keyLength;
+        }
+        out.putIntAt(0, keyLength);
+        out.putIntAt(4, valueLength);
+        return out;
+    }
+
+    /** Drops an oversized scratch once the entry has been copied out of it. */
+    static void trim(GrowableBuffer scratch) {
+        if (scratch.array().length > KEEP_SCRATCH_BYTES) {
+            SCRATCH.remove();
+        }
+    }
+
+    static int keyLength(GrowableBuffer scratch) {
+        return GrowableBuffer.getInt(scratch.array(), 0);
+    }
+}

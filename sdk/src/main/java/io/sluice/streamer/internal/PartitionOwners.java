@@ -1,0 +1,51 @@
+package io.sluice.streamer.internal;
+
+import io.sluice.affinity.RendezvousAffinity;
+import io.sluice.protocol.StreamerTransport;
+
+import java.util.List;
+
+/**
+ * Partition to owner node, computed once per topology: the node list is compared with the cached
+ * one on each lookup (a short list compare per batch), and the whole table is rebuilt when it
+ * changes.
+ */
+final class PartitionOwners {
+
+    private final StreamerTransport transport;
+    private final int partitions;
+    private volatile Table table;
+
+    PartitionOwners(StreamerTransport transport, int partitions) {
+        this.transport = transport;
+        this.partitions = partitions;
+    }
+
+    /**
+     * The node owning the partition in the current topology.
+     *
+     * @throws IllegalArgumentException if the topology has no nodes
+     */
+    String owner(int partition) {
+        List<String> nodes = transport.nodeIds();
+        Table current = table;
+        if (current == null || !current.nodes.equals(nodes)) {
+            current = new Table(List.copyOf(nodes), partitions);
+            table = current;
+        }
+        return current.owners[partition];
+    }
+
+    private static final class Table {
+        final List<String> nodes;
+        final String[] owners;
+
+        Table(List<String> nodes, int partitions) {
+            this.nodes = nodes;
+            this.owners = new String[partitions];
+            for (int p = 0; p < partitions; p++) {
+                owners[p] = RendezvousAffinity.owner(p, nodes);
+            }
+        }
+    }
+}
