@@ -5,6 +5,8 @@ import io.sluice.binary.BinaryObject;
 import io.sluice.binary.BinaryTypeMismatchException;
 
 import java.lang.reflect.Array;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -101,6 +103,15 @@ final class Deserializer {
                 return new LinkedHashSet<>((Collection<?>) v);
             }
         }
+        if (v instanceof Number && boxed.getSuperclass() == Number.class) {
+            Object exact = exactNumber((Number) v, boxed);
+            if (exact != null) {
+                return exact;
+            }
+        }
+        if (v instanceof String && boxed == Character.class && ((String) v).length() == 1) {
+            return ((String) v).charAt(0);
+        }
         if (v instanceof Long && target == AtomicLong.class) {
             return new AtomicLong((Long) v);
         }
@@ -110,7 +121,52 @@ final class Deserializer {
         if (v instanceof Map<?, ?> && boxed.isInstance(v)) {
             return v;
         }
-        throw new BinaryTypeMismatchException(typeName, fieldName, target.getName(), v.getClass().getName());
+        String actual = v.getClass().getName();
+        if (v instanceof Number || v instanceof CharSequence || v instanceof Boolean) {
+            String shown = v.toString();
+            actual += " " + (shown.length() > 40 ? shown.substring(0, 40) + "..." : shown);
+        }
+        throw new BinaryTypeMismatchException(typeName, fieldName, target.getName(), actual);
+    }
+
+    /**
+     * The number as the boxed target type if it converts without loss (objects made from JSON or by
+     * hand may hold a long where the class has an int), else null.
+     */
+    private static Object exactNumber(Number n, Class<?> boxed) {
+        BigDecimal exact;
+        if (n instanceof Double || n instanceof Float) {
+            double d = n.doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                return boxed == Double.class ? (Object) d : boxed == Float.class ? (Object) (float) d : null;
+            }
+            exact = new BigDecimal(d);
+        } else if (n instanceof BigDecimal) {
+            exact = (BigDecimal) n;
+        } else if (n instanceof BigInteger) {
+            exact = new BigDecimal((BigInteger) n);
+        } else {
+            exact = BigDecimal.valueOf(n.longValue());
+        }
+        try {
+            if (boxed == Long.class) return exact.longValueExact();
+            if (boxed == Integer.class) return exact.intValueExact();
+            if (boxed == Short.class) return exact.shortValueExact();
+            if (boxed == Byte.class) return exact.byteValueExact();
+            if (boxed == Double.class) {
+                double d = exact.doubleValue();
+                return new BigDecimal(d).compareTo(exact) == 0 ? d : null;
+            }
+            if (boxed == Float.class) {
+                float f = exact.floatValue();
+                return new BigDecimal(f).compareTo(exact) == 0 ? f : null;
+            }
+            if (boxed == BigDecimal.class) return exact;
+            if (boxed == BigInteger.class) return exact.toBigIntegerExact();
+        } catch (ArithmeticException e) {
+            return null;
+        }
+        return null;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
