@@ -41,6 +41,12 @@ final class ResultTable {
         List<String[]> cells = new ArrayList<>();
         cells.add(HEADERS);
         for (ResultRow row : rows) {
+            if (row.actualSize() < 0) {
+                // The mode failed before it finished: its timing means nothing.
+                cells.add(new String[]{row.mode(), row.values(), String.format(Locale.ROOT, "%,d", row.entries()),
+                        "-", "-", "-", "-", "-", "NO"});
+                continue;
+            }
             cells.add(new String[]{
                     row.mode(),
                     row.values(),

@@ -56,4 +56,12 @@ class ResultTableTest {
         assertThat(lines[2].indexOf("4,000,000") + "4,000,000".length())
                 .isEqualTo(lines[0].indexOf("entries/s") + "entries/s".length());
     }
+
+    @Test
+    void aModeThatFailedShowsNoTimings() {
+        ModeResult failed = ModeResult.failed("put", "pojo", 100, 0.3, 100, new IllegalStateException("boom"));
+        String table = ResultTable.format(ResultTable.rows(List.of(failed)));
+        assertThat(table).containsPattern("put +pojo +100 +- +- +- +- +- +NO")
+                .contains("put/pojo: failed: IllegalStateException: boom");
+    }
 }
