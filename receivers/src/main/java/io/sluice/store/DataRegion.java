@@ -1,37 +1,58 @@
 package io.sluice.store;
 
+import io.sluice.store.freelist.FreeList;
+import io.sluice.store.page.PageMemory;
+import io.sluice.store.page.RowStore;
+
 /**
  * A region of off-heap page memory with its free list; the partitions of every cache of a node
  * keep their trees and rows in it. Thread-safe. Close it to release the memory.
  *
- * <p>STUB: the page-memory store issue fills this in; the public signatures are the contract.
+ * <p>The region reserves {@link DataRegionConfig#initialSize()} at start and grows in chunks of up to
+ * 64 MiB until {@link DataRegionConfig#maxSize()}; past that, writes fail with
+ * {@link DataRegionFullException} and nothing stored is damaged. The memory is direct buffers, so the
+ * JVM needs {@code -XX:MaxDirectMemorySize} at least as large as the regions' maximum sizes together.
  */
 public final class DataRegion implements AutoCloseable {
 
+    private final DataRegionConfig config;
+    private final PageMemory memory;
+    private final FreeList freeList;
+    private final RowStore rows;
+
     public DataRegion(DataRegionConfig config) {
-        throw new UnsupportedOperationException("page memory is not implemented yet");
+        this.config = config;
+        this.memory = new PageMemory(config.pageSize(), config.initialSize(), config.maxSize());
+        this.freeList = new FreeList(memory);
+        this.rows = new RowStore(memory, freeList);
     }
 
     /** A new, empty partition whose tree and rows live in this region. */
     public PartitionStore createPartition() {
-        throw new UnsupportedOperationException();
+        return new PartitionStore(rows);
     }
 
     /** Pages allocated from the OS so far (in use or free for reuse). */
     public long allocatedPages() {
-        throw new UnsupportedOperationException();
+        return memory.allocatedPages();
     }
 
     /** Pages in use by trees and rows. */
     public long usedPages() {
-        throw new UnsupportedOperationException();
+        return memory.allocatedPages() - freeList.reusePages();
     }
 
     public int pageSize() {
-        throw new UnsupportedOperationException();
+        return config.pageSize();
+    }
+
+    /** This region's configuration. */
+    public DataRegionConfig config() {
+        return config;
     }
 
     @Override
     public void close() {
+        memory.close();
     }
 }

@@ -1,6 +1,10 @@
 package io.sluice.store;
 
 import io.sluice.protocol.EntryBatch;
+import io.sluice.store.page.RowStore;
+import io.sluice.store.tree.BPlusTree;
+import java.util.NoSuchElementException;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * One partition: a B+ tree from encoded key to row link, and the rows in data pages. Keys and
@@ -9,55 +13,265 @@ import io.sluice.protocol.EntryBatch;
  * <p>Thread-safe: every method takes the partition's lock (readers share it, a writer holds it
  * alone), so a reader sees a batch either wholly before or wholly after it was applied.
  *
- * <p>STUB: the page-memory store issue fills this in; the public signatures are the contract.
+ * <p>A write that cannot get memory throws {@link DataRegionFullException} and changes nothing.
  */
 public final class PartitionStore {
 
-    PartitionStore() {
+    private static final int CURSOR_CHUNK = 64;
+
+    private final RowStore rows;
+    private final BPlusTree tree;
+    private final BatchWriter batchWriter;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private boolean destroyed;
+
+    PartitionStore(RowStore rows) {
+        this.rows = rows;
+        this.tree = new BPlusTree(rows);
+        this.batchWriter = new BatchWriter(rows, tree);
     }
 
     /** The value stored for the key, or {@code null}. */
     public byte[] get(byte[] key, int keyOffset, int keyLength) {
-        throw new UnsupportedOperationException();
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            long link = tree.find(key, keyOffset, keyLength);
+            return link == 0 ? null : rows.value(link);
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     /** Stores the value, replacing any. @return true if the key was absent */
     public boolean put(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
-        throw new UnsupportedOperationException();
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            return write(key, keyOffset, keyLength, value, valueOffset, valueLength, true) == INSERTED;
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     /** Stores the value if the key is absent. @return true if it was stored */
     public boolean putIfAbsent(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
-        throw new UnsupportedOperationException();
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            return write(key, keyOffset, keyLength, value, valueOffset, valueLength, false) == INSERTED;
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     /** Removes the key. @return true if it was present */
     public boolean remove(byte[] key, int keyOffset, int keyLength) {
-        throw new UnsupportedOperationException();
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            return delete(key, keyOffset, keyLength);
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     /** Entries in the partition. */
     public long size() {
-        throw new UnsupportedOperationException();
+        lock.readLock().lock();
+        try {
+            return tree.size();
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
-    /** A cursor over the entries in key order. */
+    /**
+     * A cursor over the entries in key order. It takes the read lock for each chunk of entries it
+     * copies out, so it never blocks writers for the whole walk.
+     */
     public StoreCursor cursor() {
-        throw new UnsupportedOperationException();
+        return new Cursor();
     }
 
     /**
      * Applies a batch under one hold of the partition's write lock: puts (by mode) and removals,
-     * duplicated keys resolving to the last one in the batch.
+     * duplicated keys resolving to the last one in the batch (earlier ones count as skipped). The batch
+     * is sorted by key, rows are packed into pages taken once from the free list, and the tree is
+     * updated in one ordered pass.
      *
      * @throws BatchApplyException if the batch failed part way; the partition stays consistent
      */
     public BatchResult applyBatch(EntryBatch batch, BatchMode mode) {
-        throw new UnsupportedOperationException();
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            return batchWriter.apply(batch, mode);
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
-    /** Frees every page of this partition (dropping the cache). */
+    /**
+     * The same as {@link #applyBatch}, entry by entry (a descent and a free-list visit per entry): the
+     * baseline the batch path is measured and tested against.
+     *
+     * @throws BatchApplyException if the batch failed part way; the partition stays consistent
+     */
+    public BatchResult applyBatchRowByRow(EntryBatch batch, BatchMode mode) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            int n = batch.size();
+            boolean[] superseded = BatchWriter.superseded(batch);
+            int inserted = 0;
+            int updated = 0;
+            int skipped = 0;
+            int removed = 0;
+            byte[] data = batch.data();
+            for (int i = 0; i < n; i++) {
+                try {
+                    if (superseded[i]) {
+                        skipped++;
+                    } else if (batch.isRemoval(i)) {
+                        if (delete(data, batch.keyOffset(i), batch.keyLength(i))) {
+                            removed++;
+                        } else {
+                            skipped++;
+                        }
+                    } else {
+                        int r = write(data, batch.keyOffset(i), batch.keyLength(i), data, batch.valueOffset(i),
+                                batch.valueLength(i), mode == BatchMode.UPSERT);
+                        if (r == INSERTED) {
+                            inserted++;
+                        } else if (r == UPDATED) {
+                            updated++;
+                        } else {
+                            skipped++;
+                        }
+                    }
+                } catch (DataRegionFullException e) {
+                    throw new BatchApplyException(i, n - i, e);
+                }
+            }
+            return new BatchResult(inserted, updated, skipped, removed);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Frees every page of this partition (dropping the cache). The partition is unusable afterwards. */
     public void destroy() {
-        throw new UnsupportedOperationException();
+        lock.writeLock().lock();
+        try {
+            if (!destroyed) {
+                tree.destroy();
+                destroyed = true;
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    // ---- under the write lock ----
+
+    static final int INSERTED = 0;
+    static final int UPDATED = 1;
+    static final int SKIPPED = 2;
+
+    private int write(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
+                      boolean overwrite) {
+        if (tree.descend(key, keyOffset, keyLength)) {
+            if (!overwrite) {
+                return SKIPPED;
+            }
+            long old = tree.link();
+            if (!rows.update(old, key, keyOffset, keyLength, value, valueOffset, valueLength)) {
+                tree.replace(rows.add(key, keyOffset, keyLength, value, valueOffset, valueLength));
+            }
+            return UPDATED;
+        }
+        tree.reserveForInsert();
+        long link = rows.add(key, keyOffset, keyLength, value, valueOffset, valueLength);
+        tree.insert(link, key, keyOffset, keyLength);
+        return INSERTED;
+    }
+
+    private boolean delete(byte[] key, int keyOffset, int keyLength) {
+        if (!tree.descend(key, keyOffset, keyLength)) {
+            return false;
+        }
+        tree.remove();
+        return true;
+    }
+
+    private void checkAlive() {
+        if (destroyed) {
+            throw new IllegalStateException("partition was destroyed");
+        }
+    }
+
+    /** Copies chunks of entries out under the read lock; resumes after the last key it returned. */
+    private final class Cursor implements StoreCursor {
+        private final byte[][] keys = new byte[CURSOR_CHUNK][];
+        private final byte[][] values = new byte[CURSOR_CHUNK][];
+        private int count;
+        private int position = -1;
+        private boolean exhausted;
+        private byte[] lastKey;
+
+        @Override
+        public boolean next() {
+            if (position + 1 < count) {
+                position++;
+                return true;
+            }
+            if (exhausted) {
+                position = count;
+                return false;
+            }
+            fill();
+            position = 0;
+            return count > 0;
+        }
+
+        private void fill() {
+            count = 0;
+            lock.readLock().lock();
+            try {
+                checkAlive();
+                tree.scan(lastKey, link -> {
+                    keys[count] = rows.key(link);
+                    values[count] = rows.value(link);
+                    count++;
+                    return count < CURSOR_CHUNK;
+                });
+            } finally {
+                lock.readLock().unlock();
+            }
+            if (count < CURSOR_CHUNK) {
+                exhausted = true;
+            }
+            if (count > 0) {
+                lastKey = keys[count - 1];
+            }
+        }
+
+        @Override
+        public byte[] key() {
+            return current(keys);
+        }
+
+        @Override
+        public byte[] value() {
+            return current(values);
+        }
+
+        private byte[] current(byte[][] column) {
+            if (position < 0 || position >= count) {
+                throw new NoSuchElementException("cursor is not on an entry: call next() first");
+            }
+            return column[position];
+        }
     }
 }

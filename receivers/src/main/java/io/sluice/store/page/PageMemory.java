@@ -1,0 +1,211 @@
+package io.sluice.store.page;
+
+import io.sluice.store.DataRegionFullException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Off-heap page memory: direct buffers taken in chunks of up to 64 MiB (never past the region's
+ * maximum size), cut into fixed pages. A page id is the page's global index (chunk = id >>> chunkShift,
+ * page within chunk = id & chunkMask); id 0 is never handed out and means "no page".
+ *
+ * <p>Every page starts with a 4-byte lock word (see {@link #readLock}): readers share a page, one
+ * writer holds it alone. Multi-byte values are big-endian (the buffers' default order), so that
+ * 8-byte key prefixes compare as unsigned longs.
+ *
+ * <p>New pages only come from here; freed pages are kept for reuse by the free list.
+ */
+public final class PageMemory implements AutoCloseable {
+
+    /** The "no page" id. */
+    public static final long NULL_PAGE = 0;
+    /** Offset of the lock word in every page. */
+    public static final int LOCK_OFFSET = 0;
+
+    private static final long MAX_CHUNK_BYTES = 64L << 20;
+    private static final VarHandle LOCK = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    private static final int WRITER = 0x8000_0000;
+    private static final int WRITER_WAITING = 0x4000_0000;
+    private static final int READERS = 0x3FFF_FFFF;
+
+    private final int pageSize;
+    private final int pageShift;
+    private final int chunkShift;
+    private final long chunkMask;
+    private final long maxPages;
+    private final long maxSize;
+    private final ByteBuffer[] chunks;
+    private long nextPage = 1; // guarded by this
+    private volatile long allocated;
+
+    public PageMemory(int pageSize, long initialSize, long maxSize) {
+        this.pageSize = pageSize;
+        this.pageShift = Integer.numberOfTrailingZeros(pageSize);
+        this.maxSize = maxSize;
+        this.maxPages = maxSize / pageSize;
+        long pagesPerChunk = MAX_CHUNK_BYTES / pageSize;
+        this.chunkShift = Long.numberOfTrailingZeros(pagesPerChunk);
+        this.chunkMask = pagesPerChunk - 1;
+        long chunkCount = (maxPages + pagesPerChunk) / pagesPerChunk; // + 1 page: id 0 is never used
+        if (chunkCount > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("data region maxSize " + maxSize + " needs " + chunkCount + " chunks");
+        }
+        this.chunks = new ByteBuffer[(int) chunkCount];
+        long initialPages = Math.min(maxPages, initialSize / pageSize);
+        for (long c = 0; c <= initialPages >>> chunkShift && initialPages > 0; c++) {
+            chunk(c << chunkShift);
+        }
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /** Pages handed out so far (in use or kept for reuse). */
+    public long allocatedPages() {
+        return allocated;
+    }
+
+    /** The most pages this memory may hand out. */
+    public long maxPages() {
+        return maxPages;
+    }
+
+    /**
+     * A never-used page, zero-filled.
+     *
+     * @throws DataRegionFullException if the region's maximum size is reached, or the JVM refuses more
+     *                                 direct memory
+     */
+    public synchronized long allocatePage() {
+        if (nextPage > maxPages) {
+            throw new DataRegionFullException(maxSize, pageSize);
+        }
+        long id = nextPage;
+        chunk(id);
+        nextPage = id + 1;
+        allocated = id;
+        return id;
+    }
+
+    /** The buffer holding the page; use it with {@link #offset(long)} and absolute accessors. */
+    public ByteBuffer buffer(long pageId) {
+        return chunks[(int) (pageId >>> chunkShift)];
+    }
+
+    /** The page's first byte within {@link #buffer(long)}. */
+    public int offset(long pageId) {
+        return (int) (pageId & chunkMask) << pageShift;
+    }
+
+    private ByteBuffer chunk(long pageId) {
+        int c = (int) (pageId >>> chunkShift);
+        ByteBuffer chunk = chunks[c];
+        if (chunk == null) {
+            long first = (long) c << chunkShift;
+            long pages = Math.min(chunkMask + 1, maxPages + 1 - first);
+            try {
+                chunk = ByteBuffer.allocateDirect((int) (pages << pageShift));
+            } catch (OutOfMemoryError e) {
+                // -XX:MaxDirectMemorySize is smaller than the region: refuse cleanly instead of failing later.
+                throw new DataRegionFullException(maxSize, pageSize);
+            }
+            chunks[c] = chunk;
+        }
+        return chunk;
+    }
+
+    // ---- per-page read/write lock: the lock word at offset 0 of the page ----
+    // bit 31: a writer holds the page; bit 30: a writer waits (new readers hold back); bits 0-29: readers.
+
+    public void readLock(long pageId) {
+        ByteBuffer b = buffer(pageId);
+        int at = offset(pageId) + LOCK_OFFSET;
+        for (int spins = 0; ; spins++) {
+            int s = (int) LOCK.getVolatile(b, at);
+            if ((s & (WRITER | WRITER_WAITING)) == 0 && LOCK.compareAndSet(b, at, s, s + 1)) {
+                return;
+            }
+            backOff(spins);
+        }
+    }
+
+    public void readUnlock(long pageId) {
+        ByteBuffer b = buffer(pageId);
+        int at = offset(pageId) + LOCK_OFFSET;
+        LOCK.getAndAdd(b, at, -1);
+    }
+
+    public void writeLock(long pageId) {
+        ByteBuffer b = buffer(pageId);
+        int at = offset(pageId) + LOCK_OFFSET;
+        for (int spins = 0; ; spins++) {
+            int s = (int) LOCK.getVolatile(b, at);
+            if ((s & (WRITER | READERS)) == 0) {
+                if (LOCK.compareAndSet(b, at, s, WRITER)) {
+                    return;
+                }
+            } else if ((s & WRITER_WAITING) == 0) {
+                LOCK.compareAndSet(b, at, s, s | WRITER_WAITING);
+            }
+            backOff(spins);
+        }
+    }
+
+    public void writeUnlock(long pageId) {
+        LOCK.setVolatile(buffer(pageId), offset(pageId) + LOCK_OFFSET, 0);
+    }
+
+    private static void backOff(int spins) {
+        if (spins < 100) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+    }
+
+    // ---- byte helpers ----
+
+    /** Moves bytes within one buffer; the ranges may overlap. */
+    public static void move(ByteBuffer b, int from, int to, int length) {
+        if (length <= 0 || from == to) {
+            return;
+        }
+        if (to < from) {
+            int i = 0;
+            for (; i + 8 <= length; i += 8) {
+                b.putLong(to + i, b.getLong(from + i));
+            }
+            for (; i < length; i++) {
+                b.put(to + i, b.get(from + i));
+            }
+        } else {
+            int i = length;
+            for (; i >= 8; i -= 8) {
+                b.putLong(to + i - 8, b.getLong(from + i - 8));
+            }
+            for (; i > 0; i--) {
+                b.put(to + i - 1, b.get(from + i - 1));
+            }
+        }
+    }
+
+    /** Zero-fills a byte range. */
+    public static void zero(ByteBuffer b, int at, int length) {
+        int i = 0;
+        for (; i + 8 <= length; i += 8) {
+            b.putLong(at + i, 0L);
+        }
+        for (; i < length; i++) {
+            b.put(at + i, (byte) 0);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        // Direct buffers are released by the GC once unreachable; drop our references.
+        java.util.Arrays.fill(chunks, null);
+    }
+}

@@ -1,0 +1,632 @@
+package io.sluice.store.tree;
+
+import io.sluice.store.freelist.FreeList;
+import io.sluice.store.page.PageHeader;
+import io.sluice.store.page.PageMemory;
+import io.sluice.store.page.RowStore;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * A B+ tree of one partition in page memory: encoded key (unsigned byte order) to row link. Child i of
+ * an inner page holds the keys k with separator(i-1) &lt; k &lt;= separator(i); a separator is a copy of
+ * the last item of the leaf it was split from.
+ *
+ * <p>Items are fixed-size and carry the key's first bytes, so most comparisons never leave the tree
+ * page; only keys that tie on the prefix and are longer than it are compared with the row's key,
+ * in place. A separator refers to a row; when that row's entry is removed or moves, the row is kept
+ * as a "ghost" owned by the separator (flag in the item) and freed when the separator goes.
+ *
+ * <pre>
+ * Leaf page                              Inner page
+ * offset  size  meaning                  offset         size      meaning
+ * 0       24    PageHeader               0              24        PageHeader
+ * 24      2     item count n             24             2         separator count n
+ * 32      24*n  items                    32             8*(c+1)   child page ids (n + 1 used)
+ *                                        32 + 8*(c+1)   24*n      separators (c = inner capacity)
+ *
+ * Item (leaf entry or separator)
+ * 0       8     row link
+ * 8       4     key length; bit 31: ghost (separator owns the row)
+ * 12      12    first 12 key bytes, zero-padded
+ * </pre>
+ *
+ * <p>Not thread-safe: readers ({@link #find}, {@link #scan}) may share the tree; a writer must hold it
+ * alone (the partition's lock). The write path keeps its descent in fields, so a write is one descent.
+ */
+public final class BPlusTree {
+
+    static final int COUNT = 24;
+    static final int ITEMS = 32;
+    static final int ITEM = 24;
+    static final int PREFIX = 12;
+    static final int GHOST = 0x8000_0000;
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final int MAX_HEIGHT = 48;
+
+    private final PageMemory memory;
+    private final FreeList freeList;
+    private final RowStore rows;
+    private final int leafCapacity;
+    private final int innerCapacity;
+    private final int separators;
+
+    private long root;
+    private int height;
+    private long size;
+
+    // The writer's last descent: page and child (inner) or item position (leaf) per level.
+    private final long[] pathPage = new long[MAX_HEIGHT];
+    private final int[] pathIndex = new int[MAX_HEIGHT];
+    private int found;
+    private int equalSeparatorDepth;
+    private int equalSeparatorIndex;
+    // A separator travelling up a split.
+    private long sepLink;
+    private int sepLength;
+    private long sepPrefixHigh;
+    private int sepPrefixLow;
+    // Empty pages held so that a split never fails half way.
+    private final long[] reserve = new long[MAX_HEIGHT + 2];
+    private int reserved;
+
+    public BPlusTree(RowStore rows) {
+        this.rows = rows;
+        this.memory = rows.memory();
+        this.freeList = rows.freeList();
+        int pageSize = memory.pageSize();
+        this.leafCapacity = (pageSize - ITEMS) / ITEM;
+        this.innerCapacity = (pageSize - ITEMS - 8) / (ITEM + 8);
+        this.separators = ITEMS + 8 * (innerCapacity + 1);
+    }
+
+    /** Entries in the tree. */
+    public long size() {
+        return size;
+    }
+
+    public int height() {
+        return height;
+    }
+
+    public int leafCapacity() {
+        return leafCapacity;
+    }
+
+    // ---------------------------------------------------------------- reading (shared)
+
+    /** The key's row link, or 0. */
+    public long find(byte[] key, int keyOffset, int keyLength) {
+        if (root == PageMemory.NULL_PAGE) {
+            return 0;
+        }
+        long page = root;
+        for (int d = 0; d < height - 1; d++) {
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int r = search(key, keyOffset, keyLength, b, p + separators, count(b, p));
+            page = child(b, p, r >= 0 ? r : -r - 1);
+        }
+        ByteBuffer b = memory.buffer(page);
+        int p = memory.offset(page);
+        int r = search(key, keyOffset, keyLength, b, p + ITEMS, count(b, p));
+        return r >= 0 ? b.getLong(p + ITEMS + r * ITEM) : 0;
+    }
+
+    /** Receives entries' links in key order; returns false to stop. */
+    public interface Visitor {
+        boolean visit(long link);
+    }
+
+    /**
+     * Visits entries in key order from the first key greater than {@code after} ({@code null}: from
+     * the first key) until the visitor stops or the entries end.
+     */
+    public void scan(byte[] after, Visitor visitor) {
+        if (root == PageMemory.NULL_PAGE) {
+            return;
+        }
+        long[] pages = new long[height];
+        int[] index = new int[height];
+        long page = root;
+        for (int d = 0; d < height - 1; d++) {
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int child = 0;
+            if (after != null) {
+                int r = search(after, 0, after.length, b, p + separators, count(b, p));
+                child = r >= 0 ? r : -r - 1;
+            }
+            pages[d] = page;
+            index[d] = child;
+            page = child(b, p, child);
+        }
+        int pos = 0;
+        if (after != null) {
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int r = search(after, 0, after.length, b, p + ITEMS, count(b, p));
+            pos = r >= 0 ? r + 1 : -r - 1;
+        }
+        while (true) {
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            for (int n = count(b, p); pos < n; pos++) {
+                if (!visitor.visit(b.getLong(p + ITEMS + pos * ITEM))) {
+                    return;
+                }
+            }
+            int d = height - 2;
+            while (d >= 0 && index[d] >= count(memory.buffer(pages[d]), memory.offset(pages[d]))) {
+                d--;
+            }
+            if (d < 0) {
+                return;
+            }
+            index[d]++;
+            page = child(memory.buffer(pages[d]), memory.offset(pages[d]), index[d]);
+            for (d++; d < height - 1; d++) {
+                pages[d] = page;
+                index[d] = 0;
+                page = child(memory.buffer(page), memory.offset(page), 0);
+            }
+            pos = 0;
+        }
+    }
+
+    // ---------------------------------------------------------------- writing (exclusive)
+
+    /**
+     * Descends to the key's leaf and remembers the way for {@link #link()}, {@link #insert},
+     * {@link #replace} and {@link #remove}. @return true if the key is present
+     */
+    public boolean descend(byte[] key, int keyOffset, int keyLength) {
+        equalSeparatorDepth = -1;
+        if (root == PageMemory.NULL_PAGE) {
+            found = -1;
+            return false;
+        }
+        long page = root;
+        for (int d = 0; d < height - 1; d++) {
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int r = search(key, keyOffset, keyLength, b, p + separators, count(b, p));
+            int child = r;
+            if (r >= 0) {
+                equalSeparatorDepth = d;
+                equalSeparatorIndex = r;
+            } else {
+                child = -r - 1;
+            }
+            pathPage[d] = page;
+            pathIndex[d] = child;
+            page = child(b, p, child);
+        }
+        ByteBuffer b = memory.buffer(page);
+        int p = memory.offset(page);
+        int r = search(key, keyOffset, keyLength, b, p + ITEMS, count(b, p));
+        pathPage[height - 1] = page;
+        pathIndex[height - 1] = r >= 0 ? r : -r - 1;
+        found = r;
+        return r >= 0;
+    }
+
+    /** The link of the key found by the last {@link #descend}. */
+    public long link() {
+        long leaf = pathPage[height - 1];
+        return memory.buffer(leaf).getLong(memory.offset(leaf) + ITEMS + found * ITEM);
+    }
+
+    /**
+     * Takes the empty pages an insert may need (a split per level and a new root) before anything
+     * changes, so an insert cannot fail half way. Call after {@link #descend}, before {@link #insert}.
+     *
+     * @throws io.sluice.store.DataRegionFullException if the region cannot give them (nothing changed)
+     */
+    public void reserveForInsert() {
+        int need = height + 1;
+        while (reserved < need) {
+            reserve[reserved] = freeList.takeEmptyPage();
+            reserved++;
+        }
+    }
+
+    /** Replaces the found key's link; the old row is freed (or kept by a separator that refers to it). */
+    public void replace(long newLink) {
+        long leaf = pathPage[height - 1];
+        int at = memory.offset(leaf) + ITEMS + found * ITEM;
+        ByteBuffer b = memory.buffer(leaf);
+        long old = b.getLong(at);
+        b.putLong(at, newLink);
+        releaseRow(old);
+    }
+
+    /** Inserts the key (absent at the last {@link #descend}) with its link. */
+    public void insert(long link, byte[] key, int keyOffset, int keyLength) {
+        if (root == PageMemory.NULL_PAGE) {
+            root = takeReserved();
+            initPage(root, PageHeader.TYPE_LEAF);
+            height = 1;
+            pathPage[0] = root;
+            pathIndex[0] = 0;
+        }
+        int d = height - 1;
+        long page = pathPage[d];
+        int pos = pathIndex[d];
+        ByteBuffer b = memory.buffer(page);
+        int p = memory.offset(page);
+        int n = count(b, p);
+        size++;
+        if (n < leafCapacity) {
+            int at = p + ITEMS + pos * ITEM;
+            PageMemory.move(b, at, at + ITEM, (n - pos) * ITEM);
+            writeItem(b, at, link, key, keyOffset, keyLength);
+            count(b, p, n + 1);
+            return;
+        }
+        long right = takeReserved();
+        initPage(right, PageHeader.TYPE_LEAF);
+        ByteBuffer rb = memory.buffer(right);
+        int rp = memory.offset(right);
+        int mid = pos == n ? n : n / 2; // appending at the right edge: keep the left page full
+        rb.put(rp + ITEMS, b, p + ITEMS + mid * ITEM, (n - mid) * ITEM);
+        count(rb, rp, n - mid);
+        count(b, p, mid);
+        if (pos < mid) {
+            int at = p + ITEMS + pos * ITEM;
+            PageMemory.move(b, at, at + ITEM, (mid - pos) * ITEM);
+            writeItem(b, at, link, key, keyOffset, keyLength);
+            count(b, p, mid + 1);
+        } else {
+            int rpos = pos - mid;
+            int at = rp + ITEMS + rpos * ITEM;
+            PageMemory.move(rb, at, at + ITEM, (n - mid - rpos) * ITEM);
+            writeItem(rb, at, link, key, keyOffset, keyLength);
+            count(rb, rp, n - mid + 1);
+        }
+        loadSeparator(b, p + ITEMS + (count(b, p) - 1) * ITEM);
+        sepLength &= ~GHOST;
+        insertSeparator(d - 1, right);
+    }
+
+    /** Removes the key found by the last {@link #descend}, freeing its row, merging pages that got small. */
+    public void remove() {
+        int d = height - 1;
+        long leaf = pathPage[d];
+        ByteBuffer b = memory.buffer(leaf);
+        int p = memory.offset(leaf);
+        int n = count(b, p);
+        int at = p + ITEMS + found * ITEM;
+        long old = b.getLong(at);
+        PageMemory.move(b, at + ITEM, at, (n - found - 1) * ITEM);
+        count(b, p, n - 1);
+        size--;
+        releaseRow(old); // before pages merge: the equal separator's position is still valid
+        rebalance();
+    }
+
+    /** Frees every page and row of the tree. */
+    public void destroy() {
+        if (root != PageMemory.NULL_PAGE) {
+            destroy(root, height - 1);
+        }
+        root = PageMemory.NULL_PAGE;
+        height = 0;
+        size = 0;
+        releaseReserve();
+    }
+
+    private void releaseReserve() {
+        while (reserved > 0) {
+            freeList.releaseEmptyPage(reserve[--reserved]);
+        }
+    }
+
+    private void destroy(long page, int levelsBelow) {
+        ByteBuffer b = memory.buffer(page);
+        int p = memory.offset(page);
+        int n = count(b, p);
+        if (levelsBelow == 0) {
+            for (int i = 0; i < n; i++) {
+                rows.remove(b.getLong(p + ITEMS + i * ITEM));
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                int item = p + separators + i * ITEM;
+                if ((b.getInt(item + 8) & GHOST) != 0) {
+                    rows.remove(b.getLong(item));
+                }
+            }
+            for (int i = 0; i <= n; i++) {
+                destroy(child(b, p, i), levelsBelow - 1);
+            }
+        }
+        freeList.releaseEmptyPage(page);
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private void releaseRow(long old) {
+        if (equalSeparatorDepth >= 0) {
+            long page = pathPage[equalSeparatorDepth];
+            ByteBuffer b = memory.buffer(page);
+            int item = memory.offset(page) + separators + equalSeparatorIndex * ITEM;
+            if (b.getLong(item) == old) {
+                b.putInt(item + 8, b.getInt(item + 8) | GHOST);
+                return;
+            }
+        }
+        rows.remove(old);
+    }
+
+    /** Inserts the separator fields and the new right child next to pathIndex[d] of pathPage[d], splitting up. */
+    private void insertSeparator(int d, long right) {
+        while (true) {
+            if (d < 0) {
+                long newRoot = takeReserved();
+                initPage(newRoot, PageHeader.TYPE_INNER);
+                ByteBuffer b = memory.buffer(newRoot);
+                int p = memory.offset(newRoot);
+                b.putLong(p + ITEMS, root);
+                b.putLong(p + ITEMS + 8, right);
+                storeSeparator(b, p + separators);
+                count(b, p, 1);
+                root = newRoot;
+                height++;
+                return;
+            }
+            long page = pathPage[d];
+            int i = pathIndex[d];
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int n = count(b, p);
+            if (n < innerCapacity) {
+                insertInner(b, p, n, i, right);
+                return;
+            }
+            long newPage = takeReserved();
+            initPage(newPage, PageHeader.TYPE_INNER);
+            ByteBuffer rb = memory.buffer(newPage);
+            int rp = memory.offset(newPage);
+            int mid = i == n ? n - 1 : n / 2;
+            // right: separators (mid, n), children (mid, n]
+            rb.put(rp + separators, b, p + separators + (mid + 1) * ITEM, (n - mid - 1) * ITEM);
+            rb.put(rp + ITEMS, b, p + ITEMS + (mid + 1) * 8, (n - mid) * 8);
+            count(rb, rp, n - mid - 1);
+            count(b, p, mid);
+            // the pending separator goes in; separator mid goes up
+            long pLink = sepLink;
+            int pLength = sepLength;
+            long pHigh = sepPrefixHigh;
+            int pLow = sepPrefixLow;
+            int promoted = p + separators + mid * ITEM;
+            long upLink = b.getLong(promoted);
+            int upLength = b.getInt(promoted + 8);
+            long upHigh = b.getLong(promoted + 12);
+            int upLow = b.getInt(promoted + 20);
+            sepLink = pLink;
+            sepLength = pLength;
+            sepPrefixHigh = pHigh;
+            sepPrefixLow = pLow;
+            if (i <= mid) {
+                insertInner(b, p, mid, i, right);
+            } else {
+                insertInner(rb, rp, n - mid - 1, i - mid - 1, right);
+            }
+            sepLink = upLink;
+            sepLength = upLength;
+            sepPrefixHigh = upHigh;
+            sepPrefixLow = upLow;
+            right = newPage;
+            d--;
+        }
+    }
+
+    private void insertInner(ByteBuffer b, int p, int n, int i, long right) {
+        int at = p + separators + i * ITEM;
+        PageMemory.move(b, at, at + ITEM, (n - i) * ITEM);
+        storeSeparator(b, at);
+        int c = p + ITEMS + (i + 1) * 8;
+        PageMemory.move(b, c, c + 8, (n - i) * 8);
+        b.putLong(c, right);
+        count(b, p, n + 1);
+    }
+
+    /** After a leaf lost an item: frees empty pages and merges small ones into a sibling, up the path. */
+    private void rebalance() {
+        int d = height - 1;
+        boolean empty = count(memory.buffer(pathPage[d]), memory.offset(pathPage[d])) == 0;
+        while (d > 0) {
+            long page = pathPage[d];
+            long parent = pathPage[d - 1];
+            int i = pathIndex[d - 1];
+            ByteBuffer pb = memory.buffer(parent);
+            int pp = memory.offset(parent);
+            int pn = count(pb, pp);
+            if (empty) {
+                freeList.releaseEmptyPage(page);
+                if (pn == 0) { // it was the parent's only child: the parent is empty too
+                    d--;
+                    continue;
+                }
+                removeFromInner(pb, pp, pn, i < pn ? i : i - 1, i, true);
+                empty = false;
+                d--;
+                continue;
+            }
+            boolean leaf = d == height - 1;
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int n = count(b, p);
+            if (n >= (leaf ? leafCapacity : innerCapacity) / 4) {
+                break;
+            }
+            if (i > 0 && merge(child(pb, pp, i - 1), page, leaf, pb, pp, i - 1)) {
+                d--;
+                continue;
+            }
+            if (i < pn && merge(page, child(pb, pp, i + 1), leaf, pb, pp, i)) {
+                d--;
+                continue;
+            }
+            break;
+        }
+        if (d == 0 && empty) {
+            freeList.releaseEmptyPage(root);
+            root = PageMemory.NULL_PAGE;
+            height = 0;
+            releaseReserve(); // an empty tree holds no pages
+            return;
+        }
+        while (height > 1) {
+            ByteBuffer b = memory.buffer(root);
+            int p = memory.offset(root);
+            if (count(b, p) > 0) {
+                break;
+            }
+            long only = child(b, p, 0);
+            freeList.releaseEmptyPage(root);
+            root = only;
+            height--;
+        }
+    }
+
+    /** Merges right into left if they fit in one page; separator s of the parent lies between them. */
+    private boolean merge(long left, long right, boolean leaf, ByteBuffer pb, int pp, int s) {
+        ByteBuffer lb = memory.buffer(left);
+        int lp = memory.offset(left);
+        ByteBuffer rb = memory.buffer(right);
+        int rp = memory.offset(right);
+        int ln = count(lb, lp);
+        int rn = count(rb, rp);
+        int pn = count(pb, pp);
+        if (leaf) {
+            if (ln + rn > leafCapacity) {
+                return false;
+            }
+            lb.put(lp + ITEMS + ln * ITEM, rb, rp + ITEMS, rn * ITEM);
+            count(lb, lp, ln + rn);
+            freeList.releaseEmptyPage(right);
+            removeFromInner(pb, pp, pn, s, s + 1, true);
+            return true;
+        }
+        if (ln + 1 + rn > innerCapacity) {
+            return false;
+        }
+        // the parent's separator comes down between the two (with its ghost flag: it still owns its row)
+        lb.put(lp + separators + ln * ITEM, pb, pp + separators + s * ITEM, ITEM);
+        lb.put(lp + separators + (ln + 1) * ITEM, rb, rp + separators, rn * ITEM);
+        lb.put(lp + ITEMS + (ln + 1) * 8, rb, rp + ITEMS, (rn + 1) * 8);
+        count(lb, lp, ln + 1 + rn);
+        freeList.releaseEmptyPage(right);
+        removeFromInner(pb, pp, pn, s, s + 1, false);
+        return true;
+    }
+
+    /** Removes separator s and child c from an inner page; frees a ghost row if the separator goes away. */
+    private void removeFromInner(ByteBuffer b, int p, int n, int s, int c, boolean dropSeparator) {
+        int at = p + separators + s * ITEM;
+        if (dropSeparator && (b.getInt(at + 8) & GHOST) != 0) {
+            rows.remove(b.getLong(at));
+        }
+        PageMemory.move(b, at + ITEM, at, (n - s - 1) * ITEM);
+        int ca = p + ITEMS + c * 8;
+        PageMemory.move(b, ca + 8, ca, (n - c) * 8);
+        count(b, p, n - 1);
+    }
+
+    private long takeReserved() {
+        if (reserved == 0) {
+            throw new IllegalStateException("tree insert without reserveForInsert()");
+        }
+        return reserve[--reserved];
+    }
+
+    private void initPage(long page, byte type) {
+        ByteBuffer b = memory.buffer(page);
+        int p = memory.offset(page);
+        PageHeader.type(b, p, type);
+        count(b, p, 0);
+    }
+
+    private static int count(ByteBuffer b, int p) {
+        return b.getShort(p + COUNT) & 0xFFFF;
+    }
+
+    private static void count(ByteBuffer b, int p, int n) {
+        b.putShort(p + COUNT, (short) n);
+    }
+
+    private static long child(ByteBuffer b, int p, int i) {
+        return b.getLong(p + ITEMS + i * 8);
+    }
+
+    private static void writeItem(ByteBuffer b, int at, long link, byte[] key, int keyOffset, int keyLength) {
+        b.putLong(at, link);
+        b.putInt(at + 8, keyLength);
+        int n = Math.min(PREFIX, keyLength);
+        b.put(at + 12, key, keyOffset, n);
+        for (int i = n; i < PREFIX; i++) {
+            b.put(at + 12 + i, (byte) 0);
+        }
+    }
+
+    private void loadSeparator(ByteBuffer b, int at) {
+        sepLink = b.getLong(at);
+        sepLength = b.getInt(at + 8);
+        sepPrefixHigh = b.getLong(at + 12);
+        sepPrefixLow = b.getInt(at + 20);
+    }
+
+    private void storeSeparator(ByteBuffer b, int at) {
+        b.putLong(at, sepLink);
+        b.putInt(at + 8, sepLength);
+        b.putLong(at + 12, sepPrefixHigh);
+        b.putInt(at + 20, sepPrefixLow);
+    }
+
+    /** Binary search over items at base. @return the index, or -(insertion point) - 1 */
+    int search(byte[] key, int keyOffset, int keyLength, ByteBuffer b, int base, int n) {
+        int lo = 0;
+        int hi = n - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = compare(key, keyOffset, keyLength, b, base + mid * ITEM);
+            if (c > 0) {
+                lo = mid + 1;
+            } else if (c < 0) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -(lo + 1);
+    }
+
+    /** Compares the key with an item's key, unsigned byte order. */
+    int compare(byte[] key, int keyOffset, int keyLength, ByteBuffer b, int item) {
+        int stored = b.getInt(item + 8) & ~GHOST;
+        int n = Math.min(Math.min(keyLength, stored), PREFIX);
+        int i = 0;
+        if (n >= 8) {
+            long a = (long) LONG_BE.get(key, keyOffset);
+            long s = b.getLong(item + 12);
+            if (a != s) {
+                return Long.compareUnsigned(a, s);
+            }
+            i = 8;
+        }
+        for (; i < n; i++) {
+            int c = (key[keyOffset + i] & 0xFF) - (b.get(item + 12 + i) & 0xFF);
+            if (c != 0) {
+                return c;
+            }
+        }
+        if (keyLength <= PREFIX || stored <= PREFIX) {
+            return Integer.compare(keyLength, stored);
+        }
+        return rows.compareKeyTail(b.getLong(item), key, keyOffset, keyLength, PREFIX);
+    }
+}
