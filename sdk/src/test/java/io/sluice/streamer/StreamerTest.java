@@ -551,4 +551,73 @@ class StreamerTest {
         assertThat(transport.lastValue(5L)).isEqualTo("v");
         assertThat(s.metrics().added()).isEqualTo(s.metrics().applied());
     }
+
+    @Test
+    void queuedBatchesMoveToTheirNewOwnerWhenTheTopologyChanges() {
+        TestTransport transport = new TestTransport(64, "n1").manual();
+        Streamer<Object, Object> s = streamer(noAutoFlush().perNodeParallelOperations(1).build(), transport);
+        s.addData(0L, 0L);
+        s.tryFlush(); // in flight to n1, holding its only permit
+        for (long k = 1; k < 300; k++) {
+            s.addData(k, k);
+        }
+        s.tryFlush(); // queued behind the permit
+        transport.nodes("n1", "n2");
+        transport.completePending();
+        transport.completePending();
+        s.flush();
+        assertThat(transport.misrouted.get()).isNull(); // the test transport checks owners against the new topology
+        assertThat(transport.requests.stream().map(TestTransport.Sent::nodeId)).contains("n2");
+        assertThat(transport.received).hasSize(300);
+    }
+
+    @Test
+    void batchesWithNoOwnerFailInsteadOfWaiting() {
+        TestTransport transport = new TestTransport(PARTITIONS);
+        Streamer<Object, Object> s = streamer(NO_AUTO_FLUSH, transport);
+        CompletableFuture<Void> future = s.addData(1L, 1L);
+        assertThatThrownBy(s::flush).isInstanceOf(StreamerException.class)
+                .hasRootCauseInstanceOf(IllegalArgumentException.class)
+                .hasRootCauseMessage("no node owns partition " + partitionOf(1L) + ": the topology is empty");
+        assertThat(future).isCompletedExceptionally();
+
+        transport.nodes("n1");
+        s.addData(2L, 2L);
+        s.flush();
+        assertThat(transport.received).containsOnlyKeys(2L);
+    }
+
+    private int partitionOf(Object key) {
+        byte[] b = codec.bytes(key);
+        return Partitioner.partition(b, 0, b.length, PARTITIONS);
+    }
+
+    @Test
+    void aPartitionsBatchesReachTheTransportInTheOrderTheyWereSealed() {
+        TestTransport transport = new TestTransport(PARTITIONS, "n1").manual();
+        Streamer<Object, Object> s = streamer(noAutoFlush().perPartitionBufferSize(3)
+                .perNodeParallelOperations(2).build(), transport);
+        for (int round = 0; round < 20; round++) {
+            s.addData(7L, "v" + round); // one key: every batch is partition 7's
+        }
+        s.tryFlush();
+        while (transport.completeOne()) {
+            // each answer lets the next queued batch out
+        }
+        s.flush();
+        assertThat(transport.lastValue(7L)).isEqualTo("v19");
+        List<Object> order = new ArrayList<>();
+        for (TestTransport.Sent sent : transport.requests) {
+            assertThat(sent.request().batches()).hasSize(1); // a partition's batches never share a request
+            var entries = sent.request().batches().get(0).entries();
+            for (int i = 0; i < entries.size(); i++) {
+                order.add(codec.decode(entries.data(), entries.valueOffset(i), entries.valueLength(i), true));
+            }
+        }
+        List<Object> expected = new ArrayList<>();
+        for (int round = 0; round < 20; round++) {
+            expected.add("v" + round);
+        }
+        assertThat(order).isEqualTo(expected);
+    }
 }

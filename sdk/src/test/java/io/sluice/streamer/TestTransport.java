@@ -3,6 +3,7 @@ package io.sluice.streamer;
 import io.sluice.CacheNotFoundException;
 import io.sluice.affinity.Partitioner;
 import io.sluice.affinity.RendezvousAffinity;
+import io.sluice.binary.internal.ValueCodec;
 import io.sluice.protocol.BatchOutcome;
 import io.sluice.protocol.BatchRequest;
 import io.sluice.protocol.EntryBatch;
@@ -36,7 +37,7 @@ class TestTransport implements StreamerTransport {
         }
     }
 
-    private final TestCodec codec = new TestCodec();
+    private final ValueCodec codec;
     private final Set<String> caches = ConcurrentHashMap.newKeySet();
     private final int partitions;
     private volatile List<String> nodes;
@@ -56,6 +57,12 @@ class TestTransport implements StreamerTransport {
     final AtomicReference<String> misrouted = new AtomicReference<>();
 
     TestTransport(int partitions, String... nodes) {
+        this(new TestCodec(), partitions, nodes);
+    }
+
+    /** A transport decoding what it receives with this codec. */
+    TestTransport(ValueCodec codec, int partitions, String... nodes) {
+        this.codec = codec;
         this.partitions = partitions;
         this.nodes = List.of(nodes);
         caches.add("c");
@@ -64,6 +71,13 @@ class TestTransport implements StreamerTransport {
     /** Requests wait until {@link #completePending()} or {@link #completeOne()}. */
     TestTransport manual() {
         this.manual = true;
+        return this;
+    }
+
+    /** Requests from now on complete as they are sent; those waiting complete now. */
+    TestTransport automatic() {
+        this.manual = false;
+        completePending();
         return this;
     }
 
@@ -187,12 +201,12 @@ class TestTransport implements StreamerTransport {
         }
     }
 
-    /** The value sent for a key in the latest request holding it. */
+    /** The value sent last for a key (null for a removal): a key is in one partition, so in one batch per request. */
     Object lastValue(Object key) {
         for (int r = requests.size() - 1; r >= 0; r--) {
             for (BatchRequest.PartitionBatch batch : requests.get(r).request().batches()) {
                 EntryBatch entries = batch.entries();
-                for (int i = 0; i < entries.size(); i++) {
+                for (int i = entries.size() - 1; i >= 0; i--) {
                     Object k = codec.decode(entries.data(), entries.keyOffset(i), entries.keyLength(i), true);
                     if (java.util.Objects.deepEquals(k, key)) {
                         return entries.isRemoval(i) ? null

@@ -20,10 +20,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Sends sealed batches to their owner nodes. Per node: a queue of ready batches and at most
  * {@code perNodeParallelOperations} requests in flight; every ready batch of a node (one per
- * partition) rides in one request. There is no sender thread: whichever thread hands over batches
- * or completes a request drains the node's queue, and a work-in-progress counter makes sure only one
+ * partition) rides in one request.
+ *
+ * <p>Hand-over has two steps so that callers can keep order without sending under a lock:
+ * {@link #enqueue} (cheap; the accumulator calls it under the partition's lock, so a partition's
+ * batches enter their node's queue in the order they were sealed) and {@link #drain} (sends; called
+ * after the lock is released). There is no sender thread: whichever thread hands over batches or
+ * completes a request drains the node's queue, and a work-in-progress counter makes sure only one
  * thread drains a node at a time and that no hand-over is missed (a transport that answers
- * synchronously re-enters here without recursing).
+ * synchronously re-enters here without recursing). Requests to a node therefore leave in queue
+ * order, and a partition's batches reach the transport in the order they were sealed.
+ *
+ * <p>The owner is looked up again when a batch is taken from a queue: after a topology change a
+ * queued batch moves to its new owner. A batch no node owns (empty topology) waits in the
+ * unroutable queue and fails when it is drained and still has no owner.
  */
 final class BatchSender {
 
@@ -36,6 +46,7 @@ final class BatchSender {
     private final PartitionOwners owners;
     private final StreamerCounters counters;
     private final ConcurrentHashMap<String, NodeQueue> nodes = new ConcurrentHashMap<>();
+    private final NodeQueue unroutable = new NodeQueue(null);
 
     BatchSender(String cacheName, ReceiverRef receiver, boolean allowOverwrite, boolean skipStore, int maxInFlight,
                 StreamerTransport transport, PartitionOwners owners, StreamerCounters counters) {
@@ -49,24 +60,27 @@ final class BatchSender {
         this.counters = counters;
     }
 
-    /** Queues one sealed batch for its owner and sends what the in-flight bound allows. */
-    void send(Batch batch) {
-        NodeQueue node = enqueue(batch);
-        if (node != null) {
-            node.drain();
-        }
+    /**
+     * Queues a sealed batch for its owner without sending anything, so it may be called under a
+     * lock; the caller then calls {@link #drain} on the returned queue.
+     */
+    NodeQueue enqueue(Batch batch) {
+        NodeQueue node = queueOf(batch.partition());
+        node.ready.add(batch);
+        return node;
+    }
+
+    /** Sends what the queue holds, as far as the in-flight bound allows. */
+    void drain(NodeQueue node) {
+        node.drain();
     }
 
     /** Queues sealed batches, then drains each node once so a node's batches share a request. */
     void sendAll(List<Batch> batches) {
-        if (batches.size() == 1) {
-            send(batches.get(0));
-            return;
-        }
         List<NodeQueue> touched = new ArrayList<>(4);
         for (Batch batch : batches) {
             NodeQueue node = enqueue(batch);
-            if (node != null && !touched.contains(node)) {
+            if (!touched.contains(node)) {
                 touched.add(node);
             }
         }
@@ -75,49 +89,81 @@ final class BatchSender {
         }
     }
 
-    private NodeQueue enqueue(Batch batch) {
-        String owner;
-        try {
-            owner = owners.owner(batch.partition());
-        } catch (RuntimeException e) {
-            batch.fail(e);
-            return null;
-        }
-        NodeQueue node = nodes.computeIfAbsent(owner, NodeQueue::new);
-        node.ready.add(batch);
-        return node;
+    private NodeQueue queueOf(int partition) {
+        String owner = ownerOrNull(partition);
+        return owner == null ? unroutable : nodes.computeIfAbsent(owner, NodeQueue::new);
     }
 
-    /** One node's ready batches and in-flight requests. */
-    private final class NodeQueue {
-        final String nodeId;
-        final Queue<Batch> ready = new ConcurrentLinkedQueue<>();
-        final AtomicInteger inFlight = new AtomicInteger();
-        final AtomicInteger work = new AtomicInteger();
+    private String ownerOrNull(int partition) {
+        try {
+            return owners.owner(partition);
+        } catch (RuntimeException noOwner) {
+            return null;
+        }
+    }
+
+    /** One node's ready batches and in-flight requests; the node id is null for the unroutable queue. */
+    final class NodeQueue {
+        private final String nodeId;
+        private final Queue<Batch> ready = new ConcurrentLinkedQueue<>();
+        private final AtomicInteger inFlight = new AtomicInteger();
+        private final AtomicInteger work = new AtomicInteger();
         // Touched only by the thread that holds the drain (work counter went 0 -> 1).
         private final ArrayDeque<Batch> deferred = new ArrayDeque<>();
         private final BitSet partitionsInRequest = new BitSet();
+        private final List<Batch> moved = new ArrayList<>();
 
-        NodeQueue(String nodeId) {
+        private NodeQueue(String nodeId) {
             this.nodeId = nodeId;
         }
 
-        void drain() {
+        private void drain() {
             if (work.getAndIncrement() != 0) {
                 return; // the thread draining now will see our work and loop again
             }
             int missed = 1;
+            List<Batch> toMove = null;
             do {
-                while (inFlight.get() < maxInFlight) {
-                    List<Batch> batches = nextRequest();
-                    if (batches == null) {
-                        break;
+                if (nodeId == null) {
+                    drainUnroutable();
+                } else {
+                    while (inFlight.get() < maxInFlight) {
+                        List<Batch> batches = nextRequest();
+                        if (batches == null) {
+                            break;
+                        }
+                        inFlight.incrementAndGet();
+                        dispatch(batches);
                     }
-                    inFlight.incrementAndGet();
-                    dispatch(batches);
+                }
+                if (!moved.isEmpty()) {
+                    // Taken out while this thread still holds the drain; sent to their queues after it lets go.
+                    if (toMove == null) {
+                        toMove = new ArrayList<>();
+                    }
+                    toMove.addAll(moved);
+                    moved.clear();
                 }
                 missed = work.addAndGet(-missed);
             } while (missed != 0);
+            if (toMove != null) {
+                sendAll(toMove);
+            }
+        }
+
+        private void drainUnroutable() {
+            Batch batch;
+            while ((batch = ready.poll()) != null) {
+                if (batch.isDone()) {
+                    continue;
+                }
+                try {
+                    owners.owner(batch.partition());
+                    moved.add(batch); // an owner appeared meanwhile
+                } catch (RuntimeException noOwner) {
+                    batch.fail(noOwner);
+                }
+            }
         }
 
         /** Up to one batch per partition, oldest first; a second batch of a partition waits for the next request. */
@@ -125,8 +171,7 @@ final class BatchSender {
             List<Batch> batches = null;
             int deferredBefore = deferred.size();
             for (int i = 0; i < deferredBefore; i++) {
-                Batch batch = deferred.poll();
-                batches = take(batch, batches);
+                batches = take(deferred.poll(), batches);
             }
             Batch batch;
             while ((batch = ready.poll()) != null) {
@@ -140,11 +185,16 @@ final class BatchSender {
             if (batch.isDone()) {
                 return batches; // cancelled by close(true) before it could be sent
             }
-            if (partitionsInRequest.get(batch.partition())) {
+            int partition = batch.partition();
+            if (partitionsInRequest.get(partition)) {
                 deferred.add(batch);
                 return batches;
             }
-            partitionsInRequest.set(batch.partition());
+            if (!nodeId.equals(ownerOrNull(partition))) {
+                moved.add(batch); // the topology changed while the batch waited here
+                return batches;
+            }
+            partitionsInRequest.set(partition);
             if (batches == null) {
                 batches = new ArrayList<>();
             }

@@ -18,6 +18,7 @@ final class PartitionBuffer {
 
     private final int partition;
     private final BatchLedger ledger;
+    private final int maxEntries;
     private final int maxCapacityHint;
     private byte[] data;
     private int length;
@@ -26,9 +27,10 @@ final class PartitionBuffer {
     /** When the open batch got its first entry; read without the lock by the auto-flusher. */
     private volatile long firstEntryNanos = EMPTY;
 
-    PartitionBuffer(int partition, BatchLedger ledger, int maxCapacityHint) {
+    PartitionBuffer(int partition, BatchLedger ledger, int maxEntries, int maxCapacityHint) {
         this.partition = partition;
         this.ledger = ledger;
+        this.maxEntries = maxEntries;
         this.maxCapacityHint = maxCapacityHint;
     }
 
@@ -38,7 +40,9 @@ final class PartitionBuffer {
             batch = new Batch(partition, ledger);
             firstEntryNanos = System.nanoTime();
             if (data == null) {
-                data = new byte[Math.max(MIN_CAPACITY, Math.min(entryLength * 16, maxCapacityHint))];
+                // First batch of the partition: guess that entries are alike, so it fills by count or by bytes.
+                long guess = (long) entryLength * maxEntries;
+                data = new byte[(int) Math.max(MIN_CAPACITY, Math.min(guess, maxCapacityHint))];
             }
         }
         if (length + entryLength > data.length) {
@@ -75,7 +79,7 @@ final class PartitionBuffer {
         }
         sealed.seal(data, length, count);
         // The next batch of this partition is likely about as large as this one.
-        int next = Math.max(MIN_CAPACITY, Math.min(length + (length >>> 3), maxCapacityHint));
+        int next = Math.max(MIN_CAPACITY, Math.min(length + (length >>> 4), maxCapacityHint));
         data = new byte[next];
         length = 0;
         count = 0;

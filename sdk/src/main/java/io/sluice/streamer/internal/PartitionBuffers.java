@@ -2,34 +2,31 @@ package io.sluice.streamer.internal;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The accumulator: one {@link PartitionBuffer} per partition and the rules that seal them (by
- * entry count, by bytes, by age, on flush). Sealed batches go to the sink (the sender) after the
- * partition's lock is released, so sending never holds up threads adding to that partition.
+ * entry count, by bytes, by age, on flush). A sealed batch is queued for its node under the
+ * partition's lock (so a partition's batches queue in seal order) and sent after the lock is
+ * released, so sending never holds up threads adding to that partition.
  */
 final class PartitionBuffers {
 
     private final PartitionBuffer[] buffers;
     private final int maxEntries;
     private final int maxBytes;
-    private final Consumer<Batch> sink;
-    private final Consumer<List<Batch>> bulkSink;
+    private final BatchSender sender;
     private volatile boolean closed;
 
-    PartitionBuffers(int partitions, int maxEntries, int maxBytes, BatchLedger ledger, Consumer<Batch> sink,
-                     Consumer<List<Batch>> bulkSink) {
+    PartitionBuffers(int partitions, int maxEntries, int maxBytes, BatchLedger ledger, BatchSender sender) {
         this.buffers = new PartitionBuffer[partitions];
         // A full buffer holds maxBytes plus at most one entry; arrays start small and follow the load.
         int capacityHint = (int) Math.min((long) maxBytes + 1024, Integer.MAX_VALUE - 16);
         for (int p = 0; p < partitions; p++) {
-            buffers[p] = new PartitionBuffer(p, ledger, capacityHint);
+            buffers[p] = new PartitionBuffer(p, ledger, maxEntries, capacityHint);
         }
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;
-        this.sink = sink;
-        this.bulkSink = bulkSink;
+        this.sender = sender;
     }
 
     int partitions() {
@@ -44,7 +41,7 @@ final class PartitionBuffers {
     Batch append(int partition, byte[] entry, int entryLength) {
         PartitionBuffer buffer = buffers[partition];
         Batch joined;
-        Batch full = null;
+        BatchSender.NodeQueue full = null;
         synchronized (buffer) {
             // Checked under the lock: closing sets the flag before it sweeps each buffer under the same lock.
             if (closed) {
@@ -52,53 +49,54 @@ final class PartitionBuffers {
             }
             joined = buffer.append(entry, entryLength);
             if (buffer.count() >= maxEntries || buffer.length() >= maxBytes) {
-                full = buffer.seal();
+                full = sender.enqueue(buffer.seal());
             }
         }
         if (full != null) {
-            sink.accept(full);
+            sender.drain(full);
         }
         return joined;
     }
 
     /** Seals every non-empty buffer and sends them together, so one node's batches share a request. */
     void sealAll() {
-        sealMatching(Long.MAX_VALUE);
+        sealMatching(true, 0);
     }
 
     /** Seals and sends the buffers whose first entry was added at or before {@code nanos}. */
     void sealOlderThan(long nanos) {
-        sealMatching(nanos);
+        sealMatching(false, nanos);
     }
 
-    private void sealMatching(long firstEntryAtOrBefore) {
-        List<Batch> sealed = null;
+    private void sealMatching(boolean all, long firstEntryAtOrBefore) {
+        List<BatchSender.NodeQueue> touched = null;
         for (PartitionBuffer buffer : buffers) {
             long first = buffer.firstEntryNanos();
             // Unlocked pre-check keeps a sweep over idle partitions cheap.
-            if (first == PartitionBuffer.EMPTY || !olderOrEqual(first, firstEntryAtOrBefore)) {
+            if (first == PartitionBuffer.EMPTY || !(all || first - firstEntryAtOrBefore <= 0)) {
                 continue;
             }
-            Batch batch;
+            BatchSender.NodeQueue node;
             synchronized (buffer) {
                 first = buffer.firstEntryNanos();
-                if (first == PartitionBuffer.EMPTY || !olderOrEqual(first, firstEntryAtOrBefore)) {
+                if (first == PartitionBuffer.EMPTY || !(all || first - firstEntryAtOrBefore <= 0)) {
                     continue;
                 }
-                batch = buffer.seal();
+                node = sender.enqueue(buffer.seal());
             }
-            if (sealed == null) {
-                sealed = new ArrayList<>();
+            if (touched == null) {
+                touched = new ArrayList<>(4);
             }
-            sealed.add(batch);
+            if (!touched.contains(node)) {
+                touched.add(node);
+            }
         }
-        if (sealed != null) {
-            bulkSink.accept(sealed);
+        // Drained once per node after every buffer was queued: a node's batches share a request.
+        if (touched != null) {
+            for (BatchSender.NodeQueue node : touched) {
+                sender.drain(node);
+            }
         }
-    }
-
-    private static boolean olderOrEqual(long first, long bound) {
-        return bound == Long.MAX_VALUE || first - bound <= 0;
     }
 
     /**

@@ -29,6 +29,9 @@ final class PartitionOwners {
     String owner(int partition) {
         List<String> nodes = transport.nodeIds();
         Table current = table;
+        if (nodes.isEmpty()) {
+            return RendezvousAffinity.owner(partition, nodes); // throws, naming the partition
+        }
         if (current == null || !current.nodes.equals(nodes)) {
             current = new Table(List.copyOf(nodes), partitions);
             table = current;

@@ -37,7 +37,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * completes the transport's response, so callbacks chained on them run there: they should not block
  * (and must not call {@link #flush()}).
  *
- * <p>Batches of one partition may be in flight together and are not ordered against each other.
+ * <p>A partition's batches reach the transport in the order they were sealed, though several may be
+ * in flight at once; whether the node applies them in that order is the transport's business (the
+ * embedded node does, one stripe per partition).
  */
 public final class Streamer<K, V> implements DataStreamer<K, V> {
 
@@ -89,7 +91,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         this.sender = new BatchSender(cacheName, options.receiver(), options.allowOverwrite(), options.skipStore(),
                 options.perNodeParallelOperations(), transport, new PartitionOwners(transport, partitions), counters);
         this.buffers = new PartitionBuffers(partitions, options.perPartitionBufferSize(),
-                options.perPartitionBufferBytes(), ledger, sender::send, sender::sendAll);
+                options.perPartitionBufferBytes(), ledger, sender);
         this.autoFlusher = AutoFlusher.startIfEnabled(cacheName, buffers, options.autoFlushInterval());
     }
 
