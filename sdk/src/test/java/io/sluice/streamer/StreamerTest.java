@@ -620,4 +620,42 @@ class StreamerTest {
         }
         assertThat(order).isEqualTo(expected);
     }
+
+    @Test
+    void zeroMaxBlockFailsAtOnceWhenBufferMemoryIsFull() {
+        TestTransport transport = new TestTransport(PARTITIONS, "n1").manual();
+        Streamer<Object, Object> s = streamer(noAutoFlush().bufferMemory(1024).perPartitionBufferBytes(64)
+                .maxBlock(Duration.ZERO).build(), transport);
+        assertThatThrownBy(() -> {
+            for (long k = 0; k < 1000; k++) {
+                s.addData(k, new byte[20]);
+            }
+        }).isInstanceOf(StreamerTimeoutException.class).hasMessageContaining("waited PT0S");
+    }
+
+    @Test
+    void closingWakesThreadsBlockedForBufferMemory() throws Exception {
+        TestTransport transport = new TestTransport(PARTITIONS, "n1").manual();
+        Streamer<Object, Object> s = streamer(noAutoFlush().bufferMemory(1024).perPartitionBufferBytes(64)
+                .maxBlock(Duration.ofMinutes(5)).build(), transport);
+        for (long k = 0; k < 1024 / 42; k++) {
+            s.addData(k, new byte[20]);
+        }
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread adder = new Thread(() -> {
+            try {
+                s.addData(-1L, new byte[20]);
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        adder.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> adder.getState() == Thread.State.TIMED_WAITING);
+
+        s.close(true);
+
+        adder.join(10_000);
+        assertThat(thrown.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThat(s.metrics().added()).isEqualTo(1024 / 42);
+    }
 }

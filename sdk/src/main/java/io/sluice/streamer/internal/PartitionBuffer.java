@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * One partition's open batch: encoded entries in the {@link io.sluice.protocol.EntryBatch} format,
  * appended under this buffer's own lock (threads adding to different partitions never meet). When
- * sealed the buffer hands its array to the batch and starts a new one, sized from the last batch so
- * that steady loads rarely grow an array.
+ * sealed the buffer hands its array to the batch; the next array is allocated by the next entry
+ * (an idle partition holds no array), sized from the last batch so that steady loads rarely grow it.
  *
  * <p>Every method but {@link #firstEntryNanos()} must be called holding the buffer's monitor.
  */
@@ -18,8 +18,11 @@ final class PartitionBuffer {
 
     private final int partition;
     private final BatchLedger ledger;
+    private final int maxCapacity;
     private final int maxEntries;
-    private final int maxCapacityHint;
+    /** Capacity of the next array: the last batch's size plus some slack; 0 before the first batch. */
+    private int nextCapacity;
+    private final int firstCapacity;
     private byte[] data;
     private int length;
     private int count;
@@ -27,11 +30,17 @@ final class PartitionBuffer {
     /** When the open batch got its first entry; read without the lock by the auto-flusher. */
     private volatile long firstEntryNanos = EMPTY;
 
-    PartitionBuffer(int partition, BatchLedger ledger, int maxEntries, int maxCapacityHint) {
+    /**
+     * @param maxEntries    entries that fill a buffer
+     * @param firstCapacity largest capacity of the first array
+     * @param maxCapacity   largest capacity chosen up front (arrays grow past it for a large entry)
+     */
+    PartitionBuffer(int partition, BatchLedger ledger, int maxEntries, int firstCapacity, int maxCapacity) {
         this.partition = partition;
         this.ledger = ledger;
         this.maxEntries = maxEntries;
-        this.maxCapacityHint = maxCapacityHint;
+        this.maxCapacity = maxCapacity;
+        this.firstCapacity = Math.min(firstCapacity, maxCapacity);
     }
 
     /** Appends an encoded entry; returns the batch it joined. */
@@ -39,11 +48,12 @@ final class PartitionBuffer {
         if (batch == null) {
             batch = new Batch(partition, ledger);
             firstEntryNanos = System.nanoTime();
-            if (data == null) {
-                // First batch of the partition: guess that entries are alike, so it fills by count or by bytes.
-                long guess = (long) entryLength * maxEntries;
-                data = new byte[(int) Math.max(MIN_CAPACITY, Math.min(guess, maxCapacityHint))];
+            int capacity = nextCapacity;
+            if (capacity == 0) {
+                // First batch: guess that entries are alike, so it fills by count, within the first-capacity cap.
+                capacity = (int) Math.min((long) entryLength * maxEntries, firstCapacity);
             }
+            data = new byte[Math.max(MIN_CAPACITY, Math.max(capacity, entryLength))];
         }
         if (length + entryLength > data.length) {
             long grown = Math.max((long) length + entryLength, (long) data.length * 2);
@@ -79,8 +89,8 @@ final class PartitionBuffer {
         }
         sealed.seal(data, length, count);
         // The next batch of this partition is likely about as large as this one.
-        int next = Math.max(MIN_CAPACITY, Math.min(length + (length >>> 4), maxCapacityHint));
-        data = new byte[next];
+        nextCapacity = Math.max(MIN_CAPACITY, Math.min(length + (length >>> 4), maxCapacity));
+        data = null;
         length = 0;
         count = 0;
         batch = null;

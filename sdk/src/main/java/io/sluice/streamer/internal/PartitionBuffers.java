@@ -17,12 +17,15 @@ final class PartitionBuffers {
     private final BatchSender sender;
     private volatile boolean closed;
 
-    PartitionBuffers(int partitions, int maxEntries, int maxBytes, BatchLedger ledger, BatchSender sender) {
+    PartitionBuffers(int partitions, int maxEntries, int maxBytes, long bufferMemory, BatchLedger ledger,
+                     BatchSender sender) {
         this.buffers = new PartitionBuffer[partitions];
-        // A full buffer holds maxBytes plus at most one entry; arrays start small and follow the load.
-        int capacityHint = (int) Math.min((long) maxBytes + 1024, Integer.MAX_VALUE - 16);
+        // A full buffer holds maxBytes plus at most one entry. Before the first batch shows the entry size, start
+        // at the fair share of the buffer memory: buffers are sent when they hold it all, and arrays still grow.
+        int maxCapacity = (int) Math.min((long) maxBytes + 1024, Integer.MAX_VALUE - 16);
+        int firstCapacity = (int) Math.min(maxCapacity, Math.max(4096, bufferMemory / partitions));
         for (int p = 0; p < partitions; p++) {
-            buffers[p] = new PartitionBuffer(p, ledger, maxEntries, capacityHint);
+            buffers[p] = new PartitionBuffer(p, ledger, maxEntries, firstCapacity, maxCapacity);
         }
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;

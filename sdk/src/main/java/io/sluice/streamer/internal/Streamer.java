@@ -91,7 +91,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         this.sender = new BatchSender(cacheName, options.receiver(), options.allowOverwrite(), options.skipStore(),
                 options.perNodeParallelOperations(), transport, new PartitionOwners(transport, partitions), counters);
         this.buffers = new PartitionBuffers(partitions, options.perPartitionBufferSize(),
-                options.perPartitionBufferBytes(), ledger, sender);
+                options.perPartitionBufferBytes(), options.bufferMemory(), ledger, sender);
         this.autoFlusher = AutoFlusher.startIfEnabled(cacheName, buffers, options.autoFlushInterval());
     }
 
