@@ -20,6 +20,42 @@ public interface BinaryObjectBuilder {
      */
     <T> BinaryObjectBuilder setField(String name, T value, Class<? super T> type);
 
+    /**
+     * Sets a {@code long} field without boxing (same result as {@code setField(name, (Long) value)}).
+     *
+     * @throws BinaryTypeMismatchException if the type registers the field with another type
+     */
+    default BinaryObjectBuilder setLong(String name, long value) {
+        return setField(name, value);
+    }
+
+    /**
+     * Sets an {@code int} field without boxing.
+     *
+     * @throws BinaryTypeMismatchException if the type registers the field with another type
+     */
+    default BinaryObjectBuilder setInt(String name, int value) {
+        return setField(name, value);
+    }
+
+    /**
+     * Sets a {@code double} field without boxing.
+     *
+     * @throws BinaryTypeMismatchException if the type registers the field with another type
+     */
+    default BinaryObjectBuilder setDouble(String name, double value) {
+        return setField(name, value);
+    }
+
+    /**
+     * Sets a {@code boolean} field without boxing.
+     *
+     * @throws BinaryTypeMismatchException if the type registers the field with another type
+     */
+    default BinaryObjectBuilder setBoolean(String name, boolean value) {
+        return setField(name, value);
+    }
+
     /** Removes a field set earlier (or taken from the object this builder was made from). */
     BinaryObjectBuilder removeField(String name);
 

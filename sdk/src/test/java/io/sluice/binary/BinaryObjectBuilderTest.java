@@ -167,17 +167,22 @@ class BinaryObjectBuilderTest {
                 (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         BinaryObjectBuilder b = binary.builder("Alloc");
         String sec = "SBER";
-        Long qty = 1000L;
-        Double price = 162.93;
         for (int i = 0; i < 20_000; i++) {
-            b.setField("secCode", sec).setField("quantity", qty).setField("price", price).build();
+            b.setField("secCode", sec).setLong("quantity", i).setDouble("price", i * 0.5).setInt("lots", i)
+                    .setBoolean("mm", (i & 1) == 0).build();
         }
-        int objectSize = b.setField("secCode", sec).setField("quantity", qty).setField("price", price).build()
-                .toBytes().length;
+        BinaryObject sample = b.setField("secCode", sec).setLong("quantity", 7).setDouble("price", 3.5)
+                .setInt("lots", 7).setBoolean("mm", true).build();
+        assertThat(sample.<Long>field("quantity")).isEqualTo(7L);
+        assertThat(sample.<Double>field("price")).isEqualTo(3.5);
+        assertThat(sample.<Integer>field("lots")).isEqualTo(7);
+        assertThat(sample.<Boolean>field("mm")).isTrue();
+        int objectSize = sample.toBytes().length;
         long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
         int n = 20_000;
         for (int i = 0; i < n; i++) {
-            b.setField("secCode", sec).setField("quantity", qty).setField("price", price).build();
+            b.setField("secCode", sec).setLong("quantity", i).setDouble("price", i * 0.5).setInt("lots", i)
+                    .setBoolean("mm", (i & 1) == 0).build();
         }
         long perObject = (threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before) / n;
         // the result is its byte[] (16-byte header + bytes, 8-aligned) and the flyweight (~40 bytes)

@@ -55,7 +55,7 @@ public final class BinaryContext implements Binary, ValueCodec {
         if (length == 0) {
             throw new BinaryFormatException("an encoded value needs at least its tag byte but has 0 bytes at offset 0");
         }
-        return new ValueReader(this, bytes, offset, offset, offset + length, keepBinary).readWhole("value");
+        return new ValueReader(this, bytes, offset, offset, offset + length, keepBinary).readWhole(null);
     }
 
     @Override

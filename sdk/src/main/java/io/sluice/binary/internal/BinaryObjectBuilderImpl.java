@@ -39,6 +39,9 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
     /** Every field set so far matched the previous object's field at the same index. */
     private boolean sameOrder = true;
 
+    private FieldMeta pendingField;
+    private int pendingSlot;
+
     BinaryObjectBuilderImpl(BinaryContext context, TypeMeta type) {
         this.context = context;
         this.type = type;
@@ -61,33 +64,85 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
 
     @Override
     public BinaryObjectBuilder setField(String name, Object value) {
-        return set(name, value, BinaryTags.NULL, true);
+        resolve(name);
+        int at = buf.position();
+        try {
+            context.encoder().encode(value, buf);
+        } catch (RuntimeException | Error e) {
+            buf.position(at);
+            throw e;
+        }
+        return commit(name, at, BinaryTags.NULL, true);
     }
 
     @Override
     public <T> BinaryObjectBuilder setField(String name, T value, Class<? super T> cls) {
-        byte declared = BinaryTags.ofClass(cls);
-        return set(name, value, declared, !cls.isPrimitive());
+        resolve(name);
+        int at = buf.position();
+        try {
+            context.encoder().encode(value, buf);
+        } catch (RuntimeException | Error e) {
+            buf.position(at);
+            throw e;
+        }
+        return commit(name, at, BinaryTags.ofClass(cls), !cls.isPrimitive());
     }
 
-    private BinaryObjectBuilder set(String name, Object value, byte declared, boolean nullable) {
-        int i = count;
-        FieldMeta f;
-        int existing = -1;
-        if (sameOrder && i < lastCount && lastNames[i] == name) {
-            f = lastFields[i];
-        } else {
-            sameOrder = false;
-            if (name == null) {
-                throw new NullPointerException("field name of type '" + type.name + "'");
-            }
-            f = type.field(name);
-            if (f != null) {
-                existing = slotOf(f);
-            }
-        }
+    @Override
+    public BinaryObjectBuilder setLong(String name, long value) {
+        resolve(name);
         int at = buf.position();
-        context.encoder().encode(value, buf);
+        ValueEncoder.writeLong(buf, value);
+        return commit(name, at, BinaryTags.NULL, true);
+    }
+
+    @Override
+    public BinaryObjectBuilder setInt(String name, int value) {
+        resolve(name);
+        int at = buf.position();
+        ValueEncoder.writeInt(buf, value);
+        return commit(name, at, BinaryTags.NULL, true);
+    }
+
+    @Override
+    public BinaryObjectBuilder setDouble(String name, double value) {
+        resolve(name);
+        int at = buf.position();
+        ValueEncoder.writeDouble(buf, value);
+        return commit(name, at, BinaryTags.NULL, true);
+    }
+
+    @Override
+    public BinaryObjectBuilder setBoolean(String name, boolean value) {
+        resolve(name);
+        int at = buf.position();
+        ValueEncoder.writeBoolean(buf, value);
+        return commit(name, at, BinaryTags.NULL, true);
+    }
+
+    /**
+     * Finds the field for the next set into {@link #pendingField} (null if not registered yet) and
+     * {@link #pendingSlot} (its slot if already set in this object, else -1).
+     */
+    private void resolve(String name) {
+        int i = count;
+        if (sameOrder && i < lastCount && lastNames[i] == name) {
+            pendingField = lastFields[i];
+            pendingSlot = -1;
+            return;
+        }
+        sameOrder = false;
+        if (name == null) {
+            throw new NullPointerException("field name of type '" + type.name + "'");
+        }
+        FieldMeta f = type.field(name);
+        pendingField = f;
+        pendingSlot = f == null ? -1 : slotOf(f);
+    }
+
+    /** Checks the value just written at {@code at} against the field's type and records its slot. */
+    private BinaryObjectBuilder commit(String name, int at, byte declared, boolean nullable) {
+        FieldMeta f = pendingField;
         byte actual = buf.array()[at];
         try {
             if (declared != BinaryTags.NULL && declared != BinaryTags.ANY && actual != BinaryTags.NULL
@@ -105,6 +160,7 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
             buf.position(at);
             throw e;
         }
+        int existing = pendingSlot;
         if (existing >= 0) {
             starts[existing] = at;
             ends[existing] = buf.position();

@@ -127,8 +127,19 @@ final class BinaryObjectImpl implements BinaryObject {
     }
 
     Object valueAt(int index, boolean keepBinary) {
-        ValueReader r = new ValueReader(context, bytes, start, valueStart(index), valueEnd(index), keepBinary);
-        return r.readWhole("field '" + schema.fields[index].name + "'");
+        int from = valueStart(index);
+        int to = valueEnd(index);
+        // fixed-width scalars, the common case, without a reader
+        switch (to - from == 9 ? bytes[from] : BinaryTags.NULL - 1) {
+            case BinaryTags.LONG:
+                return GrowableBuffer.getLong(bytes, from + 1) ^ Long.MIN_VALUE;
+            case BinaryTags.DOUBLE:
+                return ValueEncoder.fromOrderedBits(GrowableBuffer.getLong(bytes, from + 1));
+            default:
+                break;
+        }
+        ValueReader r = new ValueReader(context, bytes, start, from, to, keepBinary);
+        return r.readWhole(schema.fields[index].name);
     }
 
     /** The footer index of the named field, or -1. */

@@ -49,10 +49,15 @@ final class ValueReader {
         return pos;
     }
 
-    /** Reads one value which must end exactly at the limit. */
-    Object readWhole(String what) {
+    /**
+     * Reads one value which must end exactly at the limit.
+     *
+     * @param field the field whose value this is, for the error message; null for a whole value
+     */
+    Object readWhole(String field) {
         Object v = read();
         if (pos != limit) {
+            String what = field == null ? "value" : "field '" + field + "'";
             throw new BinaryFormatException(what + " ends at offset " + (pos - base) + " but its length says "
                     + (limit - base));
         }
