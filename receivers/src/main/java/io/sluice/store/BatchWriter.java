@@ -52,6 +52,7 @@ final class BatchWriter {
         for (int i = 0; i < length; i++) {
             h = 31 * h + data[offset + i];
         }
-        return h ^ (h >>> 16) * 0x9E3779B9;
+        int x = h * 0x9E3779B9;
+        return x ^ (x >>> 16);
     }
 }

@@ -106,7 +106,7 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            return batchWriter.apply(batch, mode);
+            return applyRowByRow(batch, mode); // TODO batchWriter.apply(batch, mode) once the batch path lands
         } finally {
             lock.writeLock().unlock();
         }
@@ -122,42 +122,46 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            int n = batch.size();
-            boolean[] superseded = BatchWriter.superseded(batch);
-            int inserted = 0;
-            int updated = 0;
-            int skipped = 0;
-            int removed = 0;
-            byte[] data = batch.data();
-            for (int i = 0; i < n; i++) {
-                try {
-                    if (superseded[i]) {
-                        skipped++;
-                    } else if (batch.isRemoval(i)) {
-                        if (delete(data, batch.keyOffset(i), batch.keyLength(i))) {
-                            removed++;
-                        } else {
-                            skipped++;
-                        }
-                    } else {
-                        int r = write(data, batch.keyOffset(i), batch.keyLength(i), data, batch.valueOffset(i),
-                                batch.valueLength(i), mode == BatchMode.UPSERT);
-                        if (r == INSERTED) {
-                            inserted++;
-                        } else if (r == UPDATED) {
-                            updated++;
-                        } else {
-                            skipped++;
-                        }
-                    }
-                } catch (DataRegionFullException e) {
-                    throw new BatchApplyException(i, n - i, e);
-                }
-            }
-            return new BatchResult(inserted, updated, skipped, removed);
+            return applyRowByRow(batch, mode);
         } finally {
             lock.writeLock().unlock();
         }
+    }
+
+    private BatchResult applyRowByRow(EntryBatch batch, BatchMode mode) {
+        int n = batch.size();
+        boolean[] superseded = BatchWriter.superseded(batch);
+        int inserted = 0;
+        int updated = 0;
+        int skipped = 0;
+        int removed = 0;
+        byte[] data = batch.data();
+        for (int i = 0; i < n; i++) {
+            try {
+                if (superseded[i]) {
+                    skipped++;
+                } else if (batch.isRemoval(i)) {
+                    if (delete(data, batch.keyOffset(i), batch.keyLength(i))) {
+                        removed++;
+                    } else {
+                        skipped++;
+                    }
+                } else {
+                    int r = write(data, batch.keyOffset(i), batch.keyLength(i), data, batch.valueOffset(i),
+                            batch.valueLength(i), mode == BatchMode.UPSERT);
+                    if (r == INSERTED) {
+                        inserted++;
+                    } else if (r == UPDATED) {
+                        updated++;
+                    } else {
+                        skipped++;
+                    }
+                }
+            } catch (DataRegionFullException e) {
+                throw new BatchApplyException(i, n - i, e);
+            }
+        }
+        return new BatchResult(inserted, updated, skipped, removed);
     }
 
     /** Frees every page of this partition (dropping the cache). The partition is unusable afterwards. */
