@@ -68,17 +68,18 @@ public final class StockOrderFields {
      * @param pad the padding field's value, or {@code null} for none
      */
     public static BinaryObject build(BinaryObjectBuilder builder, long key, String pad) {
+        // The primitive setters box nothing: the builder allocates only the object it builds.
         builder.setField("secCode", SEC_CODE)
-                .setField("price", price(key))
-                .setField("quantity", quantity(key))
+                .setDouble("price", price(key))
+                .setLong("quantity", quantity(key))
                 .setField("buySell", buySell(key))
                 .setField("secBoard", SEC_BOARD)
                 .setField("account", ACCOUNT)
                 .setField("user", user(key))
                 .setField("currency", CURRENCY)
-                .setField("commission", commission(key))
+                .setDouble("commission", commission(key))
                 .setField("status", STATUS)
-                .setField("marketMaker", marketMaker(key));
+                .setBoolean("marketMaker", marketMaker(key));
         if (pad != null) {
             builder.setField(PAD, pad);
         }
