@@ -89,6 +89,11 @@ public final class LoadGenerator implements Callable<Integer> {
             description = "Partitions of each cache (default: ${DEFAULT-VALUE}).")
     int partitions;
 
+    @Option(names = "--warmup", defaultValue = "200000", paramLabel = "N",
+            description = "Entries loaded into a throw-away store before each mode is timed, so that every mode "
+                    + "runs compiled code; 0 = none (default: ${DEFAULT-VALUE}).")
+    long warmup;
+
     @Option(names = "--connect", paramLabel = "HOST:PORT",
             description = "Load a remote node instead of an embedded one (not available yet).")
     String connect;
@@ -170,10 +175,10 @@ public final class LoadGenerator implements Callable<Integer> {
     private String header(LoadSettings s) {
         return String.format(Locale.ROOT,
                 "sluice-load: %,d entries per mode, %d producer threads, modes %s, values %s, value size %s, "
-                        + "collision ratio %s; %d processors, max heap %,d MiB",
+                        + "collision ratio %s, warm-up %,d entries; %d processors, max heap %,d MiB",
                 s.entries(), s.threads(), s.modes().stream().map(LoadMode::cliName).collect(Collectors.joining(",")),
                 s.values().stream().map(ValueKind::cliName).collect(Collectors.joining(",")),
-                s.valueSize() == 0 ? "natural" : s.valueSize() + " B", s.collisionRatio(),
+                s.valueSize() == 0 ? "natural" : s.valueSize() + " B", s.collisionRatio(), s.warmupEntries(),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
     }
 
@@ -215,10 +220,13 @@ public final class LoadGenerator implements Callable<Integer> {
         if (partitions < 1 || partitions > 65_536) {
             throw invalid("--partitions is %d; it must be between 1 and 65536", partitions);
         }
+        if (warmup < 0 || warmup > MAX_ENTRIES) {
+            throw invalid("--warmup is %,d; it must be between 0 and %,d", warmup, MAX_ENTRIES);
+        }
         checkParentExists("--csv", csv);
         checkParentExists("--json", json);
         return new LoadSettings(entries, producerThreads, parseModes(), parseValues(), valueSize, collisionRatio,
-                bufferSize, flushIntervalMs, parallelOps, pageSize, partitions);
+                bufferSize, flushIntervalMs, parallelOps, pageSize, partitions, warmup);
     }
 
     private List<LoadMode> parseModes() {

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -56,24 +55,45 @@ final class LoadRun {
      */
     List<ModeResult> run() {
         KeyPlan plan = settings.keyPlan();
+        // A warm-up longer than the run itself would only cost time.
+        long warmupEntries = Math.min(settings.warmupEntries(), settings.entries());
+        KeyPlan warmup = new KeyPlan(warmupEntries, settings.threads(), settings.collisionRatio());
         List<ModeResult> results = new ArrayList<>();
         for (LoadMode mode : settings.modes()) {
             if (mode == LoadMode.RAW) {
-                results.add(runMode(mode, "fields", plan, () -> new RawLoad(plan, RawLoad.padFor(settings.valueSize()))));
+                results.add(runMode(mode, "fields", plan, warmup,
+                        p -> new RawLoad(p, RawLoad.padFor(settings.valueSize()))));
             } else {
                 for (ValueKind kind : settings.values()) {
-                    results.add(runMode(mode, kind.cliName(), plan, () -> openCacheLoad(mode, kind, plan)));
+                    results.add(runMode(mode, kind.cliName(), plan, warmup, p -> openCacheLoad(mode, kind, p)));
                 }
             }
         }
         return results;
     }
 
-    private ModeResult runMode(LoadMode mode, String values, KeyPlan plan, Callable<ModeLoad> open) {
+    /** Opens a mode's load for a key plan. */
+    private interface LoadOpener {
+        ModeLoad open(KeyPlan plan) throws Exception;
+    }
+
+    private ModeResult runMode(LoadMode mode, String values, KeyPlan plan, KeyPlan warmup, LoadOpener opener) {
         String label = mode.cliName() + '/' + values;
         double[] seconds = {0};
-        try (ModeLoad load = open.call()) {
-            seconds[0] = measure(label, load, plan, seconds);
+        if (warmup.entries() > 0) {
+            try (ModeLoad load = opener.open(warmup)) {
+                // Compiles the mode's code paths before it is timed; nothing of it is reported or kept.
+                measure(label + " warm-up", load, warmup, seconds, false);
+            } catch (ValuePadding.ValueSizeException e) {
+                throw e;
+            } catch (Exception | Error e) {
+                return ModeResult.failed(mode.cliName(), values, plan.entries(), 0, plan.distinct(), e);
+            } finally {
+                System.gc();
+            }
+        }
+        try (ModeLoad load = opener.open(plan)) {
+            seconds[0] = measure(label, load, plan, seconds, true);
             if (load instanceof CacheLoad cacheLoad) {
                 afterLoad.accept(cacheLoad.cache());
             }
@@ -93,7 +113,8 @@ final class LoadRun {
     }
 
     /** Runs the producers and the load's finish, timed; {@code elapsed[0]} holds the time so far if it throws. */
-    private double measure(String label, ModeLoad load, KeyPlan plan, double[] elapsed) throws Exception {
+    private double measure(String label, ModeLoad load, KeyPlan plan, double[] elapsed, boolean report)
+            throws Exception {
         LongAdder done = new LongAdder();
         CountDownLatch go = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -111,7 +132,7 @@ final class LoadRun {
             producers[t].start();
         }
         long start = System.nanoTime();
-        try (ProgressReporter.Report report = progress.start(label, plan.entries(), done::sum)) {
+        try (ProgressReporter.Report shown = report ? progress.start(label, plan.entries(), done::sum) : () -> { }) {
             start = System.nanoTime();
             go.countDown();
             for (Thread producer : producers) {

@@ -16,10 +16,11 @@ import java.util.List;
  * @param parallelOps     streamer requests in flight per node
  * @param pageSize        node page size in bytes, or {@code null} for the node's default
  * @param partitions      partitions of each cache
+ * @param warmupEntries   entries loaded into a throw-away store before each mode is timed, 0 = none
  */
 public record LoadSettings(long entries, int threads, List<LoadMode> modes, List<ValueKind> values, int valueSize,
                            double collisionRatio, int bufferSize, long flushIntervalMs, int parallelOps,
-                           Integer pageSize, int partitions) {
+                           Integer pageSize, int partitions, long warmupEntries) {
 
     public LoadSettings {
         modes = List.copyOf(modes);

@@ -47,6 +47,7 @@ class LoadGeneratorOptionsTest {
             "--flush-interval=-1        | --flush-interval is -1 ms; it must be 0 (off) or positive",
             "--parallel-ops=0           | --parallel-ops is 0; it must be between 1 and 1024",
             "--partitions=70000         | --partitions is 70000; it must be between 1 and 65536",
+            "--warmup=-1                | --warmup is -1; it must be between 0 and 1,000,000,000",
             "--modes=put,bogus          | --modes has unknown mode 'bogus'; the modes are raw, put, putAll",
             "--modes=,                  | --modes is empty",
             "--values=json              | --values is 'json'; it must be binary, pojo or both",
@@ -85,6 +86,7 @@ class LoadGeneratorOptionsTest {
         assertThat(settings.bufferSize()).isEqualTo(512);
         assertThat(settings.partitions()).isEqualTo(1024);
         assertThat(settings.pageSize()).isNull();
+        assertThat(settings.warmupEntries()).isEqualTo(200_000);
     }
 
     @Test
