@@ -3,11 +3,14 @@ package io.sluice.samples.bench;
 import io.sluice.CacheConfig;
 import io.sluice.DataStreamer;
 import io.sluice.StreamerOptions;
+import io.sluice.binary.Binary;
 import io.sluice.binary.BinaryObjectBuilder;
+import io.sluice.binary.internal.BinaryContext;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.SluiceNode;
 import io.sluice.samples.StockOrder;
 import io.sluice.samples.load.StockOrderFields;
+import io.sluice.streamer.internal.Streamer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -32,8 +35,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * one operation per entry. With {@code -prof gc}, {@code gc.alloc.rate.norm} is the bytes allocated
  * per entry; {@link #buildValue} is the value alone, so the streamer's own share is the difference.
  *
- * <p>Keys cycle over {@value #KEYS} keys with the isolated receiver (insert-if-absent), so the store
- * stops growing after the first pass and an iteration of any length fits the data region.
+ * <p>{@code target=node} streams into an embedded node: keys cycle over {@value #KEYS} keys with the
+ * isolated receiver (insert-if-absent), so the store stops growing after the first pass and an
+ * iteration of any length fits the data region; the node's apply threads run in the same JVM, so
+ * {@code -prof gc} counts their allocation too. {@code target=discard} hands the batches to a
+ * {@link DiscardingTransport} instead: the client side alone.
  *
  * <pre>java -jar samples/target/benchmarks.jar Streamer -prof gc</pre>
  */
@@ -54,7 +60,12 @@ public class StreamerBenchmark {
     @Param({"binary"})
     public String values;
 
+    /** {@code node}: an embedded node stores the entries; {@code discard}: batches are acknowledged unstored. */
+    @Param({"node", "discard"})
+    public String target;
+
     private SluiceNode node;
+    private Binary binary;
     private DataStreamer<Long, Object> streamer;
 
     private static final AtomicLong PRODUCERS = new AtomicLong();
@@ -67,7 +78,7 @@ public class StreamerBenchmark {
 
         @Setup(Level.Trial)
         public void setUp(StreamerBenchmark benchmark) {
-            builder = benchmark.node.binary().builder(StockOrderFields.TYPE_NAME);
+            builder = benchmark.binary.builder(StockOrderFields.TYPE_NAME);
             // Producer threads start apart in the key space.
             next = PRODUCERS.getAndIncrement() * (KEYS / 8);
         }
@@ -79,9 +90,16 @@ public class StreamerBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        node = SluiceNode.start(NodeConfig.builder().dataRegionMaxSize(1L << 30).build());
-        node.createCache(CacheConfig.named("orders"));
-        streamer = node.dataStreamer("orders", StreamerOptions.DEFAULT);
+        if ("discard".equals(target)) {
+            BinaryContext context = new BinaryContext();
+            binary = context;
+            streamer = new Streamer<>("orders", StreamerOptions.DEFAULT, new DiscardingTransport(), context, () -> { });
+        } else {
+            node = SluiceNode.start(NodeConfig.builder().dataRegionMaxSize(1L << 30).build());
+            node.createCache(CacheConfig.named("orders"));
+            binary = node.binary();
+            streamer = node.dataStreamer("orders", StreamerOptions.DEFAULT);
+        }
     }
 
     @TearDown(Level.Trial)
@@ -89,7 +107,9 @@ public class StreamerBenchmark {
         try {
             streamer.close();
         } finally {
-            node.close();
+            if (node != null) {
+                node.close();
+            }
         }
     }
 
