@@ -91,7 +91,7 @@ public final class LoadGenerator implements Callable<Integer> {
 
     @Option(names = "--warmup", defaultValue = "200000", paramLabel = "N",
             description = "Entries loaded into a throw-away store before each mode is timed, so that every mode "
-                    + "runs compiled code; 0 = none (default: ${DEFAULT-VALUE}).")
+                    + "runs compiled code; at most --entries; 0 = none (default: ${DEFAULT-VALUE}).")
     long warmup;
 
     @Option(names = "--connect", paramLabel = "HOST:PORT",
@@ -226,7 +226,9 @@ public final class LoadGenerator implements Callable<Integer> {
         checkParentExists("--csv", csv);
         checkParentExists("--json", json);
         return new LoadSettings(entries, producerThreads, parseModes(), parseValues(), valueSize, collisionRatio,
-                bufferSize, flushIntervalMs, parallelOps, pageSize, partitions, warmup);
+                bufferSize, flushIntervalMs, parallelOps, pageSize, partitions,
+                // A warm-up longer than the run itself would only cost time.
+                Math.min(warmup, entries));
     }
 
     private List<LoadMode> parseModes() {

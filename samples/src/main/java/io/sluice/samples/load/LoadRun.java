@@ -55,9 +55,7 @@ final class LoadRun {
      */
     List<ModeResult> run() {
         KeyPlan plan = settings.keyPlan();
-        // A warm-up longer than the run itself would only cost time.
-        long warmupEntries = Math.min(settings.warmupEntries(), settings.entries());
-        KeyPlan warmup = new KeyPlan(warmupEntries, settings.threads(), settings.collisionRatio());
+        KeyPlan warmup = new KeyPlan(settings.warmupEntries(), settings.threads(), settings.collisionRatio());
         List<ModeResult> results = new ArrayList<>();
         for (LoadMode mode : settings.modes()) {
             if (mode == LoadMode.RAW) {
@@ -131,9 +129,9 @@ final class LoadRun {
             }, "sluice-load-" + label + "-" + t);
             producers[t].start();
         }
+        ProgressReporter.Report shown = report ? progress.start(label, plan.entries(), done::sum) : () -> { };
         long start = System.nanoTime();
-        try (ProgressReporter.Report shown = report ? progress.start(label, plan.entries(), done::sum) : () -> { }) {
-            start = System.nanoTime();
+        try {
             go.countDown();
             for (Thread producer : producers) {
                 producer.join();
@@ -143,6 +141,7 @@ final class LoadRun {
             }
         } finally {
             elapsed[0] = (System.nanoTime() - start) / 1e9;
+            shown.close();
         }
         Throwable failed = failure.get();
         if (failed instanceof Exception e) {

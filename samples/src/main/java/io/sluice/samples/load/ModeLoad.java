@@ -37,6 +37,6 @@ interface ModeLoad extends AutoCloseable {
 
     /** Releases what the load holds (its node, its arena). */
     @Override
-    default void close() throws Exception {
+    default void close() {
     }
 }
