@@ -32,11 +32,11 @@ class ProgressReporterTest {
         StringWriter text = new StringWriter();
         ProgressReporter reporter = new ProgressReporter(new PrintWriter(text), ProgressReporter.Style.PLAIN, 10);
         AtomicLong done = new AtomicLong();
-        try (ProgressReporter.Report report = reporter.start("raw/fields", 100, done::get)) {
-            done.set(40);
-            await().atMost(Duration.ofSeconds(10)).until(() -> text.toString().contains("40 / 100 entries"));
-            done.set(100);
-        }
+        ProgressReporter.Report report = reporter.start("raw/fields", 100, done::get);
+        done.set(40);
+        await().atMost(Duration.ofSeconds(10)).until(() -> text.toString().contains("40 / 100 entries"));
+        done.set(100);
+        report.close();
         String output = text.toString();
         assertThat(output).doesNotContain("\r").doesNotContain("\u001b");
         assertThat(output.lines()).allMatch(line -> line.startsWith("raw/fields "));
@@ -48,10 +48,10 @@ class ProgressReporterTest {
         StringWriter text = new StringWriter();
         ProgressReporter reporter = new ProgressReporter(new PrintWriter(text), ProgressReporter.Style.TERMINAL, 10);
         AtomicLong done = new AtomicLong(30);
-        try (ProgressReporter.Report report = reporter.start("put/pojo", 100, done::get)) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> text.toString().contains("30 / 100"));
-            done.set(100);
-        }
+        ProgressReporter.Report report = reporter.start("put/pojo", 100, done::get);
+        await().atMost(Duration.ofSeconds(10)).until(() -> text.toString().contains("30 / 100"));
+        done.set(100);
+        report.close();
         String output = text.toString();
         assertThat(output).startsWith("\r[").endsWith(System.lineSeparator());
         // One line on screen: every redraw starts with a carriage return, only the last one ends the line.
