@@ -3,6 +3,8 @@ package io.sluice.binary;
 /**
  * Writes a binary object's stored form field by field. Reusable: {@link #build()} leaves the
  * builder empty and ready for the next object of the same type; reuse does not allocate per field.
+ * Setting a field that is already set replaces its value. Not thread-safe: keep one builder per thread.
+ * A failed {@code setField} leaves the builder as it was before the call.
  */
 public interface BinaryObjectBuilder {
 

@@ -209,6 +209,9 @@ class PojoMarshallingTest {
         assertThatThrownBy(() -> binary.fromJson("{\"n\":\"not a number\"}", "Loose"))
                 .isInstanceOf(BinaryTypeMismatchException.class).hasMessageContaining("'n'")
                 .hasMessageContaining("long");
+        assertThatThrownBy(() -> binary.fromJson("{\"n\":1.5}", "Loose"))
+                .isInstanceOf(BinaryTypeMismatchException.class).hasMessageContaining("1.5");
+        assertThat(binary.fromJson("{\"n\":2.0}", "Loose").<Long>field("n")).isEqualTo(2L);
         assertThatThrownBy(() -> binary.fromJson("[1]", "Loose")).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -41,7 +41,7 @@ class ValueEncodingTest {
         List<Object> values = Arrays.asList(null, true, false, (byte) -7, (byte) 127, (short) -300, 'x', '\u20ac',
                 0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE, 1.5f, -0.0f,
                 Float.NaN, 162.93, -1e300, Double.NEGATIVE_INFINITY, "", "SBER", "h\u00e9llo \u20ac \ud83d\ude00",
-                "nul\u0000inside", UUID.randomUUID(), Instant.ofEpochSecond(-5, 123), Instant.now(),
+                "nul\u0000inside", "\u0141\u0041\u0100", UUID.randomUUID(), Instant.ofEpochSecond(-5, 123), Instant.now(),
                 LocalDate.of(2026, 11, 22), LocalDate.MIN, LocalDateTime.of(2026, 11, 22, 1, 2, 3, 456),
                 new BigDecimal("-12345.678900"), new BigDecimal("1E+40"), new BigInteger("-98765432109876543210"));
         for (Object v : values) {

@@ -22,6 +22,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -523,7 +524,14 @@ class StreamerTest {
         Streamer<Object, Object> s = streamer(NO_AUTO_FLUSH, transport);
         CompletableFuture<Void> future = s.addData(1L, "a");
         assertThatThrownBy(() -> future.complete(null)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> future.completeExceptionally(new RuntimeException()))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> future.completeAsync(() -> null)).isInstanceOf(UnsupportedOperationException.class);
         assertThat(future.cancel(true)).isFalse();
+        CompletableFuture<Void> timedOut = future.orTimeout(1, java.util.concurrent.TimeUnit.MILLISECONDS);
+        await().atMost(Duration.ofSeconds(10)).until(timedOut::isDone);
+        assertThat(timedOut).isCompletedExceptionally();
+        assertThat(future).isNotDone(); // the caller's timeout did not touch the batch's future
         CompletableFuture<String> chained = future.thenApply(v -> "done");
         assertThat(chained.complete("mine")).isTrue(); // chained futures belong to the caller
         s.tryFlush();
@@ -630,7 +638,7 @@ class StreamerTest {
             for (long k = 0; k < 1000; k++) {
                 s.addData(k, new byte[20]);
             }
-        }).isInstanceOf(StreamerTimeoutException.class).hasMessageContaining("waited PT0S");
+        }).isInstanceOf(StreamerTimeoutException.class).hasMessageContaining("waited 0 ms");
     }
 
     @Test
@@ -641,7 +649,7 @@ class StreamerTest {
         for (long k = 0; k < 1024 / 42; k++) {
             s.addData(k, new byte[20]);
         }
-        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread adder = new Thread(() -> {
             try {
                 s.addData(-1L, new byte[20]);
@@ -657,5 +665,40 @@ class StreamerTest {
         adder.join(10_000);
         assertThat(thrown.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
         assertThat(s.metrics().added()).isEqualTo(1024 / 42);
+    }
+
+    @Test
+    void aValueTheCodecRejectsFailsThatAddAloneAndLeavesTheStreamerUsable() {
+        TestTransport transport = new TestTransport(PARTITIONS, "n1");
+        Streamer<Object, Object> s = streamer(NO_AUTO_FLUSH, transport);
+        s.addData(1L, "before");
+        assertThatThrownBy(() -> s.addData(2L, new Object())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot encode");
+        s.addData(3L, "after");
+        s.flush();
+        assertThat(transport.received).containsOnlyKeys(1L, 3L);
+        assertThat(transport.lastValue(3L)).isEqualTo("after");
+        assertThat(s.metrics().added()).isEqualTo(2);
+        assertThat(s.metrics().bufferedBytes()).isZero();
+    }
+
+    @Test
+    void metricsCountEveryEntryOnce() {
+        TestTransport transport = new TestTransport(PARTITIONS, "n1").manual();
+        Streamer<Object, Object> s = streamer(noAutoFlush().perPartitionBufferSize(10).build(), transport);
+        for (long k = 0; k < 95; k++) {
+            s.addData(k, k);
+        }
+        assertThat(s.metrics().added()).isEqualTo(95);
+        assertThat(s.metrics().applied()).isZero();
+        assertThat(s.metrics().bufferedBytes()).isEqualTo(95 * (8 + 9 + 9));
+        s.tryFlush();
+        transport.completePending();
+        s.flush();
+        assertThat(s.metrics().added()).isEqualTo(95);
+        assertThat(s.metrics().applied()).isEqualTo(95);
+        assertThat(s.metrics().batchesSent()).isEqualTo(transport.requests.stream()
+                .mapToLong(r -> r.request().batches().size()).sum());
+        assertThat(s.metrics().bufferedBytes()).isZero();
     }
 }

@@ -151,6 +151,33 @@ public final class BinaryContext implements Binary, ValueCodec {
         return json.toJson(object);
     }
 
+    /**
+     * Every registered type, field and schema as bytes (layout in {@link TypeMetadata} and
+     * {@code docs/binary-format.md}), for {@link #importTypes} in another process.
+     */
+    public byte[] exportTypes() {
+        return TypeMetadata.export(this);
+    }
+
+    /**
+     * Registers the types, fields and schemas another context exported, so that objects built
+     * there decode here. Registering what is already known is harmless.
+     *
+     * @throws BinaryFormatException                            if the bytes are not exported type metadata
+     * @throws io.sluice.binary.BinaryTypeMismatchException if a field is registered here with another type
+     */
+    public void importTypes(byte[] metadata) {
+        TypeMetadata.importTypes(this, metadata);
+    }
+
+    /**
+     * A number that grows whenever a type, field, schema or class name is registered: a transport
+     * compares it with the value it last sent to know whether to send {@link #exportTypes()} again.
+     */
+    public long typesVersion() {
+        return registry.version();
+    }
+
     @Override
     public BinaryType type(String typeName) {
         return registry.byName(typeName);

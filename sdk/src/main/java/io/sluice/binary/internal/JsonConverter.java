@@ -78,12 +78,12 @@ final class JsonConverter {
         }
         try {
             switch (tag) {
-                case LONG: return number(n, tag, typeName, field).longValue();
-                case INT: return number(n, tag, typeName, field).intValue();
+                case LONG: return exact(n, tag, typeName, field).longValueExact();
+                case INT: return exact(n, tag, typeName, field).intValueExact();
                 case DOUBLE: return number(n, tag, typeName, field).doubleValue();
                 case FLOAT: return number(n, tag, typeName, field).floatValue();
-                case SHORT: return number(n, tag, typeName, field).shortValue();
-                case BYTE: return number(n, tag, typeName, field).byteValue();
+                case SHORT: return exact(n, tag, typeName, field).shortValueExact();
+                case BYTE: return exact(n, tag, typeName, field).byteValueExact();
                 case BOOLEAN:
                     if (!n.isBoolean()) {
                         throw mismatch(tag, n, typeName, field);
@@ -136,6 +136,17 @@ final class JsonConverter {
     private static Number number(JsonNode n, byte tag, String typeName, String field) {
         if (n.isNumber()) {
             return n.numberValue();
+        }
+        if (n.isTextual()) {
+            return new BigDecimal(n.textValue());
+        }
+        throw mismatch(tag, n, typeName, field);
+    }
+
+    /** Integral fields take only numbers that are whole and in range (ArithmeticException otherwise). */
+    private static BigDecimal exact(JsonNode n, byte tag, String typeName, String field) {
+        if (n.isNumber()) {
+            return n.decimalValue();
         }
         if (n.isTextual()) {
             return new BigDecimal(n.textValue());

@@ -22,12 +22,20 @@ final class TypeMeta implements BinaryType {
     private final IntMap<FieldMeta> fieldsById = new IntMap<>();
     private volatile List<String> fieldOrder = List.of();
     private final IntMap<Schema> schemas = new IntMap<>();
+    /** Every schema, in registration order, for {@link TypeMetadata} export. */
+    private final java.util.concurrent.CopyOnWriteArrayList<Schema> schemaList =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Runnable onChange;
     /** The schema most recently looked up: objects of a type almost always share one. */
     private volatile Schema lastSchema;
 
-    TypeMeta(String name, int id) {
+    /**
+     * @param onChange run after a field or schema is registered (the registry counts changes)
+     */
+    TypeMeta(String name, int id, Runnable onChange) {
         this.name = name;
         this.id = id;
+        this.onChange = onChange;
     }
 
     @Override
@@ -57,7 +65,10 @@ final class TypeMeta implements BinaryType {
     }
 
     void className(String className) {
-        this.className = className;
+        if (!className.equals(this.className)) {
+            this.className = className;
+            onChange.run();
+        }
     }
 
     FieldMeta field(String fieldName) {
@@ -91,6 +102,7 @@ final class TypeMeta implements BinaryType {
                     List<String> order = new ArrayList<>(fieldOrder);
                     order.add(fieldName);
                     fieldOrder = Collections.unmodifiableList(order);
+                    onChange.run();
                 }
                 return f;
             }
@@ -123,7 +135,14 @@ final class TypeMeta implements BinaryType {
         int schemaId = Schema.idOf(fields, count);
         Schema s = schemas.get(schemaId);
         if (s == null) {
-            s = schemas.putIfAbsent(schemaId, new Schema(schemaId, java.util.Arrays.copyOf(fields, count)));
+            synchronized (this) {
+                s = schemas.get(schemaId);
+                if (s == null) {
+                    s = schemas.putIfAbsent(schemaId, new Schema(schemaId, java.util.Arrays.copyOf(fields, count)));
+                    schemaList.add(s);
+                    onChange.run();
+                }
+            }
         }
         if (!s.sameFields(fields, count)) {
             throw new IllegalArgumentException("two field orders of type '" + name + "' have the same schema id "
@@ -131,6 +150,10 @@ final class TypeMeta implements BinaryType {
         }
         lastSchema = s;
         return s;
+    }
+
+    List<Schema> schemas() {
+        return schemaList;
     }
 
     /** The registered schema with this id, or null. */

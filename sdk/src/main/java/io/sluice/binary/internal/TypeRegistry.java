@@ -7,6 +7,8 @@ final class TypeRegistry {
 
     private final ConcurrentHashMap<String, TypeMeta> byName = new ConcurrentHashMap<>();
     private final IntMap<TypeMeta> byId = new IntMap<>();
+    private final java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong();
+    private final Runnable bump = version::incrementAndGet;
 
     /** The type with this name, registered if new. */
     TypeMeta register(String typeName) {
@@ -26,12 +28,22 @@ final class TypeRegistry {
                     throw new IllegalArgumentException("type '" + typeName + "' has the same id " + typeId
                             + " as type '" + clash.name + "'; rename one");
                 }
-                t = new TypeMeta(typeName, typeId);
+                t = new TypeMeta(typeName, typeId, bump);
                 byId.putIfAbsent(typeId, t);
                 byName.put(typeName, t);
+                version.incrementAndGet();
             }
             return t;
         }
+    }
+
+    /** Increases whenever a type, field, schema or class name is registered. */
+    long version() {
+        return version.get();
+    }
+
+    java.util.Collection<TypeMeta> types() {
+        return byName.values();
     }
 
     TypeMeta byName(String typeName) {

@@ -43,7 +43,7 @@ final class AutoFlusher {
         if (interval.isZero()) {
             return null;
         }
-        return new AutoFlusher(cacheName, buffers, BufferMemory.toNanos(interval));
+        return new AutoFlusher(cacheName, buffers, Durations.toNanos(interval));
     }
 
     /** The name of the flusher thread of a cache's streamer. */

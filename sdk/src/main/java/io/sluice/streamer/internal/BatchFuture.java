@@ -1,6 +1,9 @@
 package io.sluice.streamer.internal;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The one future every entry of a batch shares. Callers may wait on it and chain from it but not
@@ -27,6 +30,28 @@ final class BatchFuture extends CompletableFuture<Void> {
     @Override
     public void obtrudeException(Throwable ex) {
         throw readOnly();
+    }
+
+    @Override
+    public CompletableFuture<Void> completeAsync(Supplier<? extends Void> supplier) {
+        throw readOnly();
+    }
+
+    @Override
+    public CompletableFuture<Void> completeAsync(Supplier<? extends Void> supplier, Executor executor) {
+        throw readOnly();
+    }
+
+    /** A timeout on a shared future is the caller's own: it applies to (and returns) a copy. */
+    @Override
+    public CompletableFuture<Void> orTimeout(long timeout, TimeUnit unit) {
+        return copy().orTimeout(timeout, unit);
+    }
+
+    /** A timeout on a shared future is the caller's own: it applies to (and returns) a copy. */
+    @Override
+    public CompletableFuture<Void> completeOnTimeout(Void value, long timeout, TimeUnit unit) {
+        return copy().completeOnTimeout(value, timeout, unit);
     }
 
     /** A shared batch future is not cancelled by one of its holders; {@code close(true)} cancels batches. */

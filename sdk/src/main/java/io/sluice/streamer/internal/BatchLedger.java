@@ -26,6 +26,7 @@ final class BatchLedger {
     void sealed(Batch batch) {
         unfinished.add(batch);
         sealedBytes.addAndGet(batch.bytes());
+        counters.sealedEntries.add(batch.size());
     }
 
     /** Called once per batch, by the transition to its final state and before its future completes. */

@@ -255,7 +255,8 @@ final class BatchSender {
 
     private static Throwable unwrap(Throwable error) {
         Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
             cause = cause.getCause();
         }
         return cause;

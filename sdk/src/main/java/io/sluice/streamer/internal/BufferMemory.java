@@ -1,6 +1,5 @@
 package io.sluice.streamer.internal;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -55,7 +54,7 @@ final class BufferMemory {
      * Reserves, waiting for releases up to {@code maxWaitNanos}.
      *
      * @return true if reserved, false if the time ran out
-     * @throws IllegalStateException if the memory was closed while waiting
+     * @throws Closed               if the memory was closed while waiting
      * @throws InterruptedException  if interrupted while waiting
      */
     boolean reserve(long bytes, long maxWaitNanos) throws InterruptedException {
@@ -70,7 +69,7 @@ final class BufferMemory {
             try {
                 while (true) {
                     if (closed) {
-                        throw new IllegalStateException("the streamer was closed while waiting for buffer memory");
+                        throw new Closed();
                     }
                     if (tryReserve(bytes)) {
                         return true;
@@ -111,11 +110,10 @@ final class BufferMemory {
         }
     }
 
-    static long toNanos(java.time.Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return TimeUnit.DAYS.toNanos(365 * 100);
+    /** Thrown to a waiter when the streamer closes. */
+    static final class Closed extends IllegalStateException {
+        Closed() {
+            super("the streamer was closed while waiting for buffer memory");
         }
     }
 }

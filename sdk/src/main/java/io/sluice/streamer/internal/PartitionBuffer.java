@@ -8,7 +8,8 @@ import java.util.Arrays;
  * sealed the buffer hands its array to the batch; the next array is allocated by the next entry
  * (an idle partition holds no array), sized from the last batch so that steady loads rarely grow it.
  *
- * <p>Every method but {@link #firstEntryNanos()} must be called holding the buffer's monitor.
+ * <p>Every method but {@link #firstEntryNanos()} and {@link #count()} must be called holding the
+ * buffer's monitor.
  */
 final class PartitionBuffer {
 
@@ -65,16 +66,13 @@ final class PartitionBuffer {
         return batch;
     }
 
+    /** Entries in the open batch; also read without the lock by metrics (a stale value is fine there). */
     int count() {
         return count;
     }
 
     int length() {
         return length;
-    }
-
-    boolean isEmpty() {
-        return batch == null;
     }
 
     long firstEntryNanos() {

@@ -32,8 +32,13 @@ final class PartitionBuffers {
         this.sender = sender;
     }
 
-    int partitions() {
-        return buffers.length;
+    /** Entries in open buffers; read without the locks, so only exact when no thread is adding. */
+    long openEntries() {
+        long entries = 0;
+        for (PartitionBuffer buffer : buffers) {
+            entries += buffer.count();
+        }
+        return entries;
     }
 
     /**

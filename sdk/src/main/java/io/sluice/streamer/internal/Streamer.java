@@ -84,7 +84,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                     + " partitions; it must have at least 1");
         }
         this.maxEntrySize = options.maxEntrySize();
-        this.maxBlockNanos = BufferMemory.toNanos(options.maxBlock());
+        this.maxBlockNanos = Durations.toNanos(options.maxBlock());
         this.memory = new BufferMemory(options.bufferMemory());
         this.counters = new StreamerCounters(memory);
         this.ledger = new BatchLedger(memory, counters);
@@ -92,6 +92,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                 options.perNodeParallelOperations(), transport, new PartitionOwners(transport, partitions), counters);
         this.buffers = new PartitionBuffers(partitions, options.perPartitionBufferSize(),
                 options.perPartitionBufferBytes(), options.bufferMemory(), ledger, sender);
+        counters.openEntries(buffers::openEntries);
         this.autoFlusher = AutoFlusher.startIfEnabled(cacheName, buffers, options.autoFlushInterval());
     }
 
@@ -150,10 +151,8 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                 entry = scratch.toByteArray();
                 reserveSlowly(length);
             }
-            counters.added.increment();
             Batch joined = buffers.append(partition, entry, length);
             if (joined == null) { // closed meanwhile
-                counters.added.decrement();
                 memory.release(length);
                 throw closedException();
             }
@@ -178,7 +177,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                 }
                 if (deadline - System.nanoTime() <= 0) {
                     throw new StreamerTimeoutException("addData to cache '" + cacheName + "' waited "
-                            + options.maxBlock() + " for " + length + " bytes of buffer memory: "
+                            + Durations.describe(options.maxBlock()) + " for " + length + " bytes of buffer memory: "
                             + memory.used() + " of " + memory.limit() + " bytes (StreamerOptions.bufferMemory) "
                             + "are buffered or in flight; raise StreamerOptions.bufferMemory or "
                             + "StreamerOptions.maxBlock, or check that the node is applying batches");
@@ -188,7 +187,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
             Thread.currentThread().interrupt();
             throw new SluiceException("addData to cache '" + cacheName
                     + "' was interrupted while waiting for buffer memory", e);
-        } catch (IllegalStateException closedWhileWaiting) {
+        } catch (BufferMemory.Closed closedWhileWaiting) {
             throw closedException();
         }
     }
@@ -224,13 +223,14 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
             // Threads blocked for memory would only be refused by the closed buffers: fail them now.
             memory.close();
             if (cancel) {
-                cancelUnfinished();
+                cancelUnfinished("the streamer of cache '" + cacheName + "' was closed with cancel");
             } else {
                 sender.sendAll(rest);
                 try {
                     awaitUnfinished("close");
                 } catch (RuntimeException timedOutOrInterrupted) {
-                    cancelUnfinished(); // no future stays pending, even when close gives up waiting
+                    // No future stays pending, even when close gives up waiting.
+                    cancelUnfinished("close of cache '" + cacheName + "' gave up waiting for the batch");
                     throw timedOutOrInterrupted;
                 }
                 throwFailures("close");
@@ -240,9 +240,8 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         }
     }
 
-    private void cancelUnfinished() {
-        String reason = "the streamer of cache '" + cacheName + "' was closed with cancel; the batch may not have "
-                + "been applied";
+    private void cancelUnfinished(String why) {
+        String reason = why + "; the batch may or may not have been applied";
         Batch[] batches = ledger.unfinished();
         for (Batch batch : batches) {
             batch.cancel(reason);
@@ -269,7 +268,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
     /** Waits for every batch sealed so far, up to the timeout. */
     private void awaitUnfinished(String operation) {
         Batch[] batches = ledger.unfinished();
-        long deadline = System.nanoTime() + BufferMemory.toNanos(options.timeout());
+        long deadline = System.nanoTime() + Durations.toNanos(options.timeout());
         for (Batch batch : batches) {
             try {
                 batch.future().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -285,9 +284,9 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                     }
                 }
                 throw new StreamerTimeoutException(operation + " of cache '" + cacheName + "' waited "
-                        + options.timeout() + " (StreamerOptions.timeout) and " + pendingBatches + " batches ("
-                        + pendingEntries + " entries) are still not applied; raise StreamerOptions.timeout or "
-                        + "check that the node is applying batches");
+                        + Durations.describe(options.timeout()) + " (StreamerOptions.timeout) and " + pendingBatches
+                        + " batches (" + pendingEntries + " entries) are still not applied; raise "
+                        + "StreamerOptions.timeout or check that the node is applying batches");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new SluiceException(operation + " of cache '" + cacheName + "' was interrupted", e);
