@@ -40,6 +40,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>A partition's batches reach the transport in the order they were sealed, though several may be
  * in flight at once; whether the node applies them in that order is the transport's business (the
  * embedded node does, one stripe per partition).
+ *
+ * <p>The future {@code addData} returns is shared by every entry of its batch and is read-only:
+ * {@code complete} throws, {@code cancel} does nothing, {@code orTimeout} applies to a copy. A batch
+ * is not retried: a failed batch or request fails its future and is counted in the next
+ * {@link #flush()} or {@link #close()} report. {@code addData(Map)} and {@code addData(Collection)}
+ * add entry by entry: when one is rejected, those before it stay added.
  */
 public final class Streamer<K, V> implements DataStreamer<K, V> {
 
