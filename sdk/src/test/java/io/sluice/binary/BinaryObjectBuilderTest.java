@@ -80,6 +80,32 @@ class BinaryObjectBuilderTest {
     }
 
     @Test
+    void leavingThePreviousOrderMidwayKeepsEveryValue() {
+        BinaryObjectBuilder b = binary.builder("Order3");
+        BinaryObject abc = b.setLong("a", 1).setField("b", "x").setDouble("c", 0.5).build();
+        BinaryObject ab = b.setLong("a", 2).setField("b", "y").build();
+        BinaryObject abc2 = b.setLong("a", 3).setField("b", "z").setDouble("c", 1.5).build();
+        BinaryObject replaced = b.setLong("a", 4).setLong("a", 5).setField("b", "w").setDouble("c", 2.5).build();
+        BinaryObject removed = b.setLong("a", 6).setField("b", "v").removeField("a").setDouble("c", 3.5).build();
+        BinaryObject failed = b.setLong("a", 7).setField("b", "u").build();
+        assertThatThrownBy(() -> b.setLong("a", 8).setField("b", 9)).isInstanceOf(BinaryTypeMismatchException.class);
+        BinaryObject afterFailure = b.setDouble("c", 4.5).build();
+        assertThat(abc.toString()).isEqualTo("Order3{a=1, b=x, c=0.5}");
+        assertThat(ab.toString()).isEqualTo("Order3{a=2, b=y}");
+        assertThat(abc2.toString()).isEqualTo("Order3{a=3, b=z, c=1.5}");
+        assertThat(replaced.toString()).isEqualTo("Order3{a=5, b=w, c=2.5}");
+        assertThat(removed.toString()).isEqualTo("Order3{b=v, c=3.5}");
+        assertThat(failed.toString()).isEqualTo("Order3{a=7, b=u}");
+        assertThat(afterFailure.toString()).isEqualTo("Order3{a=8, c=4.5}");
+        assertThat(replaced).isEqualTo(binary.builder("Order3").setLong("a", 5).setField("b", "w")
+                .setDouble("c", 2.5).build());
+        for (BinaryObject o : List.of(abc, ab, abc2, replaced, removed, failed, afterFailure)) {
+            byte[] bytes = o.toBytes();
+            assertThat(binary.decode(bytes, 0, bytes.length, true)).isEqualTo(o);
+        }
+    }
+
+    @Test
     void toBuilderStartsFromTheObjectsFields() {
         BinaryObject o = order(binary.builder("StockOrder"), 7);
         BinaryObject changed = o.toBuilder().setField("price", 1.25).removeField("buySell").build();

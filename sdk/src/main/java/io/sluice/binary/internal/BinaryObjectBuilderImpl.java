@@ -13,9 +13,11 @@ import static io.sluice.binary.internal.ObjectLayout.HEADER_SIZE;
  * Writes each value straight into its place in the object's stored form ({@link ObjectLayout});
  * {@link #build()} appends the footer, fills the header and copies the bytes out once.
  *
- * <p>Reuse is the fast path: the builder remembers the previous object's field order, and while
- * fields are set in that order by the same name instances it takes the field and the schema from
- * there (an identity check), so no map lookup and no allocation happens per field.
+ * <p>Reuse is the fast path. The builder remembers the previous object's fields in order; while
+ * the fields are set again in that order with the same name instances (an identity check), a set
+ * is: write the value, compare its tag with the field's, record its offset. No map lookup, no
+ * allocation, and {@link #build()} reuses the previous schema. Anything else (a new order, a
+ * replaced or removed field, an explicit type) switches to the general path for that object.
  */
 final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
 
@@ -24,23 +26,27 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
     private GrowableBuffer buf = new GrowableBuffer(256);
     private GrowableBuffer spare;
 
+    /** Fields set so far. */
     private int count;
+    /** Where each field's value starts in buf; always kept. */
+    private int[] starts = new int[8];
+    /** General path only: each field, its name as given, and where its value ends. */
     private FieldMeta[] fields = new FieldMeta[8];
     private String[] names = new String[8];
-    private int[] starts = new int[8];
     private int[] ends = new int[8];
-    /** Some bytes in buf belong to no field (a value was replaced or removed): compact before the footer. */
+    /** General path only: some bytes in buf belong to no field (a value was replaced or removed). */
     private boolean gaps;
 
-    private String[] lastNames = new String[8];
+    /** The previous object's fields and their names as given, and its schema. */
     private FieldMeta[] lastFields = new FieldMeta[8];
+    private String[] lastNames = new String[8];
     private int lastCount = -1;
     private Schema lastSchema;
-    /** Every field set so far matched the previous object's field at the same index. */
+    /**
+     * Fast path: the fields set so far are the previous object's first {@code count} fields, their
+     * values back to back; only {@link #starts} is kept.
+     */
     private boolean sameOrder = true;
-
-    private FieldMeta pendingField;
-    private int pendingSlot;
 
     BinaryObjectBuilderImpl(BinaryContext context, TypeMeta type) {
         this.context = context;
@@ -51,6 +57,7 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
     /** A builder holding the fields of {@code from}. */
     BinaryObjectBuilderImpl(BinaryContext context, TypeMeta type, BinaryObjectImpl from) {
         this(context, type);
+        sameOrder = false;
         for (int i = 0; i < from.fieldCount(); i++) {
             int s = from.valueStart(i);
             int e = from.valueEnd(i);
@@ -59,12 +66,10 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
             FieldMeta f = from.fieldAt(i);
             addSlot(f.name, f, at, buf.position());
         }
-        sameOrder = false;
     }
 
     @Override
     public BinaryObjectBuilder setField(String name, Object value) {
-        resolve(name);
         int at = buf.position();
         try {
             context.encoder().encode(value, buf);
@@ -72,12 +77,11 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
             buf.position(at);
             throw e;
         }
-        return commit(name, at, BinaryTags.NULL, true);
+        return placed(name, at);
     }
 
     @Override
     public <T> BinaryObjectBuilder setField(String name, T value, Class<? super T> cls) {
-        resolve(name);
         int at = buf.position();
         try {
             context.encoder().encode(value, buf);
@@ -85,64 +89,63 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
             buf.position(at);
             throw e;
         }
-        return commit(name, at, BinaryTags.ofClass(cls), !cls.isPrimitive());
+        return placedSlow(name, at, BinaryTags.ofClass(cls), !cls.isPrimitive());
     }
 
     @Override
     public BinaryObjectBuilder setLong(String name, long value) {
-        resolve(name);
         int at = buf.position();
         ValueEncoder.writeLong(buf, value);
-        return commit(name, at, BinaryTags.NULL, true);
+        return placed(name, at);
     }
 
     @Override
     public BinaryObjectBuilder setInt(String name, int value) {
-        resolve(name);
         int at = buf.position();
         ValueEncoder.writeInt(buf, value);
-        return commit(name, at, BinaryTags.NULL, true);
+        return placed(name, at);
     }
 
     @Override
     public BinaryObjectBuilder setDouble(String name, double value) {
-        resolve(name);
         int at = buf.position();
         ValueEncoder.writeDouble(buf, value);
-        return commit(name, at, BinaryTags.NULL, true);
+        return placed(name, at);
     }
 
     @Override
     public BinaryObjectBuilder setBoolean(String name, boolean value) {
-        resolve(name);
         int at = buf.position();
         ValueEncoder.writeBoolean(buf, value);
-        return commit(name, at, BinaryTags.NULL, true);
+        return placed(name, at);
     }
 
-    /**
-     * Finds the field for the next set into {@link #pendingField} (null if not registered yet) and
-     * {@link #pendingSlot} (its slot if already set in this object, else -1).
-     */
-    private void resolve(String name) {
+    /** Records the value just written at {@code at} as field {@code name}. */
+    private BinaryObjectBuilder placed(String name, int at) {
         int i = count;
         if (sameOrder && i < lastCount && lastNames[i] == name) {
-            pendingField = lastFields[i];
-            pendingSlot = -1;
-            return;
+            FieldMeta f = lastFields[i];
+            if (buf.array()[at] != f.tag()) {
+                check(f, name, at);
+            }
+            if (i == starts.length) {
+                ensureSlots(i + 1);
+            }
+            starts[i] = at;
+            count = i + 1;
+            return this;
         }
-        sameOrder = false;
-        if (name == null) {
-            throw new NullPointerException("field name of type '" + type.name + "'");
-        }
-        FieldMeta f = type.field(name);
-        pendingField = f;
-        pendingSlot = f == null ? -1 : slotOf(f);
+        return placedSlow(name, at, BinaryTags.NULL, true);
     }
 
-    /** Checks the value just written at {@code at} against the field's type and records its slot. */
-    private BinaryObjectBuilder commit(String name, int at, byte declared, boolean nullable) {
-        FieldMeta f = pendingField;
+    /** The general path: finds or registers the field, checks the type, replaces or appends. */
+    private BinaryObjectBuilder placedSlow(String name, int at, byte declared, boolean nullable) {
+        if (name == null) {
+            buf.position(at);
+            throw new NullPointerException("field name of type '" + type.name + "'");
+        }
+        leaveFastPath(at);
+        FieldMeta f = type.field(name);
         byte actual = buf.array()[at];
         try {
             if (declared != BinaryTags.NULL && declared != BinaryTags.ANY && actual != BinaryTags.NULL
@@ -160,7 +163,7 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
             buf.position(at);
             throw e;
         }
-        int existing = pendingSlot;
+        int existing = slotOf(f);
         if (existing >= 0) {
             starts[existing] = at;
             ends[existing] = buf.position();
@@ -169,6 +172,30 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
             addSlot(name, f, at, buf.position());
         }
         return this;
+    }
+
+    /** A value whose tag is not the field's registered one: allowed (null, UNSET, ANY) or rolled back. */
+    private void check(FieldMeta f, String name, int at) {
+        try {
+            type.check(f, buf.array()[at]);
+        } catch (RuntimeException e) {
+            buf.position(at);
+            throw e;
+        }
+    }
+
+    /** Switches to the general path, materialising the fields, names and value ends so far. */
+    private void leaveFastPath(int end) {
+        if (!sameOrder) {
+            return;
+        }
+        sameOrder = false;
+        ensureSlots(count);
+        System.arraycopy(lastFields, 0, fields, 0, count);
+        System.arraycopy(lastNames, 0, names, 0, count);
+        for (int k = 0; k < count; k++) {
+            ends[k] = k + 1 < count ? starts[k + 1] : end;
+        }
     }
 
     private int slotOf(FieldMeta f) {
@@ -181,13 +208,7 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
     }
 
     private void addSlot(String name, FieldMeta f, int start, int end) {
-        if (count == fields.length) {
-            int n = count * 2;
-            fields = Arrays.copyOf(fields, n);
-            names = Arrays.copyOf(names, n);
-            starts = Arrays.copyOf(starts, n);
-            ends = Arrays.copyOf(ends, n);
-        }
+        ensureSlots(count + 1);
         fields[count] = f;
         names[count] = name;
         starts[count] = start;
@@ -195,10 +216,24 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
         count++;
     }
 
+    private void ensureSlots(int n) {
+        if (n > fields.length || n > starts.length) {
+            int size = Math.max(n, fields.length * 2);
+            fields = Arrays.copyOf(fields, size);
+            names = Arrays.copyOf(names, size);
+            starts = Arrays.copyOf(starts, size);
+            ends = Arrays.copyOf(ends, size);
+        }
+    }
+
     @Override
     public BinaryObjectBuilder removeField(String name) {
         FieldMeta f = type.field(name);
-        int i = f == null ? -1 : slotOf(f);
+        if (f == null) {
+            return this;
+        }
+        leaveFastPath(buf.position());
+        int i = slotOf(f);
         if (i >= 0) {
             int tail = count - i - 1;
             System.arraycopy(fields, i + 1, fields, i, tail);
@@ -209,34 +244,46 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
             fields[count] = null;
             names[count] = null;
             gaps = true;
-            sameOrder = false;
         }
         return this;
     }
 
     @Override
     public BinaryObject build() {
-        if (gaps) {
-            compact();
+        if (sameOrder && count != lastCount) {
+            leaveFastPath(buf.position());
         }
-        boolean repeat = sameOrder && count == lastCount;
-        Schema schema = repeat && lastSchema != null ? lastSchema : type.schema(fields, count);
+        boolean repeat = sameOrder;
+        FieldMeta[] footerFields;
+        Schema schema;
+        if (repeat) {
+            footerFields = lastFields;
+            schema = lastSchema;
+        } else {
+            if (gaps) {
+                compact();
+            }
+            footerFields = fields;
+            schema = type.schema(fields, count);
+        }
         int footer = buf.position();
         buf.ensureRemaining(count * FOOTER_ENTRY_SIZE);
         for (int i = 0; i < count; i++) {
-            buf.putInt(fields[i].id).putInt(starts[i]);
+            buf.putInt(footerFields[i].id).putInt(starts[i]);
         }
         ObjectLayout.writeHeader(buf, 0, type.id, schema.id, footer);
         int total = buf.position();
         BinaryObjectImpl result = new BinaryObjectImpl(context, Arrays.copyOf(buf.array(), total), 0, total, type,
                 schema);
         if (!repeat) {
-            if (lastNames.length < count) {
-                lastNames = new String[fields.length];
+            if (lastFields.length < count) {
                 lastFields = new FieldMeta[fields.length];
+                lastNames = new String[fields.length];
             }
-            System.arraycopy(names, 0, lastNames, 0, count);
             System.arraycopy(fields, 0, lastFields, 0, count);
+            System.arraycopy(names, 0, lastNames, 0, count);
+            Arrays.fill(fields, 0, count, null);
+            Arrays.fill(names, 0, count, null);
             lastCount = count;
         }
         lastSchema = schema;

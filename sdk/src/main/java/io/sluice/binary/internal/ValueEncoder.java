@@ -243,7 +243,25 @@ final class ValueEncoder {
         byte[] a = out.array();
         int p = out.position();
         a[p++] = STRING;
-        for (int i = 0; i < len; i++) {
+        int i = 0;
+        for (; i < len; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80 || c == 0) {
+                break;
+            }
+            a[p++] = (byte) c;
+        }
+        if (i < len) {
+            p = writeNonAscii(s, i, a, p);
+        }
+        a[p++] = 0;
+        out.position(p);
+    }
+
+    /** The rest of a string from its first non-ASCII (or NUL) char; returns the new position. */
+    private static int writeNonAscii(String s, int from, byte[] a, int p) {
+        int len = s.length();
+        for (int i = from; i < len; i++) {
             char c = s.charAt(i);
             if (c < 0x80 && c != 0) {
                 a[p++] = (byte) c;
@@ -269,7 +287,6 @@ final class ValueEncoder {
                 a[p++] = (byte) (0x80 | (c & 0x3F));
             }
         }
-        a[p++] = 0;
-        out.position(p);
+        return p;
     }
 }
