@@ -106,7 +106,7 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            return applyRowByRow(batch, mode); // TODO batchWriter.apply(batch, mode) once the batch path lands
+            return batchWriter.apply(batch, mode);
         } finally {
             lock.writeLock().unlock();
         }

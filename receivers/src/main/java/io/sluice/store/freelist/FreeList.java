@@ -48,8 +48,20 @@ public final class FreeList {
      * @throws io.sluice.store.DataRegionFullException if no page has room and the region cannot grow
      */
     public synchronized long takeDataPage(int need) {
+        return takeDataPage(need, need);
+    }
+
+    /**
+     * Like {@link #takeDataPage(int)}, preferring a page with room for {@code want} bytes (a batch about
+     * to fill it): the roomiest page of the buckets from need up if none has that much.
+     */
+    public synchronized long takeDataPage(int need, int want) {
         int bucket = (need + (1 << bucketShift) - 1) >>> bucketShift;
-        int found = nextNonEmpty(bucket);
+        int wanted = Math.min(BUCKETS - 1, Math.max(bucket, (want + (1 << bucketShift) - 1) >>> bucketShift));
+        int found = nextNonEmpty(wanted);
+        if (found < 0) {
+            found = previousNonEmpty(wanted - 1, bucket);
+        }
         if (found >= 0) {
             long page = heads[found];
             unlink(page, found);
@@ -159,6 +171,16 @@ public final class FreeList {
             }
             if (bits != 0) {
                 return (w << 6) + Long.numberOfTrailingZeros(bits);
+            }
+        }
+        return -1;
+    }
+
+    /** The highest non-empty bucket in [low, from], or -1. */
+    private int previousNonEmpty(int from, int low) {
+        for (int b = from; b >= low; b--) {
+            if ((nonEmpty[b >>> 6] & (1L << b)) != 0) {
+                return b;
             }
         }
         return -1;

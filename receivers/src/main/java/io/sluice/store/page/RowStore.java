@@ -133,7 +133,8 @@ public final class RowStore {
         return next;
     }
 
-    private void releaseFragments(long page) {
+    /** Returns a chain of fragment pages to the free list. */
+    public void releaseFragments(long page) {
         while (page != PageMemory.NULL_PAGE) {
             long next = FragmentPageIO.next(memory.buffer(page), memory.offset(page));
             freeList.releaseEmptyPage(page);

@@ -61,6 +61,10 @@ public final class BPlusTree {
     private final long[] pathPage = new long[MAX_HEIGHT];
     private final int[] pathIndex = new int[MAX_HEIGHT];
     private int found;
+    // For batch walks (seek): the leaf of the last descent stays current while keys stay at or below
+    // its upper bound, the nearest separator to the right on the path (none: the leaf is rightmost).
+    private boolean positioned;
+    private int upperDepth;
     private int equalSeparatorDepth;
     private int equalSeparatorIndex;
     // A separator travelling up a split.
@@ -186,6 +190,7 @@ public final class BPlusTree {
         equalSeparatorDepth = -1;
         if (root == PageMemory.NULL_PAGE) {
             found = -1;
+            positioned = false;
             return false;
         }
         long page = root;
@@ -210,7 +215,50 @@ public final class BPlusTree {
         pathPage[height - 1] = page;
         pathIndex[height - 1] = r >= 0 ? r : -r - 1;
         found = r;
+        upperDepth = -1;
+        for (int d = height - 2; d >= 0; d--) {
+            if (pathIndex[d] < count(memory.buffer(pathPage[d]), memory.offset(pathPage[d]))) {
+                upperDepth = d;
+                break;
+            }
+        }
+        positioned = true;
         return r >= 0;
+    }
+
+    /** Starts a walk of ascending keys with {@link #seek}: forgets the position of earlier operations. */
+    public void startWalk() {
+        positioned = false;
+    }
+
+    /**
+     * Like {@link #descend} for keys that ascend from one call to the next (a sorted batch): stays on the
+     * current leaf while the key belongs to it, searching only the items after the last position, and
+     * descends again only when the key is past the leaf or the tree changed shape.
+     */
+    public boolean seek(byte[] key, int keyOffset, int keyLength) {
+        if (positioned) {
+            int c = -1;
+            if (upperDepth >= 0) {
+                long up = pathPage[upperDepth];
+                c = compare(key, keyOffset, keyLength, memory.buffer(up),
+                        memory.offset(up) + separators + pathIndex[upperDepth] * ITEM);
+            }
+            if (c <= 0) {
+                equalSeparatorDepth = c == 0 ? upperDepth : -1;
+                equalSeparatorIndex = c == 0 ? pathIndex[upperDepth] : 0;
+                long leaf = pathPage[height - 1];
+                ByteBuffer b = memory.buffer(leaf);
+                int p = memory.offset(leaf);
+                int from = pathIndex[height - 1];
+                int n = count(b, p);
+                int r = from >= n ? -(n + 1) : absolute(search(key, keyOffset, keyLength, b, p + ITEMS + from * ITEM, n - from), from);
+                pathIndex[height - 1] = r >= 0 ? r : -r - 1;
+                found = r;
+                return r >= 0;
+            }
+        }
+        return descend(key, keyOffset, keyLength);
     }
 
     /** The link of the key found by the last {@link #descend}. */
@@ -251,6 +299,8 @@ public final class BPlusTree {
             height = 1;
             pathPage[0] = root;
             pathIndex[0] = 0;
+            upperDepth = -1;
+            positioned = true;
         }
         int d = height - 1;
         long page = pathPage[d];
@@ -264,8 +314,10 @@ public final class BPlusTree {
             PageMemory.move(b, at, at + ITEM, (n - pos) * ITEM);
             writeItem(b, at, link, key, keyOffset, keyLength);
             count(b, p, n + 1);
+            pathIndex[d] = pos + 1; // a following, greater key of a sorted batch is searched from here
             return;
         }
+        positioned = false; // the split changes the path
         long right = takeReserved();
         initPage(right, PageHeader.TYPE_LEAF);
         ByteBuffer rb = memory.buffer(right);
@@ -304,6 +356,7 @@ public final class BPlusTree {
         count(b, p, n - 1);
         size--;
         releaseRow(old); // before pages merge: the equal separator's position is still valid
+        positioned = false;
         rebalance();
     }
 
@@ -315,6 +368,7 @@ public final class BPlusTree {
         root = PageMemory.NULL_PAGE;
         height = 0;
         size = 0;
+        positioned = false;
         releaseReserve();
     }
 
@@ -585,6 +639,10 @@ public final class BPlusTree {
         b.putInt(at + 8, sepLength);
         b.putLong(at + 12, sepPrefixHigh);
         b.putInt(at + 20, sepPrefixLow);
+    }
+
+    private static int absolute(int relative, int from) {
+        return relative >= 0 ? relative + from : relative - from;
     }
 
     /** Binary search over items at base. @return the index, or -(insertion point) - 1 */
