@@ -211,9 +211,14 @@ public final class SluiceNode implements Sluice {
      * data region. Calling it again has no effect.
      *
      * @throws io.sluice.StreamerException if flushing a streamer failed; the node is closed anyway
+     * @throws IllegalStateException if called by a receiver (on an apply thread): it would wait for itself
      */
     @Override
     public void close() {
+        if (stripes.isStripeThread()) {
+            throw new IllegalStateException("node '" + id + "' cannot be closed from a receiver: close() waits for "
+                    + "the apply threads, and this is one of them");
+        }
         synchronized (lifecycle) {
             if (closing) {
                 return;

@@ -113,6 +113,17 @@ final class StripedExecutor {
         return clean;
     }
 
+    /** Whether the calling thread is one of this executor's stripe threads. */
+    boolean isStripeThread() {
+        Thread current = Thread.currentThread();
+        for (Stripe stripe : stripes) {
+            if (stripe.thread == current) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean join(Thread thread, long deadlineNanos) {
         try {
             long millis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -176,6 +177,23 @@ class SluiceNodeTest {
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> node.dataStreamer("orders"))
                 .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aReceiverCannotCloseItsNode() throws Exception {
+        AtomicReference<SluiceNode> self = new AtomicReference<>();
+        node = SluiceNode.start(smallNode().receiver("closing", () -> (c, e) -> self.get().close()).build());
+        self.set(node);
+        node.createCache(CacheConfig.named("orders").withPartitions(4));
+
+        List<BatchOutcome> outcomes = node.transport().send(node.id(), new BatchRequest("orders",
+                Receivers.named("closing"), false, false, List.of(new BatchRequest.PartitionBatch(0, emptyBatch()))))
+                .get(10, TimeUnit.SECONDS);
+
+        assertThat(outcomes.get(0).error())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cannot be closed from a receiver");
+        assertThat(node.cache("orders").size()).as("the node is still open").isZero();
     }
 
     @Test
