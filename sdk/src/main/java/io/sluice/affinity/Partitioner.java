@@ -19,6 +19,7 @@ public final class Partitioner {
     }
 
     /** MurmurHash3 x86 32-bit of the bytes, seed 0, little-endian blocks. */
+    @SuppressWarnings("fallthrough") // the tail switch folds in 3, 2, then 1 trailing bytes, as MurmurHash3 does
     public static int hash(byte[] data, int offset, int length) {
         int h = 0;
         int end = offset + (length & ~3);

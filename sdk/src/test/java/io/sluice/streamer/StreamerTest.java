@@ -542,22 +542,28 @@ class StreamerTest {
     @Test
     void callbacksMayAddDataWhileTheTransportAnswersOnTheAddingThread() {
         TestTransport transport = new TestTransport(PARTITIONS, "n1"); // answers inside send
-        Streamer<Object, Object> s = streamer(noAutoFlush().perPartitionBufferSize(2).bufferMemory(1024)
-                .perPartitionBufferBytes(256).build(), transport);
-        AtomicInteger added = new AtomicInteger();
+        // Buffers fill only by memory: an add that finds the memory full sends them from inside addData, the
+        // answers run the callbacks below on this thread, and those add entries while the first add is unfinished.
+        Streamer<Object, Object> s = streamer(noAutoFlush().perPartitionBufferSize(1000).bufferMemory(1024)
+                .perPartitionBufferBytes(1024).build(), transport);
+        AtomicInteger callbacks = new AtomicInteger();
         for (long k = 0; k < 200; k++) {
             long key = k;
-            s.addData(key, "v").thenRun(() -> {
-                if (added.incrementAndGet() < 100) {
-                    s.addData(-key - 1, "w");
+            s.addData(key, "v" + key).thenRun(() -> {
+                if (callbacks.incrementAndGet() < 100) {
+                    s.addData(-key - 1, "w" + key);
                 }
             });
         }
+        assertThat(callbacks.get()).isPositive(); // answers came back while adding
         s.flush();
         s.flush();
+        assertThat(transport.received).hasSize(200 + 99);
         assertThat(transport.received.values()).allSatisfy(n -> assertThat(n).hasValue(1));
-        assertThat(transport.lastValue(5L)).isEqualTo("v");
-        assertThat(s.metrics().added()).isEqualTo(s.metrics().applied());
+        for (long k = 0; k < 200; k++) {
+            assertThat(transport.lastValue(k)).isEqualTo("v" + k);
+        }
+        assertThat(s.metrics().added()).isEqualTo(s.metrics().applied()).isEqualTo(299);
     }
 
     @Test
