@@ -129,14 +129,22 @@ final class BinaryObjectImpl implements BinaryObject {
     Object valueAt(int index, boolean keepBinary) {
         int from = valueStart(index);
         int to = valueEnd(index);
-        // fixed-width scalars, the common case, without a reader
-        switch (to - from == 9 ? bytes[from] : BinaryTags.NULL - 1) {
-            case BinaryTags.LONG:
-                return GrowableBuffer.getLong(bytes, from + 1) ^ Long.MIN_VALUE;
-            case BinaryTags.DOUBLE:
-                return ValueEncoder.fromOrderedBits(GrowableBuffer.getLong(bytes, from + 1));
-            default:
-                break;
+        // scalars and plain strings, the common case, without a reader
+        byte tag = bytes[from];
+        int size = to - from;
+        if (tag == BinaryTags.STRING) {
+            String s = ValueReader.plainString(bytes, from, to);
+            if (s != null) {
+                return s;
+            }
+        } else if (tag == BinaryTags.LONG && size == 9) {
+            return GrowableBuffer.getLong(bytes, from + 1) ^ Long.MIN_VALUE;
+        } else if (tag == BinaryTags.DOUBLE && size == 9) {
+            return ValueEncoder.fromOrderedBits(GrowableBuffer.getLong(bytes, from + 1));
+        } else if (tag == BinaryTags.INT && size == 5) {
+            return GrowableBuffer.getInt(bytes, from + 1) ^ Integer.MIN_VALUE;
+        } else if (tag == BinaryTags.BOOLEAN && size == 2 && (bytes[from + 1] & 0xfe) == 0) {
+            return bytes[from + 1] == 1;
         }
         ValueReader r = new ValueReader(context, bytes, start, from, to, keepBinary);
         return r.readWhole(schema.fields[index].name);

@@ -92,6 +92,7 @@ final class ClassLayout {
     /** Records: {@code (Object[])Object} over the canonical constructor; POJOs: {@code ()Object}, or null. */
     private final MethodHandle constructor;
     private volatile Binding binding;
+    private volatile SchemaIndexes lastIndexes;
 
     private ClassLayout(Class<?> cls) {
         this.cls = cls;
@@ -182,6 +183,33 @@ final class ClassLayout {
         b = new Binding(context, type, fields, type.schema(fields, fields.length));
         binding = b;
         return b;
+    }
+
+    /** Per property, the footer index of the field of the same name in the object, or -1. */
+    int[] footerIndexes(BinaryObjectImpl object) {
+        SchemaIndexes cached = lastIndexes;
+        if (cached != null && cached.schema == object.schema && cached.type == object.type) {
+            return cached.indexes;
+        }
+        int[] indexes = new int[properties.length];
+        for (int i = 0; i < properties.length; i++) {
+            indexes[i] = object.indexOf(properties[i].name);
+        }
+        lastIndexes = new SchemaIndexes(object.type, object.schema, indexes);
+        return indexes;
+    }
+
+    /** Property to footer index for one schema: objects deserialized to a class mostly share one. */
+    private static final class SchemaIndexes {
+        final TypeMeta type;
+        final Schema schema;
+        final int[] indexes;
+
+        SchemaIndexes(TypeMeta type, Schema schema, int[] indexes) {
+            this.type = type;
+            this.schema = schema;
+            this.indexes = indexes;
+        }
     }
 
     /** A new instance from constructor arguments (records) or by the no-argument constructor (POJOs). */

@@ -30,11 +30,12 @@ final class Deserializer {
         ClassLayout layout = ClassLayout.of(cls);
         ClassLayout.Property[] props = layout.properties;
         String typeName = object.type.name;
+        int[] index = layout.footerIndexes(object);
         try {
             if (layout.record) {
                 Object[] args = new Object[props.length];
                 for (int i = 0; i < props.length; i++) {
-                    args[i] = read(object, props[i], typeName);
+                    args[i] = read(object, index[i], props[i], typeName);
                     if (args[i] == null && props[i].type.isPrimitive()) {
                         args[i] = Array.get(Array.newInstance(props[i].type, 1), 0);
                     }
@@ -42,11 +43,12 @@ final class Deserializer {
                 return layout.construct(args);
             }
             Object instance = layout.construct(null);
-            for (ClassLayout.Property p : props) {
-                if (object.indexOf(p.name) < 0) {
+            for (int i = 0; i < props.length; i++) {
+                ClassLayout.Property p = props[i];
+                if (index[i] < 0) {
                     continue;
                 }
-                Object v = read(object, p, typeName);
+                Object v = read(object, index[i], p, typeName);
                 if (v != null || !p.type.isPrimitive()) {
                     p.setter.invoke(instance, v);
                 }
@@ -59,8 +61,7 @@ final class Deserializer {
         }
     }
 
-    private static Object read(BinaryObjectImpl object, ClassLayout.Property p, String typeName) {
-        int i = object.indexOf(p.name);
+    private static Object read(BinaryObjectImpl object, int i, ClassLayout.Property p, String typeName) {
         if (i < 0) {
             return null;
         }

@@ -291,6 +291,23 @@ final class ValueReader {
         return v;
     }
 
+    /**
+     * The string encoded in exactly {@code [from, to)} (tag included) if it has no escaped NUL, else
+     * null (the caller falls back to a reader, which also reports malformed bytes).
+     */
+    static String plainString(byte[] b, int from, int to) {
+        int last = to - 1;
+        if (last <= from || b[last] != 0) {
+            return null;
+        }
+        for (int i = from + 1; i < last; i++) {
+            if (b[i] == 0) {
+                return null;
+            }
+        }
+        return new String(b, from + 1, last - from - 1, StandardCharsets.UTF_8);
+    }
+
     /** UTF-8 up to a 00 not followed by FF; 00 FF is U+0000. */
     private String readString() {
         int start = pos;
