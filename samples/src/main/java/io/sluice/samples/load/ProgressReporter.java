@@ -33,6 +33,8 @@ final class ProgressReporter {
     }
 
     private static final int BAR_WIDTH = 30;
+    private static final int TERMINAL_BAR_WIDTH = 12;
+    private static final int TERMINAL_WIDTH = 79;
 
     private final PrintWriter out;
     private final Style style;
@@ -89,7 +91,7 @@ final class ProgressReporter {
     private synchronized void print(String label, long done, long total, long startNanos, boolean last) {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         if (style == Style.TERMINAL) {
-            out.print('\r' + bar(done, total) + ' ' + line(label, done, total, seconds) + "   ");
+            out.print('\r' + terminalLine(label, done, total, seconds));
             if (last) {
                 out.println();
             }
@@ -99,11 +101,30 @@ final class ProgressReporter {
         out.flush();
     }
 
+    /**
+     * The line redrawn on a terminal: a bar, the label, entries, entries/s and seconds, padded to
+     * {@value #TERMINAL_WIDTH} characters so that it overwrites a longer previous line and never
+     * wraps on an 80-column terminal (a wrapped line cannot be redrawn with a carriage return).
+     */
+    static String terminalLine(String label, long done, long total, double seconds) {
+        double rate = seconds > 0 ? done / seconds : 0;
+        String text = bar(done, total, TERMINAL_BAR_WIDTH) + ' ' + label
+                + String.format(Locale.ROOT, " %,d entries %,.0f/s %.1fs", done, rate, seconds);
+        if (text.length() > TERMINAL_WIDTH) {
+            return text.substring(0, TERMINAL_WIDTH);
+        }
+        return text + " ".repeat(TERMINAL_WIDTH - text.length());
+    }
+
     /** A progress bar of {@value #BAR_WIDTH} cells, e.g. {@code [=======>      ]}. */
     static String bar(long done, long total) {
-        int filled = total <= 0 ? BAR_WIDTH : (int) Math.min(BAR_WIDTH, done * BAR_WIDTH / total);
-        StringBuilder bar = new StringBuilder(BAR_WIDTH + 2).append('[');
-        for (int i = 0; i < BAR_WIDTH; i++) {
+        return bar(done, total, BAR_WIDTH);
+    }
+
+    private static String bar(long done, long total, int width) {
+        int filled = total <= 0 ? width : (int) Math.min(width, done * width / total);
+        StringBuilder bar = new StringBuilder(width + 2).append('[');
+        for (int i = 0; i < width; i++) {
             bar.append(i < filled ? '=' : i == filled ? '>' : ' ');
         }
         return bar.append(']').toString();

@@ -21,6 +21,14 @@ class ProgressReporterTest {
     }
 
     @Test
+    void terminalLineFitsEightyColumnsEvenForTheLongestLabel() {
+        String line = ProgressReporter.terminalLine("streamer-individual/binary", 1_000_000, 2_000_000, 1.5);
+        assertThat(line).hasSize(79)
+                .startsWith("[======>     ] streamer-individual/binary 1,000,000 entries 666,667/s 1.5s");
+        assertThat(ProgressReporter.terminalLine("x".repeat(100), 1, 2, 1)).hasSize(79);
+    }
+
+    @Test
     void barFillsWithProgress() {
         assertThat(ProgressReporter.bar(0, 100)).isEqualTo("[>" + " ".repeat(29) + "]");
         assertThat(ProgressReporter.bar(50, 100)).isEqualTo("[" + "=".repeat(15) + ">" + " ".repeat(14) + "]");
@@ -49,7 +57,7 @@ class ProgressReporterTest {
         ProgressReporter reporter = new ProgressReporter(new PrintWriter(text), ProgressReporter.Style.TERMINAL, 10);
         AtomicLong done = new AtomicLong(30);
         ProgressReporter.Report report = reporter.start("put/pojo", 100, done::get);
-        await().atMost(Duration.ofSeconds(10)).until(() -> text.toString().contains("30 / 100"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> text.toString().contains("put/pojo 30 entries"));
         done.set(100);
         report.close();
         String output = text.toString();
@@ -57,7 +65,13 @@ class ProgressReporterTest {
         // One line on screen: every redraw starts with a carriage return, only the last one ends the line.
         assertThat(output.indexOf('\n')).isEqualTo(output.length() - 1);
         assertThat(output.split("\r", -1).length - 1).isGreaterThanOrEqualTo(2);
-        assertThat(output).contains("\r[" + "=".repeat(30) + "] put/pojo");
+        assertThat(output).contains("\r[" + "=".repeat(12) + "] put/pojo 100 entries ");
+        // Every redraw is as wide as an 80-column terminal allows, so it neither wraps nor leaves old text.
+        for (String redraw : output.strip().split("\r")) {
+            if (!redraw.isEmpty()) {
+                assertThat(redraw).hasSize(79);
+            }
+        }
     }
 
     @Test
