@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A Sluice node in this JVM: caches in off-heap page memory, the receivers that apply streamed
@@ -183,9 +184,11 @@ public final class SluiceNode implements Sluice {
         Objects.requireNonNull(options, "options");
         ensureNotClosing();
         nodeCache(cacheName);
-        Streamer<K, V>[] self = newStreamerHolder();
-        Streamer<K, V> streamer = new Streamer<>(cacheName, options, transport, binary, () -> streamers.remove(self[0]));
-        self[0] = streamer;
+        // The streamer forgets itself when it closes; the reference is set before anything can close it.
+        AtomicReference<Streamer<?, ?>> self = new AtomicReference<>();
+        Streamer<K, V> streamer = new Streamer<>(cacheName, options, transport, binary,
+                () -> streamers.remove(self.get()));
+        self.set(streamer);
         streamers.add(streamer);
         if (closing) {
             // Raced with close(), which may have missed it.
@@ -193,11 +196,6 @@ public final class SluiceNode implements Sluice {
             throw new IllegalStateException("node '" + id + "' is closing; no new streamers");
         }
         return streamer;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <K, V> Streamer<K, V>[] newStreamerHolder() {
-        return (Streamer<K, V>[]) new Streamer<?, ?>[1];
     }
 
     @Override

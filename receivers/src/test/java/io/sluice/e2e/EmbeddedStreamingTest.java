@@ -215,6 +215,47 @@ class EmbeddedStreamingTest {
     }
 
     @Test
+    void putsRacingAnIsolatedLoadAlwaysWin() throws Exception {
+        start(256L << 20);
+        Cache<Long, String> cache = node.cache(CACHE);
+        int keys = 100_000;
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> load = pool.submit(() -> {
+                go.await();
+                try (DataStreamer<Long, String> streamer = node.dataStreamer(CACHE)) {
+                    for (long k = 0; k < keys; k++) {
+                        streamer.addData(k, "loaded");
+                    }
+                }
+                return null;
+            });
+            Future<?> puts = pool.submit(() -> {
+                go.await();
+                for (long k = 0; k < keys; k += 7) {
+                    cache.put(k, "put");
+                }
+                return null;
+            });
+            go.countDown();
+            load.get(50, TimeUnit.SECONDS);
+            puts.get(50, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+
+        // Whether a put came before or after the key's batch, the isolated load never overwrites it.
+        assertThat(cache.size()).isEqualTo(keys);
+        for (long k = 0; k < keys; k++) {
+            String expected = k % 7 == 0 ? "put" : "loaded";
+            if (!expected.equals(cache.get(k))) {
+                throw new AssertionError("key " + k + " holds " + cache.get(k) + ", expected " + expected);
+            }
+        }
+    }
+
+    @Test
     void overwritingReceiversReplaceAndRemove() {
         start(256L << 20);
         Cache<Long, String> cache = node.cache(CACHE);

@@ -215,7 +215,16 @@ class ReceiverSemanticsTest {
     }
 
     @Test
-    void aFullRegionFailsTheBatchWithItsCounts() throws Exception {
+    void aFullRegionFailsAnIndividualBatchWithItsCounts() throws Exception {
+        assertFullRegionFailsTheBatchWithItsCounts(Receivers.individual());
+    }
+
+    @Test
+    void aFullRegionFailsAnIsolatedBatchWithTheStoresCounts() throws Exception {
+        assertFullRegionFailsTheBatchWithItsCounts(Receivers.isolated());
+    }
+
+    private void assertFullRegionFailsTheBatchWithItsCounts(ReceiverRef receiver) throws Exception {
         node = SluiceNode.start(NodeConfig.builder()
                 .dataRegionInitialSize(0)
                 .dataRegionMaxSize(64 * 4096)
@@ -228,13 +237,16 @@ class ReceiverSemanticsTest {
             entries.add(entry(k, big));
         }
 
-        List<BatchOutcome> outcomes = send(Receivers.individual(), entries);
+        List<BatchOutcome> outcomes = send(receiver, entries);
 
         BatchOutcome outcome = outcomes.get(0);
         assertThat(outcome.succeeded()).isFalse();
-        assertThat(outcome.error()).isInstanceOf(BatchApplyException.class);
+        assertThat(outcome.error()).isInstanceOf(BatchApplyException.class)
+                .hasMessageContaining("data region is full");
+        BatchApplyException cause = (BatchApplyException) outcome.error();
+        assertThat(outcome.applied()).isEqualTo(cause.applied()).isEqualTo((int) small.size());
+        assertThat(outcome.failed()).isEqualTo(cause.notApplied()).isPositive();
         assertThat(outcome.applied() + outcome.failed()).isEqualTo(200);
-        assertThat(outcome.applied()).isPositive().isEqualTo((int) small.size());
     }
 
     // ---- helpers

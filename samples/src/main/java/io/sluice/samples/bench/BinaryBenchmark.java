@@ -14,6 +14,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,6 +27,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Every write benchmark starts from the same {@link StockOrder} instances (made once, cycled),
  * so only the serialization differs. Run:
  * {@code java -cp ... org.openjdk.jmh.Main BinaryBenchmark -f 1 -wi 2 -i 3 -w 1 -r 1}.
+ *
+ * <p>On a machine shared with other work JMH's wall-clock times swing widely; {@link #main} runs the
+ * same methods in a plain loop and reports <em>thread CPU time</em> per operation, which time spent
+ * descheduled does not inflate (a cross-check, not a replacement for JMH).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -124,5 +131,35 @@ public class BinaryBenchmark {
     @Benchmark
     public StockOrder jacksonReadValue() throws Exception {
         return mapper.readValue(json, StockOrder.class);
+    }
+
+    /** Thread CPU time per operation of each benchmark method: 6 rounds of 1,000,000 calls. */
+    public static void main(String[] args) throws Exception {
+        BinaryBenchmark b = new BinaryBenchmark();
+        b.setUp();
+        String[] names = {"buildWithReusedBuilder", "buildWithReusedBuilderBoxed", "toBinaryFromRecord",
+                "jacksonWriteValueAsBytes", "encodeLongKey", "readOneField", "deserializeWholeObject",
+                "jacksonReadValue"};
+        Callable<?>[] ops = {b::buildWithReusedBuilder, b::buildWithReusedBuilderBoxed, b::toBinaryFromRecord,
+                b::jacksonWriteValueAsBytes, b::encodeLongKey, b::readOneField, b::deserializeWholeObject,
+                b::jacksonReadValue};
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        int calls = 1_000_000;
+        long sink = 0;
+        for (int round = 0; round < 6; round++) {
+            StringBuilder line = new StringBuilder(round < 2 ? "warm-up " : "round   ").append(round).append(':');
+            for (int k = 0; k < ops.length; k++) {
+                long start = threads.getCurrentThreadCpuTime();
+                for (int i = 0; i < calls; i++) {
+                    sink += ops[k].call().hashCode();
+                }
+                long nanos = (threads.getCurrentThreadCpuTime() - start) / calls;
+                line.append(' ').append(names[k]).append('=').append(nanos);
+            }
+            System.out.println(line.append(" ns/op cpu"));
+        }
+        if (sink == 42) {
+            System.out.println();
+        }
     }
 }

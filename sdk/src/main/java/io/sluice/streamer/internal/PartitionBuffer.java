@@ -19,6 +19,7 @@ final class PartitionBuffer {
 
     private final int partition;
     private final BatchLedger ledger;
+    private final BufferMemory memory;
     private final int maxCapacity;
     private final int maxEntries;
     /** Capacity of the next array: the last batch's size plus some slack; 0 before the first batch. */
@@ -28,6 +29,8 @@ final class PartitionBuffer {
     private int length;
     private int count;
     private Batch batch;
+    /** Buffer memory reserved ahead for the open batch and not filled yet; returned when it is sealed. */
+    private long credit;
     /** When the open batch got its first entry; read without the lock by the auto-flusher. */
     private volatile long firstEntryNanos = EMPTY;
 
@@ -36,15 +39,41 @@ final class PartitionBuffer {
      * @param firstCapacity largest capacity of the first array
      * @param maxCapacity   largest capacity chosen up front (arrays grow past it for a large entry)
      */
-    PartitionBuffer(int partition, BatchLedger ledger, int maxEntries, int firstCapacity, int maxCapacity) {
+    PartitionBuffer(int partition, BatchLedger ledger, BufferMemory memory, int maxEntries, int firstCapacity,
+                    int maxCapacity) {
         this.partition = partition;
         this.ledger = ledger;
+        this.memory = memory;
         this.maxEntries = maxEntries;
         this.maxCapacity = maxCapacity;
         this.firstCapacity = Math.min(firstCapacity, maxCapacity);
     }
 
-    /** Appends an encoded entry; returns the batch it joined. */
+    /**
+     * Takes an entry's bytes of buffer memory from this buffer's credit, topping the credit up from
+     * the shared memory by at least {@code chunk} bytes at a time: adding threads touch the shared
+     * counter once per chunk instead of once per entry.
+     *
+     * @return false if the shared memory cannot give that much now (nothing was taken)
+     */
+    boolean takeCredit(int bytes, int chunk) {
+        if (credit < bytes) {
+            long topUp = Math.max(bytes, chunk) - credit;
+            if (!memory.tryReserve(topUp)) {
+                return false;
+            }
+            credit += topUp;
+        }
+        credit -= bytes;
+        return true;
+    }
+
+    /** Reserved and unfilled bytes; also read without the lock by metrics (a stale value is fine there). */
+    long credit() {
+        return credit;
+    }
+
+    /** Appends an encoded entry whose memory is already reserved; returns the batch it joined. */
     Batch append(byte[] src, int entryLength) {
         if (batch == null) {
             batch = new Batch(partition, ledger);
@@ -86,6 +115,10 @@ final class PartitionBuffer {
             return null;
         }
         sealed.seal(data, length, count);
+        if (credit > 0) {
+            memory.release(credit);
+            credit = 0;
+        }
         // The next batch of this partition is likely about as large as this one.
         nextCapacity = Math.max(MIN_CAPACITY, Math.min(length + (length >>> 4), maxCapacity));
         data = null;

@@ -14,19 +14,24 @@ final class PartitionBuffers {
     private final PartitionBuffer[] buffers;
     private final int maxEntries;
     private final int maxBytes;
+    private final int creditChunk;
     private final BatchSender sender;
     private volatile boolean closed;
 
-    PartitionBuffers(int partitions, int maxEntries, int maxBytes, long bufferMemory, BatchLedger ledger,
+    PartitionBuffers(int partitions, int maxEntries, int maxBytes, BufferMemory memory, BatchLedger ledger,
                      BatchSender sender) {
+        long bufferMemory = memory.limit();
         this.buffers = new PartitionBuffer[partitions];
         // A full buffer holds maxBytes plus at most one entry. Before the first batch shows the entry size, start
         // at the fair share of the buffer memory: buffers are sent when they hold it all, and arrays still grow.
         int maxCapacity = (int) Math.min((long) maxBytes + 1024, Integer.MAX_VALUE - 16);
         int firstCapacity = (int) Math.min(maxCapacity, Math.max(4096, bufferMemory / partitions));
         for (int p = 0; p < partitions; p++) {
-            buffers[p] = new PartitionBuffer(p, ledger, maxEntries, firstCapacity, maxCapacity);
+            buffers[p] = new PartitionBuffer(p, ledger, memory, maxEntries, firstCapacity, maxCapacity);
         }
+        // Memory is reserved ahead in chunks, at most 4 KiB and small enough that credits held by every open
+        // buffer stay under an eighth of the buffer memory; with a small memory that means entry by entry.
+        this.creditChunk = (int) Math.min(4096, bufferMemory / (8L * partitions));
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;
         this.sender = sender;
@@ -41,18 +46,34 @@ final class PartitionBuffers {
         return entries;
     }
 
+    /** Bytes of buffer memory reserved ahead by open buffers and not filled; exact only when no thread adds. */
+    long openCredit() {
+        long bytes = 0;
+        for (PartitionBuffer buffer : buffers) {
+            bytes += buffer.credit();
+        }
+        return bytes;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
     /**
      * Appends an encoded entry to its partition's buffer and sends the buffer if that made it full.
      *
-     * @return the batch the entry joined, or null if the buffers were closed (nothing was appended)
+     * @param reserved whether the caller already reserved the entry's buffer memory; if not, it is
+     *                 taken from the buffer's credit
+     * @return the batch the entry joined, or null if nothing was appended: the buffers are closed
+     *         ({@link #isClosed()}), or the memory is full (the caller waits for it, then appends reserved)
      */
-    Batch append(int partition, byte[] entry, int entryLength) {
+    Batch append(int partition, byte[] entry, int entryLength, boolean reserved) {
         PartitionBuffer buffer = buffers[partition];
         Batch joined;
         BatchSender.NodeQueue full = null;
         synchronized (buffer) {
             // Checked under the lock: closing sets the flag before it sweeps each buffer under the same lock.
-            if (closed) {
+            if (closed || (!reserved && !buffer.takeCredit(entryLength, creditChunk))) {
                 return null;
             }
             joined = buffer.append(entry, entryLength);

@@ -97,8 +97,8 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         this.sender = new BatchSender(cacheName, options.receiver(), options.allowOverwrite(), options.skipStore(),
                 options.perNodeParallelOperations(), transport, new PartitionOwners(transport, partitions), counters);
         this.buffers = new PartitionBuffers(partitions, options.perPartitionBufferSize(),
-                options.perPartitionBufferBytes(), options.bufferMemory(), ledger, sender);
-        counters.openEntries(buffers::openEntries);
+                options.perPartitionBufferBytes(), memory, ledger, sender);
+        counters.openBuffers(buffers::openEntries, buffers::openCredit);
         this.autoFlusher = AutoFlusher.startIfEnabled(cacheName, buffers, options.autoFlushInterval());
     }
 
@@ -136,7 +136,11 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         return futures.all();
     }
 
-    /** The hot path: encode, hash, reserve memory, copy into the partition buffer. */
+    /**
+     * The hot path: encode into the thread's scratch, hash the key bytes, then under the partition's
+     * lock take the entry's memory from the buffer's credit and copy the entry in. No shared counter
+     * is written per entry.
+     */
     private CompletableFuture<Void> add(Object key, Object value, boolean removal) {
         if (closing) {
             throw closedException();
@@ -151,16 +155,20 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                 throw oversized(key, size);
             }
             int partition = Partitioner.partition(entry, EntryBatch.ENTRY_HEADER, keyLength, partitions);
-            if (!memory.tryReserve(length)) {
-                // Waiting may send batches whose completion runs callbacks on this thread, which may add
-                // entries and reuse the scratch: keep a copy of this entry (slow path only).
+            Batch joined = buffers.append(partition, entry, length, false);
+            if (joined == null) {
+                if (buffers.isClosed()) {
+                    throw closedException();
+                }
+                // The memory is full. Waiting may send batches whose completion runs callbacks on this thread,
+                // which may add entries and reuse the scratch: keep a copy of this entry (slow path only).
                 entry = scratch.toByteArray();
                 reserveSlowly(length);
-            }
-            Batch joined = buffers.append(partition, entry, length);
-            if (joined == null) { // closed meanwhile
-                memory.release(length);
-                throw closedException();
+                joined = buffers.append(partition, entry, length, true);
+                if (joined == null) { // closed meanwhile
+                    memory.release(length);
+                    throw closedException();
+                }
             }
             return joined.future();
         } finally {

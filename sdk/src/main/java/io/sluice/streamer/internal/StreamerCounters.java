@@ -15,14 +15,19 @@ final class StreamerCounters implements StreamerMetrics {
     final LongAdder batchesSent = new LongAdder();
     private final BufferMemory memory;
     private LongSupplier openEntries = () -> 0;
+    private LongSupplier openCredit = () -> 0;
 
     StreamerCounters(BufferMemory memory) {
         this.memory = memory;
     }
 
-    /** Where entries not yet sealed are counted (the partition buffers, made after the counters). */
-    void openEntries(LongSupplier openEntries) {
+    /**
+     * Where the partition buffers (made after the counters) count their entries not yet sealed and the
+     * memory they reserved ahead without filling it.
+     */
+    void openBuffers(LongSupplier openEntries, LongSupplier openCredit) {
         this.openEntries = openEntries;
+        this.openCredit = openCredit;
     }
 
     /**
@@ -49,9 +54,10 @@ final class StreamerCounters implements StreamerMetrics {
         return batchesSent.sum();
     }
 
+    /** Reserved memory less what open buffers reserved ahead; exact when no thread is adding. */
     @Override
     public long bufferedBytes() {
-        return memory.used();
+        return Math.max(0, memory.used() - openCredit.getAsLong());
     }
 
     @Override
