@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +19,10 @@ import java.util.concurrent.CompletableFuture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Seeded random runs of adds, removals, flushes and node answers (successes, failed batches,
- * failed requests) in random order, checked against what must hold whatever the order: every entry
- * is sent exactly once, every future completes, a future fails exactly when its batch failed,
- * flushes report every failed entry once, and the counters add up.
+ * Seeded random runs of adds, removals, flushes, topology changes and node answers (successes,
+ * failed batches, failed requests) in random order, checked against what must hold whatever the
+ * order: every entry is sent exactly once and to its owner, every future completes, a future fails
+ * exactly when its batch failed, flushes report every failed entry once, and the counters add up.
  */
 @Timeout(60)
 class StreamerModelTest {
@@ -71,8 +72,12 @@ class StreamerModelTest {
                 transport.failRequestsWith(new IllegalStateException("request failed"));
                 transport.completeOne();
                 transport.failRequestsWith(null);
-            } else if (choice < 97) {
+            } else if (choice < 95) {
                 transport.completePending();
+            } else if (choice < 97) {
+                List<String> nodes = new ArrayList<>(List.of("n1", "n2", "n3"));
+                Collections.shuffle(nodes, random);
+                transport.nodes(nodes.subList(0, 1 + random.nextInt(3)).toArray(new String[0]));
             } else {
                 transport.automatic();
                 reportedFailures += flushCountingFailures(s);

@@ -6,8 +6,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Bounds the encoded bytes a streamer holds, buffered or in flight
- * ({@link io.sluice.StreamerOptions#bufferMemory()}). An entry reserves its bytes before it joins a
- * buffer and the bytes are released when its batch reaches a final state.
+ * ({@link io.sluice.StreamerOptions#bufferMemory()}). Partition buffers reserve ahead in small
+ * chunks (their credit, returned when the buffer is sealed); a sealed batch's bytes are released
+ * when it reaches a final state. An adder that finds the memory full waits here for its exact bytes.
  *
  * <p>The fast path is one CAS; only a caller that finds the memory full takes the lock and waits.
  */
