@@ -35,7 +35,7 @@ class BinaryObjectBuilderTest {
         assertThat((Boolean) o.field("marketMaker")).isFalse();
         assertThat(o.hasField("price")).isTrue();
         assertThat(o.hasField("nope")).isFalse();
-        assertThat((Object) o.field("nope")).isNull();
+        assertThat(o.<Object>field("nope")).isNull();
         assertThat(o.type().typeName()).isEqualTo("StockOrder");
         assertThat(o.type().fieldNames()).containsExactly("secCode", "price", "quantity", "buySell", "marketMaker");
         assertThat(o.type().fieldTypeName("price")).isEqualTo("double");
@@ -160,7 +160,7 @@ class BinaryObjectBuilderTest {
                 .isInstanceOf(BinaryTypeMismatchException.class);
         BinaryObject withNull = binary.builder("Trade").setField("price", null).build();
         assertThat(withNull.hasField("price")).isTrue();
-        assertThat((Object) withNull.field("price")).isNull();
+        assertThat(withNull.<Object>field("price")).isNull();
     }
 
     @Test

@@ -109,8 +109,9 @@ class CorruptionTest {
         b[at + 3] = (byte) v;
     }
 
+    /** 20,000 mutations by default; {@code -Dsluice.fuzz.iterations=...} and {@code -Dsluice.fuzz.seed=...} to dig. */
     @Test
-    @Timeout(60)
+    @Timeout(600)
     void randomMutationsOfValidEncodingsDecodeOrFailWithAFormatError() {
         List<byte[]> samples = new ArrayList<>();
         samples.add(sample().toBytes());
@@ -121,11 +122,12 @@ class CorruptionTest {
         samples.add(encode("plain string key"));
         samples.add(binary.builder("Wide").setField("a", new double[]{1, 2}).setField("b", true)
                 .setField("c", List.of(sample(), sample())).build().toBytes());
-        long seed = System.nanoTime();
+        long seed = Long.getLong("sluice.fuzz.seed", System.nanoTime());
+        int iterations = Integer.getInteger("sluice.fuzz.iterations", 20_000);
         Random random = new Random(seed);
         int decoded = 0;
         int refused = 0;
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < iterations; i++) {
             byte[] base = samples.get(random.nextInt(samples.size()));
             byte[] b = mutate(base, samples.get(random.nextInt(samples.size())), random);
             try {

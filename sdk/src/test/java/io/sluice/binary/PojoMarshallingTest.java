@@ -81,6 +81,11 @@ class PojoMarshallingTest {
         }
     }
 
+    static final class Node {
+        String name;
+        Node next;
+    }
+
     static final class NoDefaultConstructor {
         private final String value;
 
@@ -176,6 +181,24 @@ class PojoMarshallingTest {
         BinaryObject o = binary.builder("Holder").setField("value", "x").build();
         assertThatThrownBy(() -> o.deserialize(NoDefaultConstructor.class))
                 .hasMessageContaining("no-argument constructor");
+    }
+
+    @Test
+    void aCycleInTheObjectGraphFailsClearlyInsteadOfOverflowingTheStack() {
+        Node a = new Node();
+        a.name = "a";
+        a.next = new Node();
+        a.next.name = "b";
+        BinaryObject chain = binary.toBinary(a);
+        assertThat(chain.<BinaryObject>field("next").<String>field("name")).isEqualTo("b");
+        assertThat(chain.deserialize(Node.class).next.name).isEqualTo("b");
+        a.next.next = a;
+        assertThatThrownBy(() -> binary.toBinary(a)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("nested deeper than 64").hasMessageContaining("cycle");
+        GrowableBuffer out = new GrowableBuffer(16);
+        assertThatThrownBy(() -> binary.encode(a, out)).isInstanceOf(IllegalArgumentException.class);
+        a.next.next = null;
+        assertThat(binary.toBinary(a)).isEqualTo(chain);
     }
 
     @Test

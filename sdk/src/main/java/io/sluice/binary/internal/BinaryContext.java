@@ -28,7 +28,16 @@ public final class BinaryContext implements Binary, ValueCodec {
     private final LoadingCache<String, Optional<Class<?>>> classes = Caffeine.newBuilder()
             .maximumSize(10_000)
             .build(BinaryContext::loadClass);
-    private final ThreadLocal<GrowableBuffer> scratch = ThreadLocal.withInitial(() -> new GrowableBuffer(256));
+    /** Objects nested deeper than this while marshalling are taken for a cycle in the object graph. */
+    static final int MAX_MARSHAL_DEPTH = 64;
+
+    /** Per thread: the buffer {@link #toBinary} writes into, and how deep marshalling is nested. */
+    private static final class MarshalState {
+        final GrowableBuffer scratch = new GrowableBuffer(256);
+        int depth;
+    }
+
+    private final ThreadLocal<MarshalState> marshalState = ThreadLocal.withInitial(MarshalState::new);
 
     public BinaryContext() {
     }
@@ -71,7 +80,7 @@ public final class BinaryContext implements Binary, ValueCodec {
         if (pojo == null) {
             throw new NullPointerException("toBinary(null)");
         }
-        GrowableBuffer buf = scratch.get();
+        GrowableBuffer buf = marshalState.get().scratch;
         buf.reset();
         marshal(pojo, buf);
         byte[] bytes = buf.toByteArray();
@@ -85,6 +94,20 @@ public final class BinaryContext implements Binary, ValueCodec {
             throw new IllegalArgumentException("values of " + cls.getName() + " have no binary encoding; "
                     + "use one of the types in docs/binary-format.md");
         }
+        MarshalState state = marshalState.get();
+        if (state.depth >= MAX_MARSHAL_DEPTH) {
+            throw new IllegalArgumentException("objects nested deeper than " + MAX_MARSHAL_DEPTH + " while marshalling "
+                    + cls.getName() + "; does the object graph have a cycle?");
+        }
+        state.depth++;
+        try {
+            marshal(pojo, cls, out);
+        } finally {
+            state.depth--;
+        }
+    }
+
+    private void marshal(Object pojo, Class<?> cls, GrowableBuffer out) {
         ClassLayout layout = ClassLayout.of(cls);
         ClassLayout.Binding b = layout.binding(this);
         ClassLayout.Property[] props = layout.properties;

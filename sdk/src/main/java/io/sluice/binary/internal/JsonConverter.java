@@ -238,7 +238,8 @@ final class JsonConverter {
         } else {
             for (String name : object.type().fieldNames()) {
                 if (object.hasField(name)) {
-                    node.set(name, toNode((Object) object.field(name)));
+                    Object value = object.field(name);
+                    node.set(name, toNode(value));
                 }
             }
         }

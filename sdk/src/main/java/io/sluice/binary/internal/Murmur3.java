@@ -19,6 +19,7 @@ final class Murmur3 {
      * The same function as {@link Partitioner#hash} (a test checks they agree), reading each 4-byte
      * block in one little-endian load.
      */
+    @SuppressWarnings("fallthrough")
     static int hash(byte[] data, int offset, int length) {
         int h = 0;
         int end = offset + (length & ~3);
