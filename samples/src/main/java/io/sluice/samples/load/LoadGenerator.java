@@ -145,6 +145,12 @@ public final class LoadGenerator implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         ProgressReporter.Style style = ProgressReporter.Style.detect(noProgress);
         out.println(header(settings));
+        if (settings.modes().stream().anyMatch(LoadMode::needsNode)) {
+            String memory = DirectMemory.warning(LoadRun.regionBytes(settings, settings.keyPlan()), DirectMemory.limit());
+            if (memory != null) {
+                out.println(memory);
+            }
+        }
         out.flush();
         LoadRun run = new LoadRun(settings, nodes,
                 new ProgressReporter(out, style, ProgressReporter.interval(style)));

@@ -201,10 +201,14 @@ final class LoadRun {
         return plan.distinctKey(plan.threads() - 1, plan.distinct(plan.threads() - 1) - 1);
     }
 
-    private ModeLoad openCacheLoad(LoadMode mode, ValueKind kind, KeyPlan plan) {
+    /** The most off-heap memory a node's data region may take for a plan: room for every distinct key. */
+    static long regionBytes(LoadSettings settings, KeyPlan plan) {
         long valueBytes = settings.valueSize() > 0 ? settings.valueSize() : 128;
-        long region = Math.max(MIN_REGION_BYTES, plan.distinct() * (valueBytes + REGION_BYTES_PER_ENTRY));
-        Sluice sluice = nodes.start(settings.pageSize(), region);
+        return Math.max(MIN_REGION_BYTES, plan.distinct() * (valueBytes + REGION_BYTES_PER_ENTRY));
+    }
+
+    private ModeLoad openCacheLoad(LoadMode mode, ValueKind kind, KeyPlan plan) {
+        Sluice sluice = nodes.start(settings.pageSize(), regionBytes(settings, plan));
         try {
             String name = "orders-" + mode.cliName() + "-" + kind.cliName();
             Cache<Long, Object> cache = sluice.createCache(CacheConfig.named(name).withPartitions(settings.partitions()));
