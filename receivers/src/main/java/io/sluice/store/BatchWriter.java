@@ -57,10 +57,10 @@ final class BatchWriter {
                 int ko = order.keyOffset(e);
                 int kl = order.keyLength(e);
                 int vl = batch.valueLength(e);
-                boolean present = tree.seek(data, ko, kl);
+                boolean present = tree.seek(data, ko, kl, order.prefixHigh(e), order.prefixLow(e));
                 if (vl == EntryBatch.REMOVAL) {
                     if (present) {
-                        tree.remove();
+                        tree.removeSorted(data, ko, kl);
                         removed++;
                     } else {
                         skipped++;
@@ -70,7 +70,7 @@ final class BatchWriter {
                     if (!present) {
                         tree.reserveForInsert();
                         long link = rowWriter.add(data, ko, kl, data, batch.valueOffset(e), vl, bytesAhead);
-                        tree.insert(link, data, ko, kl);
+                        tree.insertSorted(link, data, ko, kl);
                         inserted++;
                     } else if (mode == BatchMode.UPSERT) {
                         tree.replace(rowWriter.add(data, ko, kl, data, batch.valueOffset(e), vl, bytesAhead));
@@ -86,6 +86,7 @@ final class BatchWriter {
         } catch (DataRegionFullException e) {
             throw new BatchApplyException(applied, n - applied, e);
         } finally {
+            tree.endWalk(); // queued inserts reference rows already written: they always go in
             rowWriter.finish();
         }
         return new BatchResult(inserted, updated, skipped, removed);

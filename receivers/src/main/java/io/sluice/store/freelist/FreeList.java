@@ -53,14 +53,14 @@ public final class FreeList {
 
     /**
      * Like {@link #takeDataPage(int)}, preferring a page with room for {@code want} bytes (a batch about
-     * to fill it): the roomiest page of the buckets from need up if none has that much.
+     * to fill it): else the roomiest with at least a quarter of that, else an empty page.
      */
     public synchronized long takeDataPage(int need, int want) {
         int bucket = (need + (1 << bucketShift) - 1) >>> bucketShift;
         int wanted = Math.min(BUCKETS - 1, Math.max(bucket, (want + (1 << bucketShift) - 1) >>> bucketShift));
         int found = nextNonEmpty(wanted);
-        if (found < 0) {
-            found = previousNonEmpty(wanted - 1, bucket);
+        if (found < 0) { // a page with a quarter of the wanted room, else an empty one: few pages per batch
+            found = previousNonEmpty(wanted - 1, Math.max(bucket, wanted / 4));
         }
         if (found >= 0) {
             long page = heads[found];
@@ -118,15 +118,10 @@ public final class FreeList {
     private void list(long page) {
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);
-        int live;
-        int space;
-        memory.readLock(page); // a writer of another partition may be removing a row right now
-        try {
-            live = DataPageIO.liveRows(b, p);
-            space = DataPageIO.spaceForNewRow(b, p);
-        } finally {
-            memory.readUnlock(page);
-        }
+        // Read without the page lock: a writer that changes the page after this read calls rowRemoved
+        // (or putBack) afterwards, which lists the page again with the new values.
+        int live = DataPageIO.liveRows(b, p);
+        int space = DataPageIO.spaceForNewRow(b, p);
         if (live == 0) {
             pushReuse(page);
             return;

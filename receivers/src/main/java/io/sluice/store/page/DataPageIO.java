@@ -1,7 +1,6 @@
 package io.sluice.store.page;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * A data page: row heads packed from the back, a table of item slots from the front. A row's link
@@ -220,25 +219,18 @@ public final class DataPageIO {
 
     /** Packs the rows against the page's end, keeping item ids. @return the new rows start */
     static int compact(ByteBuffer b, int p, int pageSize) {
+        byte[] copy = new byte[pageSize]; // rare: only when the free space is split into holes
+        b.get(p, copy, 0, pageSize);
         int count = itemCount(b, p);
-        long[] order = new long[count]; // rare: only when the gap is fragmented
-        int n = 0;
+        int end = pageSize;
         for (int i = 0; i < count; i++) {
             int at = b.getShort(p + ITEMS + 2 * i) & 0xFFFF;
             if (at != 0) {
-                order[n++] = ((long) at << 16) | i;
-            }
-        }
-        Arrays.sort(order, 0, n);
-        int end = pageSize;
-        for (int k = n - 1; k >= 0; k--) { // highest row first: it moves up, never over a row not yet moved
-            int at = (int) (order[k] >>> 16);
-            int item = (int) (order[k] & 0xFFFF);
-            int size = rowBytes(b, p + at);
-            end -= size;
-            if (end != at) {
-                PageMemory.move(b, p + at, p + end, size);
-                b.putShort(p + ITEMS + 2 * item, (short) end);
+                int header = (copy[at] & 0xFF) << 8 | (copy[at + 1] & 0xFF); // from the copy: b is being rewritten
+                int size = rowSize(header & 0x7FFF, (header & CONTINUED) != 0);
+                end -= size;
+                b.put(p + end, copy, at, size);
+                b.putShort(p + ITEMS + 2 * i, (short) end);
             }
         }
         b.putShort(p + ROWS_START, (short) end);

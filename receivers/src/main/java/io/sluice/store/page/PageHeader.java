@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
  *
  * <pre>
  * offset  size  meaning
- * 0       4     lock word ({@link PageMemory#readLock})
+ * 0       4     unused (the page's lock word is kept by {@link PageMemory#readLock})
  * 4       1     page type: {@link #TYPE_DATA}, {@link #TYPE_FRAGMENT}, {@link #TYPE_LEAF}, {@link #TYPE_INNER}
  * 5       1     free-list state (FreeList)
  * 6       2     free-list bucket (FreeList)

@@ -1,18 +1,17 @@
 package io.sluice.store.page;
 
 import io.sluice.store.DataRegionFullException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Off-heap page memory: direct buffers taken in chunks of up to 64 MiB (never past the region's
  * maximum size), cut into fixed pages. A page id is the page's global index (chunk = id >>> chunkShift,
  * page within chunk = id & chunkMask); id 0 is never handed out and means "no page".
  *
- * <p>Every page starts with a 4-byte lock word (see {@link #readLock}): readers share a page, one
- * writer holds it alone. Multi-byte values are big-endian (the buffers' default order), so that
+ * <p>Every page has a lock word (see {@link #readLock}): readers share a page, one writer holds it
+ * alone. The words live on the heap, 4 bytes per page, one array per chunk: a plain CAS on an
+ * {@link AtomicIntegerArray} is cheaper than one through a view of the direct buffer. Multi-byte values are big-endian (the buffers' default order), so that
  * 8-byte key prefixes compare as unsigned longs.
  *
  * <p>New pages only come from here; freed pages are kept for reuse by the free list.
@@ -21,11 +20,8 @@ public final class PageMemory implements AutoCloseable {
 
     /** The "no page" id. */
     public static final long NULL_PAGE = 0;
-    /** Offset of the lock word in every page. */
-    public static final int LOCK_OFFSET = 0;
 
     private static final long MAX_CHUNK_BYTES = 64L << 20;
-    private static final VarHandle LOCK = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
     private static final int WRITER = 0x8000_0000;
     private static final int WRITER_WAITING = 0x4000_0000;
     private static final int READERS = 0x3FFF_FFFF;
@@ -37,6 +33,7 @@ public final class PageMemory implements AutoCloseable {
     private final long maxPages;
     private final long maxSize;
     private final ByteBuffer[] chunks;
+    private final AtomicIntegerArray[] locks;
     private long nextPage = 1; // guarded by this
     private volatile long allocated;
 
@@ -53,6 +50,7 @@ public final class PageMemory implements AutoCloseable {
             throw new IllegalArgumentException("data region maxSize " + maxSize + " needs " + chunkCount + " chunks");
         }
         this.chunks = new ByteBuffer[(int) chunkCount];
+        this.locks = new AtomicIntegerArray[(int) chunkCount];
         long initialPages = Math.min(maxPages, initialSize / pageSize);
         for (long c = 0; c <= initialPages >>> chunkShift && initialPages > 0; c++) {
             chunk(c << chunkShift);
@@ -112,20 +110,21 @@ public final class PageMemory implements AutoCloseable {
                 // -XX:MaxDirectMemorySize is smaller than the region: refuse cleanly instead of failing later.
                 throw new DataRegionFullException(maxSize, pageSize);
             }
+            locks[c] = new AtomicIntegerArray((int) pages);
             chunks[c] = chunk;
         }
         return chunk;
     }
 
-    // ---- per-page read/write lock: the lock word at offset 0 of the page ----
+    // ---- per-page read/write lock ----
     // bit 31: a writer holds the page; bit 30: a writer waits (new readers hold back); bits 0-29: readers.
 
     public void readLock(long pageId) {
-        ByteBuffer b = buffer(pageId);
-        int at = offset(pageId) + LOCK_OFFSET;
+        AtomicIntegerArray words = locks[(int) (pageId >>> chunkShift)];
+        int at = (int) (pageId & chunkMask);
         for (int spins = 0; ; spins++) {
-            int s = (int) LOCK.getVolatile(b, at);
-            if ((s & (WRITER | WRITER_WAITING)) == 0 && LOCK.compareAndSet(b, at, s, s + 1)) {
+            int s = words.get(at);
+            if ((s & (WRITER | WRITER_WAITING)) == 0 && words.compareAndSet(at, s, s + 1)) {
                 return;
             }
             backOff(spins);
@@ -133,29 +132,27 @@ public final class PageMemory implements AutoCloseable {
     }
 
     public void readUnlock(long pageId) {
-        ByteBuffer b = buffer(pageId);
-        int at = offset(pageId) + LOCK_OFFSET;
-        LOCK.getAndAdd(b, at, -1);
+        locks[(int) (pageId >>> chunkShift)].getAndDecrement((int) (pageId & chunkMask));
     }
 
     public void writeLock(long pageId) {
-        ByteBuffer b = buffer(pageId);
-        int at = offset(pageId) + LOCK_OFFSET;
+        AtomicIntegerArray words = locks[(int) (pageId >>> chunkShift)];
+        int at = (int) (pageId & chunkMask);
         for (int spins = 0; ; spins++) {
-            int s = (int) LOCK.getVolatile(b, at);
+            int s = words.get(at);
             if ((s & (WRITER | READERS)) == 0) {
-                if (LOCK.compareAndSet(b, at, s, WRITER)) {
+                if (words.compareAndSet(at, s, WRITER)) {
                     return;
                 }
             } else if ((s & WRITER_WAITING) == 0) {
-                LOCK.compareAndSet(b, at, s, s | WRITER_WAITING);
+                words.compareAndSet(at, s, s | WRITER_WAITING);
             }
             backOff(spins);
         }
     }
 
     public void writeUnlock(long pageId) {
-        LOCK.setVolatile(buffer(pageId), offset(pageId) + LOCK_OFFSET, 0);
+        locks[(int) (pageId >>> chunkShift)].lazySet((int) (pageId & chunkMask), 0); // a release store suffices
     }
 
     private static void backOff(int spins) {
@@ -166,46 +163,10 @@ public final class PageMemory implements AutoCloseable {
         }
     }
 
-    // ---- byte helpers ----
-
-    /** Moves bytes within one buffer; the ranges may overlap. */
-    public static void move(ByteBuffer b, int from, int to, int length) {
-        if (length <= 0 || from == to) {
-            return;
-        }
-        if (to < from) {
-            int i = 0;
-            for (; i + 8 <= length; i += 8) {
-                b.putLong(to + i, b.getLong(from + i));
-            }
-            for (; i < length; i++) {
-                b.put(to + i, b.get(from + i));
-            }
-        } else {
-            int i = length;
-            for (; i >= 8; i -= 8) {
-                b.putLong(to + i - 8, b.getLong(from + i - 8));
-            }
-            for (; i > 0; i--) {
-                b.put(to + i - 1, b.get(from + i - 1));
-            }
-        }
-    }
-
-    /** Zero-fills a byte range. */
-    public static void zero(ByteBuffer b, int at, int length) {
-        int i = 0;
-        for (; i + 8 <= length; i += 8) {
-            b.putLong(at + i, 0L);
-        }
-        for (; i < length; i++) {
-            b.put(at + i, (byte) 0);
-        }
-    }
-
     @Override
     public synchronized void close() {
         // Direct buffers are released by the GC once unreachable; drop our references.
         java.util.Arrays.fill(chunks, null);
+        java.util.Arrays.fill(locks, null);
     }
 }

@@ -60,10 +60,14 @@ public final class BPlusTree {
     // The writer's last descent: page and child (inner) or item position (leaf) per level.
     private final long[] pathPage = new long[MAX_HEIGHT];
     private final int[] pathIndex = new int[MAX_HEIGHT];
+    private final int[] pathCount = new int[MAX_HEIGHT]; // separators of inner path pages at descent
     private int found;
     // For batch walks (seek): the leaf of the last descent stays current while keys stay at or below
     // its upper bound, the nearest separator to the right on the path (none: the leaf is rightmost).
     private boolean positioned;
+    // The first 12 bytes of the key of the writer's current descent (see compare).
+    private long keyHigh;
+    private int keyLow;
     private int upperDepth;
     private int equalSeparatorDepth;
     private int equalSeparatorIndex;
@@ -76,6 +80,16 @@ public final class BPlusTree {
     private final long[] reserve = new long[MAX_HEIGHT + 2];
     private int reserved;
 
+    // Bulk moves within a page go through this copy (writers only).
+    private final byte[] scratch;
+    // Inserts of a sorted batch queued for the current leaf, merged in with one pass (flushPending).
+    private int pending;
+    private final int[] pendingPosition;
+    private final long[] pendingLink;
+    private final int[] pendingKeyLength;
+    private final long[] pendingHigh;
+    private final int[] pendingLow;
+
     public BPlusTree(RowStore rows) {
         this.rows = rows;
         this.memory = rows.memory();
@@ -84,6 +98,12 @@ public final class BPlusTree {
         this.leafCapacity = (pageSize - ITEMS) / ITEM;
         this.innerCapacity = (pageSize - ITEMS - 8) / (ITEM + 8);
         this.separators = ITEMS + 8 * (innerCapacity + 1);
+        this.scratch = new byte[pageSize];
+        this.pendingPosition = new int[leafCapacity];
+        this.pendingLink = new long[leafCapacity];
+        this.pendingKeyLength = new int[leafCapacity];
+        this.pendingHigh = new long[leafCapacity];
+        this.pendingLow = new int[leafCapacity];
     }
 
     /** Entries in the tree. */
@@ -106,16 +126,18 @@ public final class BPlusTree {
         if (root == PageMemory.NULL_PAGE) {
             return 0;
         }
+        long k0 = prefixHigh(key, keyOffset, keyLength);
+        int k1 = prefixLow(key, keyOffset, keyLength);
         long page = root;
         for (int d = 0; d < height - 1; d++) {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
-            int r = search(key, keyOffset, keyLength, b, p + separators, count(b, p));
+            int r = search(key, keyOffset, keyLength, k0, k1, b, p + separators, count(b, p));
             page = child(b, p, r >= 0 ? r : -r - 1);
         }
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);
-        int r = search(key, keyOffset, keyLength, b, p + ITEMS, count(b, p));
+        int r = search(key, keyOffset, keyLength, k0, k1, b, p + ITEMS, count(b, p));
         return r >= 0 ? b.getLong(p + ITEMS + r * ITEM) : 0;
     }
 
@@ -134,13 +156,15 @@ public final class BPlusTree {
         }
         long[] pages = new long[height];
         int[] index = new int[height];
+        long k0 = after == null ? 0 : prefixHigh(after, 0, after.length);
+        int k1 = after == null ? 0 : prefixLow(after, 0, after.length);
         long page = root;
         for (int d = 0; d < height - 1; d++) {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
             int child = 0;
             if (after != null) {
-                int r = search(after, 0, after.length, b, p + separators, count(b, p));
+                int r = search(after, 0, after.length, k0, k1, b, p + separators, count(b, p));
                 child = r >= 0 ? r : -r - 1;
             }
             pages[d] = page;
@@ -151,7 +175,7 @@ public final class BPlusTree {
         if (after != null) {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
-            int r = search(after, 0, after.length, b, p + ITEMS, count(b, p));
+            int r = search(after, 0, after.length, k0, k1, b, p + ITEMS, count(b, p));
             pos = r >= 0 ? r + 1 : -r - 1;
         }
         while (true) {
@@ -188,16 +212,39 @@ public final class BPlusTree {
      */
     public boolean descend(byte[] key, int keyOffset, int keyLength) {
         equalSeparatorDepth = -1;
+        keyHigh = prefixHigh(key, keyOffset, keyLength);
+        keyLow = prefixLow(key, keyOffset, keyLength);
         if (root == PageMemory.NULL_PAGE) {
             found = -1;
             positioned = false;
             return false;
         }
-        long page = root;
-        for (int d = 0; d < height - 1; d++) {
+        pathPage[0] = root;
+        boolean present = descendFrom(0, 0, key, keyOffset, keyLength);
+        positioned = false; // a single operation: no upper bound computed
+        return present;
+    }
+
+    /** {@link #descend} for a sorted walk: also finds the leaf's upper bound. */
+    private boolean reposition(byte[] key, int keyOffset, int keyLength) {
+        boolean present = descend(key, keyOffset, keyLength);
+        if (root != PageMemory.NULL_PAGE) {
+            upperDepth = boundAbove(height - 1);
+            positioned = true;
+        }
+        return present;
+    }
+
+    /** Descends from the page at pathPage[level], searching it from separator {@code from} on. */
+    private boolean descendFrom(int level, int from, byte[] key, int keyOffset, int keyLength) {
+        long k0 = keyHigh;
+        int k1 = keyLow;
+        long page = pathPage[level];
+        for (int d = level; d < height - 1; d++) {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
-            int r = search(key, keyOffset, keyLength, b, p + separators, count(b, p));
+            int first = d == level ? from : 0;
+            int r = absolute(search(key, keyOffset, keyLength, k0, k1, b, p + separators + first * ITEM, count(b, p) - first), first);
             int child = r;
             if (r >= 0) {
                 equalSeparatorDepth = d;
@@ -207,28 +254,40 @@ public final class BPlusTree {
             }
             pathPage[d] = page;
             pathIndex[d] = child;
+            pathCount[d] = count(b, p);
             page = child(b, p, child);
         }
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);
-        int r = search(key, keyOffset, keyLength, b, p + ITEMS, count(b, p));
+        int r = search(key, keyOffset, keyLength, k0, k1, b, p + ITEMS, count(b, p));
         pathPage[height - 1] = page;
         pathIndex[height - 1] = r >= 0 ? r : -r - 1;
         found = r;
-        upperDepth = -1;
-        for (int d = height - 2; d >= 0; d--) {
-            if (pathIndex[d] < count(memory.buffer(pathPage[d]), memory.offset(pathPage[d]))) {
-                upperDepth = d;
-                break;
+        return r >= 0;
+    }
+
+    /** The deepest level above {@code level} whose path separator bounds it from the right, or -1. */
+    private int boundAbove(int level) {
+        for (int d = level - 1; d >= 0; d--) {
+            if (pathIndex[d] < pathCount[d]) { // inner pages do not change while positioned
+                return d;
             }
         }
-        positioned = true;
-        return r >= 0;
+        return -1;
+    }
+
+    private int compareWithBound(byte[] key, int keyOffset, int keyLength, int level) {
+        long k0 = keyHigh;
+        int k1 = keyLow;
+        long page = pathPage[level];
+        return compare(key, keyOffset, keyLength, k0, k1, memory.buffer(page),
+                memory.offset(page) + separators + pathIndex[level] * ITEM);
     }
 
     /** Starts a walk of ascending keys with {@link #seek}: forgets the position of earlier operations. */
     public void startWalk() {
         positioned = false;
+        pending = 0;
     }
 
     /**
@@ -237,28 +296,112 @@ public final class BPlusTree {
      * descends again only when the key is past the leaf or the tree changed shape.
      */
     public boolean seek(byte[] key, int keyOffset, int keyLength) {
-        if (positioned) {
-            int c = -1;
-            if (upperDepth >= 0) {
-                long up = pathPage[upperDepth];
-                c = compare(key, keyOffset, keyLength, memory.buffer(up),
-                        memory.offset(up) + separators + pathIndex[upperDepth] * ITEM);
-            }
+        return seek(key, keyOffset, keyLength, prefixHigh(key, keyOffset, keyLength), prefixLow(key, keyOffset, keyLength));
+    }
+
+    /** {@link #seek(byte[], int, int)} with the key's first 12 bytes already read (see {@link #compare}). */
+    public boolean seek(byte[] key, int keyOffset, int keyLength, long k0, int k1) {
+        if (!positioned) {
+            flushPending();
+            return reposition(key, keyOffset, keyLength);
+        }
+        keyHigh = k0;
+        keyLow = k1;
+        int bound = upperDepth;
+        int c = bound < 0 ? -1 : compareWithBound(key, keyOffset, keyLength, bound);
+        if (c <= 0) { // still this leaf: search after the last position
+            equalSeparatorDepth = c == 0 ? bound : -1;
+            equalSeparatorIndex = c == 0 ? pathIndex[bound] : 0;
+            long leaf = pathPage[height - 1];
+            ByteBuffer b = memory.buffer(leaf);
+            int p = memory.offset(leaf);
+            // positions stay those of the leaf before the queued inserts: no queued key equals this one
+            int from = pathIndex[height - 1];
+            int n = count(b, p);
+            int r = from >= n ? -(n + 1)
+                    : absolute(search(key, keyOffset, keyLength, k0, k1, b, p + ITEMS + from * ITEM, n - from), from);
+            pathIndex[height - 1] = r >= 0 ? r : -r - 1;
+            found = r;
+            return r >= 0;
+        }
+        // Past the leaf: climb to the lowest page whose range holds the key, descend from there.
+        flushPending(); // changes the leaf only
+        while (true) {
+            int above = boundAbove(bound);
+            c = above < 0 ? -1 : compareWithBound(key, keyOffset, keyLength, above);
             if (c <= 0) {
-                equalSeparatorDepth = c == 0 ? upperDepth : -1;
-                equalSeparatorIndex = c == 0 ? pathIndex[upperDepth] : 0;
-                long leaf = pathPage[height - 1];
-                ByteBuffer b = memory.buffer(leaf);
-                int p = memory.offset(leaf);
-                int from = pathIndex[height - 1];
-                int n = count(b, p);
-                int r = from >= n ? -(n + 1) : absolute(search(key, keyOffset, keyLength, b, p + ITEMS + from * ITEM, n - from), from);
-                pathIndex[height - 1] = r >= 0 ? r : -r - 1;
-                found = r;
-                return r >= 0;
+                equalSeparatorDepth = c == 0 ? above : -1;
+                equalSeparatorIndex = c == 0 ? pathIndex[above] : 0;
+                boolean present = descendFrom(bound, pathIndex[bound], key, keyOffset, keyLength);
+                upperDepth = boundAbove(height - 1);
+                positioned = true;
+                return present;
+            }
+            bound = above;
+        }
+    }
+
+    /**
+     * Inserts the key absent at the last {@link #seek}, as part of a sorted walk: queued while the leaf
+     * has room, and merged into the leaf with the other queued keys in one pass when the walk leaves
+     * it ({@link #endWalk}, or the next seek past it), so each item of the leaf moves once. The key
+     * bytes must stay unchanged until then. Call {@link #reserveForInsert} first, as for insert.
+     */
+    public void insertSorted(long link, byte[] key, int keyOffset, int keyLength) {
+        if (positioned) {
+            long leaf = pathPage[height - 1];
+            int n = count(memory.buffer(leaf), memory.offset(leaf));
+            if (n + pending < leafCapacity) {
+                pendingPosition[pending] = found < 0 ? -found - 1 : found;
+                pendingLink[pending] = link;
+                pendingKeyLength[pending] = keyLength;
+                pendingHigh[pending] = keyHigh;
+                pendingLow[pending] = keyLow;
+                pending++;
+                size++;
+                return;
             }
         }
-        return descend(key, keyOffset, keyLength);
+        if (pending > 0) {
+            flushPending();
+            reposition(key, keyOffset, keyLength);
+        }
+        insert(link, key, keyOffset, keyLength);
+    }
+
+    /** Ends a sorted walk: merges queued inserts into their leaf. */
+    public void endWalk() {
+        flushPending();
+        positioned = false;
+    }
+
+    /** Merges the queued inserts into the current leaf, from the end, moving each old item once. */
+    private void flushPending() {
+        if (pending == 0) {
+            return;
+        }
+        long leaf = pathPage[height - 1];
+        ByteBuffer b = memory.buffer(leaf);
+        int p = memory.offset(leaf);
+        int n = count(b, p);
+        int end = n;
+        for (int j = pending - 1; j >= 0; j--) {
+            int pos = pendingPosition[j];
+            int from = p + ITEMS + pos * ITEM;
+            move(b, from, from + (j + 1) * ITEM, (end - pos) * ITEM);
+            writeItem(b, from + j * ITEM, pendingLink[j], pendingKeyLength[j], pendingHigh[j], pendingLow[j]);
+            end = pos;
+        }
+        count(b, p, n + pending);
+        pending = 0;
+        positioned = false; // positions of the leaf changed
+    }
+
+    private void move(ByteBuffer b, int from, int to, int length) {
+        if (length > 0) {
+            b.get(from, scratch, 0, length);
+            b.put(to, scratch, 0, length);
+        }
     }
 
     /** The link of the key found by the last {@link #descend}. */
@@ -311,7 +454,7 @@ public final class BPlusTree {
         size++;
         if (n < leafCapacity) {
             int at = p + ITEMS + pos * ITEM;
-            PageMemory.move(b, at, at + ITEM, (n - pos) * ITEM);
+            move(b, at, at + ITEM, (n - pos) * ITEM);
             writeItem(b, at, link, key, keyOffset, keyLength);
             count(b, p, n + 1);
             pathIndex[d] = pos + 1; // a following, greater key of a sorted batch is searched from here
@@ -328,13 +471,13 @@ public final class BPlusTree {
         count(b, p, mid);
         if (pos < mid) {
             int at = p + ITEMS + pos * ITEM;
-            PageMemory.move(b, at, at + ITEM, (mid - pos) * ITEM);
+            move(b, at, at + ITEM, (mid - pos) * ITEM);
             writeItem(b, at, link, key, keyOffset, keyLength);
             count(b, p, mid + 1);
         } else {
             int rpos = pos - mid;
             int at = rp + ITEMS + rpos * ITEM;
-            PageMemory.move(rb, at, at + ITEM, (n - mid - rpos) * ITEM);
+            move(rb, at, at + ITEM, (n - mid - rpos) * ITEM);
             writeItem(rb, at, link, key, keyOffset, keyLength);
             count(rb, rp, n - mid + 1);
         }
@@ -345,6 +488,9 @@ public final class BPlusTree {
 
     /** Removes the key found by the last {@link #descend}, freeing its row, merging pages that got small. */
     public void remove() {
+        if (pending > 0) { // positions change with the queued inserts: merge them and find the key again
+            throw new IllegalStateException("remove() during a sorted walk with queued inserts; call removeSorted()");
+        }
         int d = height - 1;
         long leaf = pathPage[d];
         ByteBuffer b = memory.buffer(leaf);
@@ -352,12 +498,21 @@ public final class BPlusTree {
         int n = count(b, p);
         int at = p + ITEMS + found * ITEM;
         long old = b.getLong(at);
-        PageMemory.move(b, at + ITEM, at, (n - found - 1) * ITEM);
+        move(b, at + ITEM, at, (n - found - 1) * ITEM);
         count(b, p, n - 1);
         size--;
         releaseRow(old); // before pages merge: the equal separator's position is still valid
         positioned = false;
         rebalance();
+    }
+
+    /** Removes the key found by the last {@link #seek} during a sorted walk. */
+    public void removeSorted(byte[] key, int keyOffset, int keyLength) {
+        if (pending > 0) {
+            flushPending();
+            reposition(key, keyOffset, keyLength);
+        }
+        remove();
     }
 
     /** Frees every page and row of the tree. */
@@ -480,10 +635,10 @@ public final class BPlusTree {
 
     private void insertInner(ByteBuffer b, int p, int n, int i, long right) {
         int at = p + separators + i * ITEM;
-        PageMemory.move(b, at, at + ITEM, (n - i) * ITEM);
+        move(b, at, at + ITEM, (n - i) * ITEM);
         storeSeparator(b, at);
         int c = p + ITEMS + (i + 1) * 8;
-        PageMemory.move(b, c, c + 8, (n - i) * 8);
+        move(b, c, c + 8, (n - i) * 8);
         b.putLong(c, right);
         count(b, p, n + 1);
     }
@@ -585,9 +740,9 @@ public final class BPlusTree {
         if (dropSeparator && (b.getInt(at + 8) & GHOST) != 0) {
             rows.remove(b.getLong(at));
         }
-        PageMemory.move(b, at + ITEM, at, (n - s - 1) * ITEM);
+        move(b, at + ITEM, at, (n - s - 1) * ITEM);
         int ca = p + ITEMS + c * 8;
-        PageMemory.move(b, ca + 8, ca, (n - c) * 8);
+        move(b, ca + 8, ca, (n - c) * 8);
         count(b, p, n - 1);
     }
 
@@ -618,13 +773,14 @@ public final class BPlusTree {
     }
 
     private static void writeItem(ByteBuffer b, int at, long link, byte[] key, int keyOffset, int keyLength) {
+        writeItem(b, at, link, keyLength, prefixHigh(key, keyOffset, keyLength), prefixLow(key, keyOffset, keyLength));
+    }
+
+    private static void writeItem(ByteBuffer b, int at, long link, int keyLength, long high, int low) {
         b.putLong(at, link);
         b.putInt(at + 8, keyLength);
-        int n = Math.min(PREFIX, keyLength);
-        b.put(at + 12, key, keyOffset, n);
-        for (int i = n; i < PREFIX; i++) {
-            b.put(at + 12 + i, (byte) 0);
-        }
+        b.putLong(at + 12, high);
+        b.putInt(at + 20, low);
     }
 
     private void loadSeparator(ByteBuffer b, int at) {
@@ -646,12 +802,12 @@ public final class BPlusTree {
     }
 
     /** Binary search over items at base. @return the index, or -(insertion point) - 1 */
-    int search(byte[] key, int keyOffset, int keyLength, ByteBuffer b, int base, int n) {
+    int search(byte[] key, int keyOffset, int keyLength, long k0, int k1, ByteBuffer b, int base, int n) {
         int lo = 0;
         int hi = n - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int c = compare(key, keyOffset, keyLength, b, base + mid * ITEM);
+            int c = compare(key, keyOffset, keyLength, k0, k1, b, base + mid * ITEM);
             if (c > 0) {
                 lo = mid + 1;
             } else if (c < 0) {
@@ -663,28 +819,45 @@ public final class BPlusTree {
         return -(lo + 1);
     }
 
-    /** Compares the key with an item's key, unsigned byte order. */
-    int compare(byte[] key, int keyOffset, int keyLength, ByteBuffer b, int item) {
+    /**
+     * Compares the key (whose first 12 bytes, zero-padded, are k0 and k1) with an item's key, unsigned
+     * byte order. Equal padded prefixes with a key of at most 12 bytes mean one key starts the other, so
+     * lengths decide; only longer keys that tie are compared with the row.
+     */
+    int compare(byte[] key, int keyOffset, int keyLength, long k0, int k1, ByteBuffer b, int item) {
+        long s0 = b.getLong(item + 12);
+        if (k0 != s0) {
+            return Long.compareUnsigned(k0, s0);
+        }
+        int s1 = b.getInt(item + 20);
+        if (k1 != s1) {
+            return Integer.compareUnsigned(k1, s1);
+        }
         int stored = b.getInt(item + 8) & ~GHOST;
-        int n = Math.min(Math.min(keyLength, stored), PREFIX);
-        int i = 0;
-        if (n >= 8) {
-            long a = (long) LONG_BE.get(key, keyOffset);
-            long s = b.getLong(item + 12);
-            if (a != s) {
-                return Long.compareUnsigned(a, s);
-            }
-            i = 8;
-        }
-        for (; i < n; i++) {
-            int c = (key[keyOffset + i] & 0xFF) - (b.get(item + 12 + i) & 0xFF);
-            if (c != 0) {
-                return c;
-            }
-        }
         if (keyLength <= PREFIX || stored <= PREFIX) {
             return Integer.compare(keyLength, stored);
         }
         return rows.compareKeyTail(b.getLong(item), key, keyOffset, keyLength, PREFIX);
+    }
+
+    /** Key bytes 0-7, zero-padded, as a big-endian long. */
+    public static long prefixHigh(byte[] key, int offset, int length) {
+        if (length >= 8) {
+            return (long) LONG_BE.get(key, offset);
+        }
+        long p = 0;
+        for (int i = 0; i < 8; i++) {
+            p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);
+        }
+        return p;
+    }
+
+    /** Key bytes 8-11, zero-padded, as a big-endian int. */
+    public static int prefixLow(byte[] key, int offset, int length) {
+        int p = 0;
+        for (int i = 8; i < 12; i++) {
+            p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);
+        }
+        return p;
     }
 }

@@ -1,0 +1,132 @@
+package io.sluice.samples.bench;
+
+import io.sluice.protocol.EntryBatch;
+import io.sluice.store.BatchMode;
+import io.sluice.store.DataRegion;
+import io.sluice.store.DataRegionConfig;
+import io.sluice.store.PartitionStore;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Batch page writes vs row by row: the same 32,768 rows, in batches of 512, inserted
+ * (INSERT_IF_ABSENT, as the isolated receiver does) into a fresh partition with
+ * {@link PartitionStore#applyBatch} and with {@link PartitionStore#applyBatchRowByRow}. Row size is
+ * key + value bytes; 4 KiB pages; ops/s are rows/s. Compare the two methods of one run.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class BatchInsertBenchmark {
+
+    static final int ROWS = 32_768;
+    static final int BATCH = 512;
+
+    @Param({"44-104", "140-340", "340-740", "740-1240", "1240-3040", "2000-3000"})
+    public String rowSize;
+
+    @Param({"random", "ascending"})
+    public String keys;
+
+    private DataRegion region;
+    private EntryBatch[] batches;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        String[] range = rowSize.split("-");
+        int min = Integer.parseInt(range[0]);
+        int max = Integer.parseInt(range[1]);
+        batches = StoreKeys.batches(StoreKeys.keys(ROWS, keys.equals("ascending"), 42), BATCH, min, max, 7);
+        region = new DataRegion(new DataRegionConfig(4096, 256L << 20, 1L << 30));
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        region.close();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long batch() {
+        PartitionStore p = region.createPartition();
+        for (EntryBatch b : batches) {
+            p.applyBatch(b, BatchMode.INSERT_IF_ABSENT);
+        }
+        long size = p.size();
+        p.destroy();
+        return size;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long rowByRow() {
+        PartitionStore p = region.createPartition();
+        for (EntryBatch b : batches) {
+            p.applyBatchRowByRow(b, BatchMode.INSERT_IF_ABSENT);
+        }
+        long size = p.size();
+        p.destroy();
+        return size;
+    }
+
+    /**
+     * The isolated receiver's initial load: 2,000,000 entries of 100 bytes (random long keys) in batches
+     * of 512 into a fresh partition, batch path vs row by row. Run it alone:
+     * {@code BatchInsertBenchmark.IsolatedLoad}.
+     */
+    @State(Scope.Thread)
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    public static class IsolatedLoad {
+
+        static final int ENTRIES = 2_000_000;
+
+        private DataRegion region;
+        private EntryBatch[] batches;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            batches = StoreKeys.batches(StoreKeys.keys(ENTRIES, false, 42), BATCH, 100, 100, 7);
+            region = new DataRegion(new DataRegionConfig(4096, 512L << 20, 2L << 30));
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            region.close();
+        }
+
+        @Benchmark
+        @OperationsPerInvocation(ENTRIES)
+        public long batch() {
+            PartitionStore p = region.createPartition();
+            for (EntryBatch b : batches) {
+                p.applyBatch(b, BatchMode.INSERT_IF_ABSENT);
+            }
+            long size = p.size();
+            p.destroy();
+            return size;
+        }
+
+        @Benchmark
+        @OperationsPerInvocation(ENTRIES)
+        public long rowByRow() {
+            PartitionStore p = region.createPartition();
+            for (EntryBatch b : batches) {
+                p.applyBatchRowByRow(b, BatchMode.INSERT_IF_ABSENT);
+            }
+            long size = p.size();
+            p.destroy();
+            return size;
+        }
+    }
+}

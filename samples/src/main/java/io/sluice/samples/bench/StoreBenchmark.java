@@ -1,0 +1,100 @@
+package io.sluice.samples.bench;
+
+import io.sluice.store.DataRegion;
+import io.sluice.store.DataRegionConfig;
+import io.sluice.store.PartitionStore;
+import io.sluice.store.StoreCursor;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The page-memory store row by row: put of 100-byte rows (9-byte long keys, ascending or random) into
+ * a fresh partition, get of random present keys, and a cursor scan; ops/s are rows/s. Page memory per
+ * row is printed after each insert iteration ("bytes/row").
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class StoreBenchmark {
+
+    static final int ROWS = 100_000;
+    static final int VALUE = 100 - StoreKeys.KEY_LENGTH;
+
+    @Param({"ascending", "random"})
+    public String keys;
+
+    private DataRegion region;
+    private long[] order;
+    private final byte[] key = new byte[StoreKeys.KEY_LENGTH];
+    private final byte[] value = new byte[VALUE];
+    private PartitionStore loaded;
+    private int next;
+    private double bytesPerRow;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        region = new DataRegion(new DataRegionConfig(4096, 64L << 20, 1L << 30));
+        order = StoreKeys.keys(ROWS, keys.equals("ascending"), 42);
+        new java.util.Random(7).nextBytes(value);
+        loaded = region.createPartition();
+        for (long k : order) {
+            StoreKeys.key(key, k);
+            loaded.put(key, 0, key.length, value, 0, value.length);
+        }
+    }
+
+    @TearDown(Level.Iteration)
+    public void report() {
+        if (bytesPerRow > 0) {
+            System.out.printf("%n  page memory: %.1f bytes/row (%d-byte rows)%n", bytesPerRow, 100);
+            bytesPerRow = 0;
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        region.close();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long insert() {
+        long before = region.usedPages();
+        PartitionStore p = region.createPartition();
+        for (long k : order) {
+            StoreKeys.key(key, k);
+            p.put(key, 0, key.length, value, 0, value.length);
+        }
+        long size = p.size();
+        bytesPerRow = (double) (region.usedPages() - before) * region.pageSize() / ROWS;
+        p.destroy();
+        return size;
+    }
+
+    @Benchmark
+    public byte[] get() {
+        StoreKeys.key(key, order[next]);
+        next = next + 1 == ROWS ? 0 : next + 1;
+        return loaded.get(key, 0, key.length);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public void scan(Blackhole bh) {
+        StoreCursor cursor = loaded.cursor();
+        while (cursor.next()) {
+            bh.consume(cursor.value());
+        }
+    }
+}
