@@ -3,7 +3,9 @@ package io.sluice.receiver;
 import io.sluice.Receivers;
 import io.sluice.StreamReceiver;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -19,7 +21,7 @@ import java.util.function.Supplier;
 public final class ReceiverRegistry {
 
     /** Per stripe: name to receiver. */
-    private final Map<String, BatchReceiver>[] byStripe;
+    private final List<Map<String, BatchReceiver>> byStripe;
     private final Set<String> names;
 
     /**
@@ -28,9 +30,8 @@ public final class ReceiverRegistry {
      * @throws IllegalArgumentException if a custom name is a built-in's name
      * @throws IllegalStateException if a factory throws or returns null
      */
-    @SuppressWarnings("unchecked")
     public ReceiverRegistry(Map<String, ? extends Supplier<? extends StreamReceiver<?, ?>>> custom, int stripes) {
-        this.byStripe = new Map[stripes];
+        List<Map<String, BatchReceiver>> perStripe = new ArrayList<>(stripes);
         for (int s = 0; s < stripes; s++) {
             Map<String, BatchReceiver> receivers = new HashMap<>();
             receivers.put(Receivers.ISOLATED, IsolatedReceiver.INSTANCE);
@@ -43,9 +44,10 @@ public final class ReceiverRegistry {
                 }
                 receivers.put(name, new CustomReceiverAdapter(name, create(name, e.getValue())));
             }
-            byStripe[s] = Map.copyOf(receivers);
+            perStripe.add(Map.copyOf(receivers));
         }
-        this.names = Set.copyOf(byStripe[0].keySet());
+        this.byStripe = List.copyOf(perStripe);
+        this.names = Set.copyOf(byStripe.get(0).keySet());
     }
 
     private static StreamReceiver<?, ?> create(String name, Supplier<? extends StreamReceiver<?, ?>> factory) {
@@ -65,7 +67,7 @@ public final class ReceiverRegistry {
 
     /** The receiver of that name for the stripe, or {@code null} if there is none. */
     public BatchReceiver receiver(String name, int stripe) {
-        return byStripe[stripe].get(name);
+        return byStripe.get(stripe).get(name);
     }
 
     /** Every receiver name, sorted (for error messages). */

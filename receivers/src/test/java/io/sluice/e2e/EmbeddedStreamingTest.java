@@ -298,6 +298,22 @@ class EmbeddedStreamingTest {
     }
 
     @Test
+    void closingTheNodeReportsAStreamersFailureAndStillCloses() {
+        start(256L << 20);
+        Cache<Long, String> cache = node.cache(CACHE);
+        DataStreamer<Long, String> streamer = node.dataStreamer(CACHE, StreamerOptions.builder()
+                .receiver(Receivers.named("failing"))
+                .build());
+        streamer.addData(1L, "one");
+
+        assertThatThrownBy(node::close)
+                .isInstanceOf(StreamerException.class)
+                .hasRootCauseMessage("rejected by the receiver");
+
+        assertThatThrownBy(cache::size).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    @Test
     void unknownCachesAreReported() {
         start(256L << 20);
 

@@ -261,7 +261,11 @@ class ReceiverSemanticsTest {
 
     @SafeVarargs
     private List<BatchOutcome> send(ReceiverRef receiver, Map.Entry<Long, String>... entries) throws Exception {
-        return send(receiver, List.of(entries));
+        List<Map.Entry<Long, String>> list = new ArrayList<>(entries.length);
+        for (Map.Entry<Long, String> e : entries) {
+            list.add(e);
+        }
+        return send(receiver, list);
     }
 
     /** One request: one batch per partition, entries in the order given. */

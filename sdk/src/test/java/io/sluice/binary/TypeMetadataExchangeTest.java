@@ -41,6 +41,22 @@ class TypeMetadataExchangeTest {
     }
 
     @Test
+    void anObjectWhoseClassCannotBeLoadedDecodesAsABinaryObject() {
+        BinaryContext binary = new BinaryContext();
+        io.sluice.binary.internal.GrowableBuffer out = new io.sluice.binary.internal.GrowableBuffer(64);
+        binary.encode(List.of(List.of("Ghost", "com.example.NoSuchClass", List.of(List.of("x", 5, false)),
+                List.of(List.of("x")))), out);
+        binary.importTypes(out.toByteArray());
+        assertThat(binary.type("Ghost").fieldTypeName("x")).isEqualTo("int");
+        assertThatThrownBy(() -> binary.builder("Ghost").setField("x", null))
+                .isInstanceOf(BinaryTypeMismatchException.class).hasMessageContaining("null");
+        byte[] bytes = binary.builder("Ghost").setInt("x", 3).build().toBytes();
+        Object decoded = binary.decode(bytes, 0, bytes.length, false);
+        assertThat(decoded).isInstanceOf(BinaryObject.class);
+        assertThat(((BinaryObject) decoded).<Integer>field("x")).isEqualTo(3);
+    }
+
+    @Test
     void theVersionGrowsWithEveryNewTypeFieldOrSchema() {
         BinaryContext binary = new BinaryContext();
         long v0 = binary.typesVersion();

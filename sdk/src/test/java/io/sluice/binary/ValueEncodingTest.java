@@ -77,6 +77,19 @@ class ValueEncodingTest {
     }
 
     @Test
+    void aCollectionContainingItselfFailsClearly() {
+        List<Object> loop = new java.util.ArrayList<>();
+        loop.add(loop);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> encode(loop))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contain itself");
+        Object deep = "leaf";
+        for (int i = 0; i < 99; i++) {
+            deep = List.of(deep);
+        }
+        assertThat(roundTrip(deep)).isEqualTo(deep);
+    }
+
+    @Test
     void aLongKeyIsItsTagAndEightOrderedBytes() {
         assertThat(encode(1L)).containsExactly(0x06, 0x80, 0, 0, 0, 0, 0, 0, 1);
         assertThat(encode(-1L)).containsExactly(0x06, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
@@ -115,6 +128,31 @@ class ValueEncodingTest {
                     .as("strings %s vs %s, seed %d", s, t, seed)
                     .isEqualTo(Integer.signum(compareCodePoints(s, t)));
         }
+    }
+
+    @Test
+    void encodedUuidsInstantsAndDatesSortInNaturalOrder() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        for (int i = 0; i < 5_000; i++) {
+            UUID u = new UUID(pick(random), pick(random));
+            UUID v = new UUID(random.nextBoolean() ? u.getMostSignificantBits() : pick(random), pick(random));
+            assertOrder(u, v, u.compareTo(v), seed);
+            Instant a = Instant.ofEpochSecond(pick(random) % 1_000_000_000_000L, random.nextInt(1_000_000_000));
+            Instant b = random.nextBoolean() ? a.plusNanos(random.nextInt(3) - 1)
+                    : Instant.ofEpochSecond(pick(random) % 1_000_000_000_000L, random.nextInt(1_000_000_000));
+            assertOrder(a, b, a.compareTo(b), seed);
+            LocalDateTime x = LocalDateTime.ofEpochSecond(pick(random) % 100_000_000_000L, random.nextInt(1000),
+                    java.time.ZoneOffset.UTC);
+            LocalDateTime y = x.plusNanos(random.nextInt(2_000_000_001) - 1_000_000_000L);
+            assertOrder(x, y, x.compareTo(y), seed);
+            assertOrder(x.toLocalDate(), y.toLocalDate(), x.toLocalDate().compareTo(y.toLocalDate()), seed);
+        }
+    }
+
+    private void assertOrder(Object a, Object b, int expected, long seed) {
+        assertThat(Integer.signum(Arrays.compareUnsigned(encode(a), encode(b))))
+                .as("%s vs %s, seed %d", a, b, seed).isEqualTo(Integer.signum(expected));
     }
 
     private static long pick(Random random) {

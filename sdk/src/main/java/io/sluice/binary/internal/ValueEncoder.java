@@ -28,7 +28,14 @@ final class ValueEncoder {
         this.context = context;
     }
 
+    /** Containers nested deeper than this are taken for a collection that contains itself. */
+    static final int MAX_DEPTH = ValueReader.MAX_DEPTH;
+
     void encode(Object v, GrowableBuffer out) {
+        encode(v, out, 0);
+    }
+
+    private void encode(Object v, GrowableBuffer out, int depth) {
         if (v == null) {
             out.putByte(NULL);
             return;
@@ -48,11 +55,15 @@ final class ValueEncoder {
         } else if (c == Boolean.class) {
             writeBoolean(out, (Boolean) v);
         } else {
-            encodeOther(v, c, out);
+            encodeOther(v, c, out, depth);
         }
     }
 
-    private void encodeOther(Object v, Class<?> c, GrowableBuffer out) {
+    private void encodeOther(Object v, Class<?> c, GrowableBuffer out, int depth) {
+        if (depth >= MAX_DEPTH) {
+            throw new IllegalArgumentException("values nested deeper than " + MAX_DEPTH + " at a " + c.getName()
+                    + "; does a collection contain itself?");
+        }
         if (c == Float.class) {
             writeFloat(out, (Float) v);
         } else if (c == Short.class) {
@@ -91,13 +102,13 @@ final class ValueEncoder {
         } else if (c.isEnum() || (v instanceof Enum<?>)) {
             writeString(out, ((Enum<?>) v).name());
         } else if (c.isArray()) {
-            encodeArray(v, c.getComponentType(), out);
+            encodeArray(v, c.getComponentType(), out, depth);
         } else if (v instanceof Collection<?>) {
             Collection<?> col = (Collection<?>) v;
             out.putByte(v instanceof Set<?> ? SET : LIST).putInt(col.size());
             int n = 0;
             for (Object e : col) {
-                encode(e, out);
+                encode(e, out, depth + 1);
                 n++;
             }
             checkCount(col.size(), n, c);
@@ -106,8 +117,8 @@ final class ValueEncoder {
             out.putByte(MAP).putInt(map.size());
             int n = 0;
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                encode(e.getKey(), out);
-                encode(e.getValue(), out);
+                encode(e.getKey(), out, depth + 1);
+                encode(e.getValue(), out, depth + 1);
                 n++;
             }
             checkCount(map.size(), n, c);
@@ -126,7 +137,7 @@ final class ValueEncoder {
         }
     }
 
-    private void encodeArray(Object v, Class<?> e, GrowableBuffer out) {
+    private void encodeArray(Object v, Class<?> e, GrowableBuffer out, int depth) {
         if (e == long.class) {
             long[] a = (long[]) v;
             out.putByte(LONG_ARRAY).putInt(a.length);
@@ -173,7 +184,7 @@ final class ValueEncoder {
             Object[] a = (Object[]) v;
             out.putByte(OBJECT_ARRAY).putInt(a.length);
             for (Object x : a) {
-                encode(x, out);
+                encode(x, out, depth + 1);
             }
         }
     }

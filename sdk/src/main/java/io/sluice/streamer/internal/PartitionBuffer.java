@@ -29,6 +29,8 @@ final class PartitionBuffer {
     private int length;
     private int count;
     private Batch batch;
+    /** The open batch's future, kept here so that handing it to the adder does not touch the batch's memory. */
+    private BatchFuture future;
     /** Buffer memory reserved ahead for the open batch and not filled yet; returned when it is sealed. */
     private long credit;
     /** When the open batch got its first entry; read without the lock by the auto-flusher. */
@@ -73,10 +75,11 @@ final class PartitionBuffer {
         return credit;
     }
 
-    /** Appends an encoded entry whose memory is already reserved; returns the batch it joined. */
-    Batch append(byte[] src, int entryLength) {
+    /** Appends an encoded entry whose memory is already reserved; returns the future of the batch it joined. */
+    BatchFuture append(byte[] src, int entryLength) {
         if (batch == null) {
             batch = new Batch(partition, ledger);
+            future = batch.future();
             firstEntryNanos = System.nanoTime();
             int capacity = nextCapacity;
             if (capacity == 0) {
@@ -92,7 +95,7 @@ final class PartitionBuffer {
         System.arraycopy(src, 0, data, length, entryLength);
         length += entryLength;
         count++;
-        return batch;
+        return future;
     }
 
     /** Entries in the open batch; also read without the lock by metrics (a stale value is fine there). */
@@ -125,6 +128,7 @@ final class PartitionBuffer {
         length = 0;
         count = 0;
         batch = null;
+        future = null;
         firstEntryNanos = EMPTY;
         return sealed;
     }

@@ -64,12 +64,12 @@ final class PartitionBuffers {
      *
      * @param reserved whether the caller already reserved the entry's buffer memory; if not, it is
      *                 taken from the buffer's credit
-     * @return the batch the entry joined, or null if nothing was appended: the buffers are closed
+     * @return the future of the batch the entry joined, or null if nothing was appended: the buffers are closed
      *         ({@link #isClosed()}), or the memory is full (the caller waits for it, then appends reserved)
      */
-    Batch append(int partition, byte[] entry, int entryLength, boolean reserved) {
+    BatchFuture append(int partition, byte[] entry, int entryLength, boolean reserved) {
         PartitionBuffer buffer = buffers[partition];
-        Batch joined;
+        BatchFuture joined;
         BatchSender.NodeQueue full = null;
         synchronized (buffer) {
             // Checked under the lock: closing sets the flag before it sweeps each buffer under the same lock.

@@ -37,9 +37,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * completes the transport's response, so callbacks chained on them run there: they should not block
  * (and must not call {@link #flush()}).
  *
- * <p>A partition's batches reach the transport in the order they were sealed, though several may be
- * in flight at once; whether the node applies them in that order is the transport's business (the
- * embedded node does, one stripe per partition).
+ * <p>A partition's batches reach the transport in the order they were sealed (a topology change may
+ * reorder the batches it moves), though several may be in flight at once; whether the node applies
+ * them in that order is the transport's business (the embedded node does, one stripe per partition).
  *
  * <p>The future {@code addData} returns is shared by every entry of its batch and is read-only:
  * {@code complete} throws, {@code cancel} does nothing, {@code orTimeout} applies to a copy. A batch
@@ -155,7 +155,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                 throw oversized(key, size);
             }
             int partition = Partitioner.partition(entry, EntryBatch.ENTRY_HEADER, keyLength, partitions);
-            Batch joined = buffers.append(partition, entry, length, false);
+            BatchFuture joined = buffers.append(partition, entry, length, false);
             if (joined == null) {
                 if (buffers.isClosed()) {
                     throw closedException();
@@ -170,7 +170,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
                     throw closedException();
                 }
             }
-            return joined.future();
+            return joined;
         } finally {
             EntryEncoder.trim(scratch);
         }
