@@ -94,6 +94,11 @@ public final class LoadGenerator implements Callable<Integer> {
                     + "runs compiled code; at most --entries; 0 = none (default: ${DEFAULT-VALUE}).")
     long warmup;
 
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
+            description = "Time each mode N times, each into a fresh store, and show the median run "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int repeat;
+
     @Option(names = "--connect", paramLabel = "HOST:PORT",
             description = "Load a remote node instead of an embedded one (not available yet).")
     String connect;
@@ -181,10 +186,11 @@ public final class LoadGenerator implements Callable<Integer> {
     private String header(LoadSettings s) {
         return String.format(Locale.ROOT,
                 "sluice-load: %,d entries per mode, %d producer threads, modes %s, values %s, value size %s, "
-                        + "collision ratio %s, warm-up %,d entries; %d processors, max heap %,d MiB",
+                        + "collision ratio %s, warm-up %,d entries, %s; %d processors, max heap %,d MiB",
                 s.entries(), s.threads(), s.modes().stream().map(LoadMode::cliName).collect(Collectors.joining(",")),
                 s.values().stream().map(ValueKind::cliName).collect(Collectors.joining(",")),
                 s.valueSize() == 0 ? "natural" : s.valueSize() + " B", s.collisionRatio(), s.warmupEntries(),
+                s.repeat() == 1 ? "timed once" : "median of " + s.repeat() + " timed runs",
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
     }
 
@@ -229,12 +235,15 @@ public final class LoadGenerator implements Callable<Integer> {
         if (warmup < 0 || warmup > MAX_ENTRIES) {
             throw invalid("--warmup is %,d; it must be between 0 and %,d", warmup, MAX_ENTRIES);
         }
+        if (repeat < 1 || repeat > 100) {
+            throw invalid("--repeat is %d; it must be between 1 and 100", repeat);
+        }
         checkParentExists("--csv", csv);
         checkParentExists("--json", json);
         return new LoadSettings(entries, producerThreads, parseModes(), parseValues(), valueSize, collisionRatio,
                 bufferSize, flushIntervalMs, parallelOps, pageSize, partitions,
                 // A warm-up longer than the run itself would only cost time.
-                Math.min(warmup, entries));
+                Math.min(warmup, entries), repeat);
     }
 
     private List<LoadMode> parseModes() {

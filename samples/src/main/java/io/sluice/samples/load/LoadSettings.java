@@ -17,10 +17,11 @@ import java.util.List;
  * @param pageSize        node page size in bytes, or {@code null} for the node's default
  * @param partitions      partitions of each cache
  * @param warmupEntries   entries loaded into a throw-away store before each mode is timed, 0 = none
+ * @param repeat          timed runs of each mode, each into a fresh store; the table shows the median
  */
 public record LoadSettings(long entries, int threads, List<LoadMode> modes, List<ValueKind> values, int valueSize,
                            double collisionRatio, int bufferSize, long flushIntervalMs, int parallelOps,
-                           Integer pageSize, int partitions, long warmupEntries) {
+                           Integer pageSize, int partitions, long warmupEntries, int repeat) {
 
     public LoadSettings {
         modes = List.copyOf(modes);

@@ -48,6 +48,7 @@ class LoadGeneratorOptionsTest {
             "--parallel-ops=0           | --parallel-ops is 0; it must be between 1 and 1024",
             "--partitions=70000         | --partitions is 70000; it must be between 1 and 65536",
             "--warmup=-1                | --warmup is -1; it must be between 0 and 1,000,000,000",
+            "--repeat=0                 | --repeat is 0; it must be between 1 and 100",
             "--modes=put,bogus          | --modes has unknown mode 'bogus'; the modes are raw, put, putAll",
             "--modes=,                  | --modes is empty",
             "--values=json              | --values is 'json'; it must be binary, pojo or both",

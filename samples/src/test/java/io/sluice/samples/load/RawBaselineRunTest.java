@@ -74,6 +74,16 @@ class RawBaselineRunTest {
     }
 
     @Test
+    void repeatTimesEachModeIntoFreshStoresAndReportsOneVerifiedRow() {
+        int exit = run("--modes", "raw", "--entries", "3000", "--repeat", "3");
+        assertThat(exit).as(out + "\n" + err).isZero();
+        assertThat(out.toString()).contains("median of 3 timed runs")
+                .contains("raw/fields #1 ").contains("raw/fields #2 ").contains("raw/fields #3 ")
+                .doesNotContain("raw/fields #4");
+        assertThat(out.toString().lines().filter(line -> line.matches("raw +fields +3,000 .* yes"))).hasSize(1);
+    }
+
+    @Test
     void valueSizeBelowTheRecordIsAnOptionError() {
         assertThat(run("--modes", "raw", "--entries", "10", "--value-size", "20")).isEqualTo(2);
         assertThat(err.toString()).contains("--value-size is 20 bytes; the raw record takes");
