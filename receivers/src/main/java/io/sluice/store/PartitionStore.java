@@ -23,6 +23,7 @@ public final class PartitionStore {
     private final BPlusTree tree;
     private final BatchWriter batchWriter;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final RowWriter writer = new RowWriter();
     private boolean destroyed;
 
     PartitionStore(RowStore rows) {
@@ -185,28 +186,55 @@ public final class PartitionStore {
 
     private int write(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
                       boolean overwrite) {
-        if (tree.descend(key, keyOffset, keyLength)) {
-            if (!overwrite) {
-                return SKIPPED;
-            }
-            long old = tree.link();
-            if (!rows.update(old, key, keyOffset, keyLength, value, valueOffset, valueLength)) {
-                tree.replace(rows.add(key, keyOffset, keyLength, value, valueOffset, valueLength));
-            }
-            return UPDATED;
+        writer.set(key, keyOffset, keyLength, value, valueOffset, valueLength, overwrite);
+        long old;
+        try {
+            old = tree.invoke(key, keyOffset, keyLength, writer);
+        } finally {
+            writer.set(null, 0, 0, null, 0, 0, false); // keep no reference to the caller's arrays
         }
-        tree.reserveForInsert();
-        long link = rows.add(key, keyOffset, keyLength, value, valueOffset, valueLength);
-        tree.insert(link, key, keyOffset, keyLength);
-        return INSERTED;
+        return old == 0 ? INSERTED : overwrite ? UPDATED : SKIPPED;
     }
 
     private boolean delete(byte[] key, int keyOffset, int keyLength) {
-        if (!tree.descend(key, keyOffset, keyLength)) {
-            return false;
+        return tree.invoke(key, keyOffset, keyLength, REMOVE) != 0;
+    }
+
+    private static final BPlusTree.InvokeClosure REMOVE = old -> 0;
+
+    /**
+     * The put closure, reused (the write lock is held): keeps a present key (putIfAbsent), rewrites its
+     * row in place if it fits, or writes a new row.
+     */
+    private final class RowWriter implements BPlusTree.InvokeClosure {
+        private byte[] key;
+        private int keyOffset;
+        private int keyLength;
+        private byte[] value;
+        private int valueOffset;
+        private int valueLength;
+        private boolean overwrite;
+
+        void set(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
+                 boolean overwrite) {
+            this.key = key;
+            this.keyOffset = keyOffset;
+            this.keyLength = keyLength;
+            this.value = value;
+            this.valueOffset = valueOffset;
+            this.valueLength = valueLength;
+            this.overwrite = overwrite;
         }
-        tree.remove();
-        return true;
+
+        @Override
+        public long apply(long old) {
+            if (old != 0) {
+                if (!overwrite || rows.update(old, key, keyOffset, keyLength, value, valueOffset, valueLength)) {
+                    return old;
+                }
+            }
+            return rows.add(key, keyOffset, keyLength, value, valueOffset, valueLength);
+        }
     }
 
     private void checkAlive() {

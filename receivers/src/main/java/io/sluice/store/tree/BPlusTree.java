@@ -515,6 +515,42 @@ public final class BPlusTree {
         remove();
     }
 
+    /** Decides, from the link a key has (0: absent), what the key gets. */
+    public interface InvokeClosure {
+        /**
+         * @param oldLink the key's row link, 0 if absent
+         * @return {@code oldLink} to leave the key as it is, 0 to remove it, another link to store it
+         */
+        long apply(long oldLink);
+    }
+
+    /**
+     * Finds the key and lets the closure decide in one descent: put (insert or replace the link),
+     * remove, or nothing. A replaced or removed row is freed (or kept by a separator). The pages an
+     * insert may need are reserved before the closure runs, so after it wrote a row the insert cannot
+     * fail.
+     *
+     * @return the key's link before (0 if it was absent)
+     */
+    public long invoke(byte[] key, int keyOffset, int keyLength, InvokeClosure closure) {
+        boolean present = descend(key, keyOffset, keyLength);
+        long old = present ? link() : 0;
+        if (!present) {
+            reserveForInsert();
+        }
+        long link = closure.apply(old);
+        if (link != old) {
+            if (link == 0) {
+                remove();
+            } else if (present) {
+                replace(link);
+            } else {
+                insert(link, key, keyOffset, keyLength);
+            }
+        }
+        return old;
+    }
+
     /** Frees every page and row of the tree. */
     public void destroy() {
         if (root != PageMemory.NULL_PAGE) {
