@@ -86,6 +86,52 @@ public class BatchInsertBenchmark {
     }
 
     /**
+     * A cross-check for noisy machines (not JMH): per row size and key order, alternates batch and
+     * row-by-row loads of the same rows into fresh partitions and compares the median thread CPU time
+     * of each, so that other processes on the machine disturb the ratio less than wall-clock time.
+     * Arguments: rounds per variant (default 30).
+     */
+    public static void main(String[] args) {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        String[] sizes = {"44-104", "140-340", "340-740", "740-1240", "1240-3040", "2000-3000"};
+        System.out.printf("%-10s %-9s %14s %14s %6s%n", "rows", "keys", "batch rows/s", "row rows/s", "ratio");
+        for (String keys : new String[] {"random", "ascending"}) {
+            for (String size : sizes) {
+                String[] range = size.split("-");
+                EntryBatch[] batches = StoreKeys.batches(StoreKeys.keys(ROWS, keys.equals("ascending"), 42), BATCH,
+                        Integer.parseInt(range[0]), Integer.parseInt(range[1]), 7);
+                long[][] nanos = new long[2][rounds];
+                try (DataRegion region = new DataRegion(new DataRegionConfig(4096, 256L << 20, 1L << 30))) {
+                    for (int r = -rounds / 2; r < rounds; r++) { // the first half-round set warms up
+                        for (int variant = 0; variant < 2; variant++) {
+                            PartitionStore p = region.createPartition();
+                            long start = cpu.getCurrentThreadCpuTime();
+                            for (EntryBatch b : batches) {
+                                if (variant == 0) {
+                                    p.applyBatch(b, BatchMode.INSERT_IF_ABSENT);
+                                } else {
+                                    p.applyBatchRowByRow(b, BatchMode.INSERT_IF_ABSENT);
+                                }
+                            }
+                            long took = cpu.getCurrentThreadCpuTime() - start;
+                            if (r >= 0) {
+                                nanos[variant][r] = took;
+                            }
+                            p.destroy();
+                        }
+                    }
+                }
+                java.util.Arrays.sort(nanos[0]);
+                java.util.Arrays.sort(nanos[1]);
+                double batch = ROWS * 1e9 / nanos[0][rounds / 2];
+                double row = ROWS * 1e9 / nanos[1][rounds / 2];
+                System.out.printf("%-10s %-9s %,14.0f %,14.0f %5.2fx%n", size, keys, batch, row, batch / row);
+            }
+        }
+    }
+
+    /**
      * The isolated receiver's initial load: 2,000,000 entries of 100 bytes (random long keys) in batches
      * of 512 into a fresh partition, batch path vs row by row. Select it alone with
      * {@code BatchInsertBenchmark.IsolatedLoad}; exclude it with {@code BatchInsertBenchmark.[br]}.
