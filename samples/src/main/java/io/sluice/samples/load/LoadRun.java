@@ -9,6 +9,7 @@ import io.sluice.StreamerOptions;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -100,7 +101,7 @@ final class LoadRun {
             timings.add(result);
         }
         // The median run: one slow or fast outlier on a shared machine does not decide the row.
-        timings.sort(java.util.Comparator.comparingDouble(ModeResult::seconds));
+        timings.sort(Comparator.comparingDouble(ModeResult::seconds));
         return timings.get(timings.size() / 2);
     }
 
