@@ -1,0 +1,310 @@
+package io.sluice.samples.load;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/**
+ * {@code sluice-load}: loads StockOrder entries into an embedded Sluice node in several modes side
+ * by side, each into a fresh store, and prints a table of entries/s with every load verified.
+ *
+ * <p>Exit codes: 0 when every mode loaded and verified, 1 when a mode lost entries, read back wrong
+ * values or failed, 2 for invalid options.
+ */
+@Command(name = "sluice-load", mixinStandardHelpOptions = true, sortOptions = false,
+        version = "sluice-load 0.1.0",
+        description = {"Loads StockOrder entries (Long key, 11-field order value) into an embedded Sluice node,",
+                "in each mode into a fresh cache, verifies every load and prints entries/s per mode."})
+public final class LoadGenerator implements Callable<Integer> {
+
+    /** Exit code of a run in which a mode lost entries, read back wrong values, or failed. */
+    public static final int EXIT_NOT_VERIFIED = 1;
+    /** Largest --entries. */
+    static final long MAX_ENTRIES = 1_000_000_000L;
+    /** Largest --value-size: 16 MiB. */
+    static final int MAX_VALUE_SIZE = 16 << 20;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--entries", defaultValue = "2000000", paramLabel = "N",
+            description = "Entries each mode loads (default: ${DEFAULT-VALUE}).")
+    long entries;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Producer threads (default: the available processors).")
+    Integer threads;
+
+    @Option(names = "--modes", split = ",", defaultValue = "all", paramLabel = "MODE",
+            description = "Modes to run, comma-separated, or 'all' (default): raw, put, putAll, "
+                    + "streamer-isolated, streamer-individual, streamer-batched.")
+    List<String> modes;
+
+    @Option(names = "--values", defaultValue = "binary", paramLabel = "KIND",
+            description = "How values are made: binary (a reused builder per thread), pojo (StockOrder records), "
+                    + "or both (default: ${DEFAULT-VALUE}).")
+    String values;
+
+    @Option(names = "--value-size", defaultValue = "0", paramLabel = "BYTES",
+            description = "Pad each value with a 'pad' field to this encoded size; 0 = natural size (default).")
+    int valueSize;
+
+    @Option(names = "--collision-ratio", defaultValue = "0", paramLabel = "R",
+            description = "Share of entries that repeat an earlier key, 0 to 1 (default: ${DEFAULT-VALUE}).")
+    double collisionRatio;
+
+    @Option(names = "--buffer-size", defaultValue = "512", paramLabel = "N",
+            description = "Streamer entries per partition buffer (perPartitionBufferSize), and the putAll batch "
+                    + "size (default: ${DEFAULT-VALUE}).")
+    int bufferSize;
+
+    @Option(names = "--flush-interval", defaultValue = "1000", paramLabel = "MS",
+            description = "Streamer auto-flush interval in ms, 0 = off (default: ${DEFAULT-VALUE}).")
+    long flushIntervalMs;
+
+    @Option(names = "--parallel-ops", defaultValue = "8", paramLabel = "N",
+            description = "Streamer requests in flight per node (default: ${DEFAULT-VALUE}).")
+    int parallelOps;
+
+    @Option(names = "--page-size", paramLabel = "BYTES",
+            description = "Node page size: a power of two from 1024 to 16384 (default: the node's, 4096).")
+    Integer pageSize;
+
+    @Option(names = "--partitions", defaultValue = "1024", paramLabel = "N",
+            description = "Partitions of each cache (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--warmup", defaultValue = "200000", paramLabel = "N",
+            description = "Entries loaded into a throw-away store before each mode is timed, so that every mode "
+                    + "runs compiled code; at most --entries; 0 = none (default: ${DEFAULT-VALUE}).")
+    long warmup;
+
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
+            description = "Time each mode N times, each into a fresh store, and show the median run "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--connect", paramLabel = "HOST:PORT",
+            description = "Load a remote node instead of an embedded one (not available yet).")
+    String connect;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Also write the result table as CSV.")
+    Path csv;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the result table as JSON.")
+    Path json;
+
+    @Option(names = "--no-progress", description = "Print no progress while loading, only the table.")
+    boolean noProgress;
+
+    private final NodeLauncher nodes;
+    private LoadRunHook hook = run -> { };
+
+    /** A generator that loads embedded nodes. */
+    public LoadGenerator() {
+        this(new EmbeddedNodeLauncher());
+    }
+
+    LoadGenerator(NodeLauncher nodes) {
+        this.nodes = nodes;
+    }
+
+    /** Runs {@code sluice-load} and exits with its exit code. */
+    public static void main(String[] args) {
+        System.exit(commandLine(new LoadGenerator()).execute(args));
+    }
+
+    /** The picocli command line of a generator. */
+    static CommandLine commandLine(LoadGenerator generator) {
+        return new CommandLine(generator).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    /** Test hook: adjusts the run before it starts. */
+    void hook(LoadRunHook hook) {
+        this.hook = hook;
+    }
+
+    /** Adjusts a {@link LoadRun} before it starts (tests). */
+    interface LoadRunHook {
+        void apply(LoadRun run);
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        LoadSettings settings = validate();
+        PrintWriter out = spec.commandLine().getOut();
+        ProgressReporter.Style style = ProgressReporter.Style.detect(noProgress);
+        out.println(header(settings));
+        if (settings.modes().stream().anyMatch(LoadMode::needsNode)) {
+            String memory = DirectMemory.warning(LoadRun.regionBytes(settings, settings.keyPlan()), DirectMemory.limit());
+            if (memory != null) {
+                out.println(memory);
+            }
+        }
+        out.flush();
+        LoadRun run = new LoadRun(settings, nodes,
+                new ProgressReporter(out, style, ProgressReporter.interval(style)));
+        hook.apply(run);
+        List<ModeResult> results;
+        try {
+            results = run.run();
+        } catch (ValuePadding.ValueSizeException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        List<ResultRow> rows = ResultTable.rows(results);
+        out.println();
+        out.print(ResultTable.format(rows));
+        if (csv != null) {
+            ResultFiles.writeCsv(csv, rows);
+        }
+        if (json != null) {
+            ResultFiles.writeJson(json, settings, rows);
+        }
+        long failed = rows.stream().filter(r -> !r.verified()).count();
+        if (failed > 0) {
+            out.printf(Locale.ROOT, "%d of %d loads did not verify: see above%n", failed, rows.size());
+        }
+        out.flush();
+        return failed > 0 ? EXIT_NOT_VERIFIED : 0;
+    }
+
+    private String header(LoadSettings s) {
+        return String.format(Locale.ROOT,
+                "sluice-load: %,d entries per mode, %d producer threads, modes %s, values %s, value size %s, "
+                        + "collision ratio %s, warm-up %,d entries, %s; %d processors, max heap %,d MiB",
+                s.entries(), s.threads(), s.modes().stream().map(LoadMode::cliName).collect(Collectors.joining(",")),
+                s.values().stream().map(ValueKind::cliName).collect(Collectors.joining(",")),
+                s.valueSize() == 0 ? "natural" : s.valueSize() + " B", s.collisionRatio(), s.warmupEntries(),
+                s.repeat() == 1 ? "timed once" : "median of " + s.repeat() + " timed runs",
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+    }
+
+    /**
+     * Checks every option and makes the run's settings.
+     *
+     * @throws ParameterException naming the option, its value and the limit
+     */
+    LoadSettings validate() {
+        if (connect != null) {
+            checkConnect(connect);
+        }
+        if (entries < 1 || entries > MAX_ENTRIES) {
+            throw invalid("--entries is %,d; it must be between 1 and %,d", entries, MAX_ENTRIES);
+        }
+        int producerThreads = threads != null ? threads : Math.max(1, Runtime.getRuntime().availableProcessors());
+        if (producerThreads < 1 || producerThreads > 1024) {
+            throw invalid("--threads is %d; it must be between 1 and 1024", producerThreads);
+        }
+        if (!(collisionRatio >= 0 && collisionRatio <= 1)) {
+            throw invalid("--collision-ratio is %s; it must be between 0 and 1", collisionRatio);
+        }
+        if (valueSize != 0 && (valueSize < 16 || valueSize > MAX_VALUE_SIZE)) {
+            throw invalid("--value-size is %d bytes; it must be 0 (natural size) or between 16 and %d",
+                    valueSize, MAX_VALUE_SIZE);
+        }
+        if (bufferSize < 1 || bufferSize > 1_000_000) {
+            throw invalid("--buffer-size is %d; it must be between 1 and 1000000 entries", bufferSize);
+        }
+        if (flushIntervalMs < 0) {
+            throw invalid("--flush-interval is %d ms; it must be 0 (off) or positive", flushIntervalMs);
+        }
+        if (parallelOps < 1 || parallelOps > 1024) {
+            throw invalid("--parallel-ops is %d; it must be between 1 and 1024", parallelOps);
+        }
+        if (pageSize != null && (pageSize < 1024 || pageSize > 16384 || Integer.bitCount(pageSize) != 1)) {
+            throw invalid("--page-size is %d; it must be a power of two from 1024 to 16384", pageSize);
+        }
+        if (partitions < 1 || partitions > 65_536) {
+            throw invalid("--partitions is %d; it must be between 1 and 65536", partitions);
+        }
+        if (warmup < 0 || warmup > MAX_ENTRIES) {
+            throw invalid("--warmup is %,d; it must be between 0 and %,d", warmup, MAX_ENTRIES);
+        }
+        if (repeat < 1 || repeat > 100) {
+            throw invalid("--repeat is %d; it must be between 1 and 100", repeat);
+        }
+        checkParentExists("--csv", csv);
+        checkParentExists("--json", json);
+        return new LoadSettings(entries, producerThreads, parseModes(), parseValues(), valueSize, collisionRatio,
+                bufferSize, flushIntervalMs, parallelOps, pageSize, partitions,
+                // A warm-up longer than the run itself would only cost time.
+                Math.min(warmup, entries), repeat);
+    }
+
+    private List<LoadMode> parseModes() {
+        Set<LoadMode> parsed = new LinkedHashSet<>();
+        for (String name : modes) {
+            if (name.isBlank()) {
+                continue;
+            }
+            if (name.trim().equalsIgnoreCase("all")) {
+                parsed.addAll(List.of(LoadMode.values()));
+                continue;
+            }
+            try {
+                parsed.add(LoadMode.fromCliName(name));
+            } catch (IllegalArgumentException e) {
+                throw invalid("--modes has %s", e.getMessage());
+            }
+        }
+        if (parsed.isEmpty()) {
+            throw invalid("--modes is empty; name at least one of: all, %s", LoadMode.cliNames());
+        }
+        return new ArrayList<>(parsed);
+    }
+
+    private List<ValueKind> parseValues() {
+        return switch (values.trim().toLowerCase(Locale.ROOT)) {
+            case "binary" -> List.of(ValueKind.BINARY);
+            case "pojo" -> List.of(ValueKind.POJO);
+            case "both" -> List.of(ValueKind.POJO, ValueKind.BINARY);
+            default -> throw invalid("--values is '%s'; it must be binary, pojo or both", values);
+        };
+    }
+
+    private void checkConnect(String address) {
+        int colon = address.lastIndexOf(':');
+        int port = -1;
+        if (colon > 0) {
+            try {
+                port = Integer.parseInt(address.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+        }
+        if (port < 1 || port > 65_535) {
+            throw invalid("--connect is '%s'; it must be HOST:PORT with a port from 1 to 65535", address);
+        }
+        throw invalid("--connect %s: remote mode is not available yet; run without --connect to load an embedded node",
+                address);
+    }
+
+    private void checkParentExists(String option, Path file) {
+        if (file == null) {
+            return;
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw invalid("%s is %s; its directory %s does not exist", option, file, parent);
+        }
+    }
+
+    private ParameterException invalid(String format, Object... args) {
+        return new ParameterException(spec.commandLine(), String.format(Locale.ROOT, format, args));
+    }
+}

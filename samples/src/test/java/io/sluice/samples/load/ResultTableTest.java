@@ -1,0 +1,67 @@
+package io.sluice.samples.load;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class ResultTableTest {
+
+    private static ModeResult result(String mode, String values, long entries, double seconds, String problem) {
+        return new ModeResult(mode, values, entries, seconds, entries * 100, entries, problem == null ? entries : 0,
+                1000, problem == null ? 0 : 1000, problem);
+    }
+
+    @Test
+    void ratiosAreRelativeToTheFastestVerifiedModeAndToRaw() {
+        List<ResultRow> rows = ResultTable.rows(List.of(
+                result("raw", "fields", 1_000_000, 0.25, null),
+                result("streamer-isolated", "binary", 1_000_000, 0.5, null),
+                result("put", "binary", 1_000_000, 4.0, null),
+                result("putAll", "binary", 1_000_000, 0.1, "LOST 5 entries")));
+        assertThat(rows.get(0).vsFastest()).isEqualTo(1.0);
+        assertThat(rows.get(1).vsFastest()).isCloseTo(0.5, within(1e-9));
+        assertThat(rows.get(1).vsRaw()).isCloseTo(0.5, within(1e-9));
+        assertThat(rows.get(2).vsRaw()).isCloseTo(0.0625, within(1e-9));
+        assertThat(rows.get(1).entriesPerSecond()).isEqualTo(2_000_000);
+        assertThat(rows.get(1).megabytesPerSecond()).isEqualTo(200.0);
+        // A load that lost entries is never "the fastest".
+        assertThat(rows.get(3).vsFastest()).isCloseTo(2.5, within(1e-9));
+    }
+
+    @Test
+    void withoutRawTheRawColumnIsEmpty() {
+        List<ResultRow> rows = ResultTable.rows(List.of(result("put", "pojo", 10, 1, null)));
+        assertThat(rows.get(0).vsRaw()).isNull();
+        assertThat(ResultTable.format(rows)).containsPattern("1\\.00x +-  ");
+    }
+
+    @Test
+    void formatsAnAlignedTableAndExplainsEveryUnverifiedRow() {
+        String table = ResultTable.format(ResultTable.rows(List.of(
+                result("raw", "fields", 2_000_000, 0.5, null),
+                result("streamer-isolated", "binary", 2_000_000, 1.0, "LOST 3 entries: the store holds 1,999,997"))));
+        String[] lines = table.split(System.lineSeparator());
+        assertThat(lines[0]).startsWith("mode               values  ").contains("entries/s").endsWith("verified");
+        assertThat(lines[1]).matches("[- ]+");
+        assertThat(lines[2]).startsWith("raw                fields  2,000,000").contains("4,000,000").contains("1.00x")
+                .endsWith("yes");
+        assertThat(lines[3]).startsWith("streamer-isolated  binary  2,000,000").contains("2,000,000").contains("0.50x")
+                .endsWith("NO");
+        assertThat(lines[4]).isEqualTo("streamer-isolated/binary: LOST 3 entries: the store holds 1,999,997");
+        assertThat(lines[2].indexOf("entries")).isEqualTo(-1);
+        // Every row is as long as the header's columns: numbers are right-aligned under them.
+        assertThat(lines[2].indexOf("4,000,000") + "4,000,000".length())
+                .isEqualTo(lines[0].indexOf("entries/s") + "entries/s".length());
+    }
+
+    @Test
+    void aModeThatFailedShowsNoTimings() {
+        ModeResult failed = ModeResult.failed("put", "pojo", 100, 0.3, 100, new IllegalStateException("boom"));
+        String table = ResultTable.format(ResultTable.rows(List.of(failed)));
+        assertThat(table).containsPattern("put +pojo +100 +- +- +- +- +- +NO")
+                .contains("put/pojo: failed: IllegalStateException: boom");
+    }
+}
