@@ -72,7 +72,13 @@ public final class RowBatchWriter {
             // the new row is the lowest in the page: its payload follows the header just written
             int payload = DataPageIO.rowsStart(b, p) + (fragments > 0 ? DataPageIO.ROW_HEADER_LINKED
                     : DataPageIO.ROW_HEADER);
-            RowStore.copy(stream, streamOffset, b, payload, head); // the head: stream bytes [0, head)
+            // the head (stream bytes [0, head)) in one bulk put: for a whole row head of 32 bytes and
+            // more it is measurably cheaper than 8-byte steps, each of which checks bounds and buffer state
+            if (head >= 32) {
+                b.put(payload, stream, streamOffset, head);
+            } else {
+                RowStore.copy(stream, streamOffset, b, payload, head);
+            }
             room = DataPageIO.spaceForNewRow(b, p);
         } finally {
             memory.writeUnlock(page);
