@@ -100,15 +100,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
 
     @Override
     public void put(K key, V value) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        node.ensureOpen();
-        GrowableBuffer buf = encodeKey(key);
-        int keyLength = buf.position();
-        codec.encode(value, buf);
-        byte[] bytes = buf.array();
-        storeOf(bytes, keyLength).put(bytes, 0, keyLength, bytes, keyLength, buf.position() - keyLength);
-        release(buf);
+        write(key, value, false);
     }
 
     @Override
@@ -121,17 +113,27 @@ public final class NodeCache<K, V> implements Cache<K, V> {
 
     @Override
     public boolean putIfAbsent(K key, V value) {
+        return write(key, value, true);
+    }
+
+    /** Encodes key and value into the thread's buffer once and stores them; true if the key was absent. */
+    private boolean write(K key, V value, boolean onlyIfAbsent) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         node.ensureOpen();
         GrowableBuffer buf = encodeKey(key);
-        int keyLength = buf.position();
-        codec.encode(value, buf);
-        byte[] bytes = buf.array();
-        boolean stored = storeOf(bytes, keyLength)
-                .putIfAbsent(bytes, 0, keyLength, bytes, keyLength, buf.position() - keyLength);
-        release(buf);
-        return stored;
+        try {
+            int keyLength = buf.position();
+            codec.encode(value, buf);
+            byte[] bytes = buf.array();
+            int valueLength = buf.position() - keyLength;
+            PartitionStore store = storeOf(bytes, keyLength);
+            return onlyIfAbsent
+                    ? store.putIfAbsent(bytes, 0, keyLength, bytes, keyLength, valueLength)
+                    : store.put(bytes, 0, keyLength, bytes, keyLength, valueLength);
+        } finally {
+            release(buf);
+        }
     }
 
     @Override
