@@ -234,42 +234,27 @@ public final class BPlusTree {
 
     /** Descends from the page at pathPage[level], searching it from separator {@code from} on. */
     private boolean descendFrom(int level, int from, byte[] key, int keyOffset, int keyLength) {
-        long k0 = keyHigh;
-        int k1 = keyLow;
-        long page = pathPage[level];
-        for (int d = level; d < height - 1; d++) {
-            ByteBuffer b = memory.buffer(page);
-            int p = memory.offset(page);
-            int first = d == level ? from : 0;
-            int r = absolute(search(key, keyOffset, keyLength, k0, k1, b, p + separators + first * ITEM,
-                    count(b, p) - first), first);
-            int child = r;
-            if (r >= 0) {
-                equalSeparatorDepth = d;
-                equalSeparatorIndex = r;
-            } else {
-                child = -r - 1;
-            }
-            pathPage[d] = page;
-            pathIndex[d] = child;
-            pathCount[d] = count(b, p);
-            page = child(b, p, child);
-        }
+        long page = descendToLeaf(level, from, key, keyOffset, keyLength);
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);
-        int r = search(key, keyOffset, keyLength, k0, k1, b, p + ITEMS, count(b, p));
-        pathPage[height - 1] = page;
-        pathIndex[height - 1] = r >= 0 ? r : -r - 1;
-        found = r;
-        return r >= 0;
+        return atLeaf(page, search(key, keyOffset, keyLength, keyHigh, keyLow, b, p + ITEMS, count(b, p)));
     }
 
     /**
-     * {@link #descendFrom} for a sorted walk, searching the (usually cold) leaf with {@link #locate}. A
-     * copy rather than a flag, so that single-row descents compile exactly as before: measured, a shared
-     * method with both searches made row-by-row writes slower.
+     * {@link #descendFrom} for a sorted walk: the (usually cold) leaf is searched with {@link #locate}
+     * instead of a binary search. Kept a method of its own (not a flag of descendFrom) so that
+     * single-row descents compile as before: measured, one method with both searches made row-by-row
+     * writes slower.
      */
     private boolean walkFrom(int level, int from, byte[] key, int keyOffset, int keyLength) {
+        long page = descendToLeaf(level, from, key, keyOffset, keyLength);
+        ByteBuffer b = memory.buffer(page);
+        int p = memory.offset(page);
+        return atLeaf(page, locate(key, keyOffset, keyLength, keyHigh, keyLow, b, p + ITEMS, count(b, p)));
+    }
+
+    /** Walks the inner levels from pathPage[level] (from separator {@code from} on), recording the path; returns the leaf. */
+    private long descendToLeaf(int level, int from, byte[] key, int keyOffset, int keyLength) {
         long k0 = keyHigh;
         int k1 = keyLow;
         long page = pathPage[level];
@@ -291,10 +276,12 @@ public final class BPlusTree {
             pathCount[d] = count(b, p);
             page = child(b, p, child);
         }
-        ByteBuffer b = memory.buffer(page);
-        int p = memory.offset(page);
-        int r = locate(key, keyOffset, keyLength, k0, k1, b, p + ITEMS, count(b, p));
-        pathPage[height - 1] = page;
+        return page;
+    }
+
+    /** Records the leaf search's result {@code r} (index, or -(insertion point) - 1) at the path's end. */
+    private boolean atLeaf(long leaf, int r) {
+        pathPage[height - 1] = leaf;
         pathIndex[height - 1] = r >= 0 ? r : -r - 1;
         found = r;
         return r >= 0;
