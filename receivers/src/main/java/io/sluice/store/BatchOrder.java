@@ -1,9 +1,7 @@
 package io.sluice.store;
 
 import io.sluice.protocol.EntryBatch;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import io.sluice.store.tree.BPlusTree;
 import java.util.Arrays;
 
 /**
@@ -16,8 +14,6 @@ import java.util.Arrays;
  */
 final class BatchOrder {
 
-    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final int PREFIX = 12;
     /** Digit positions: 0 = length (capped at 13), 1..12 = key byte 11..0. */
     private static final int DIGITS = PREFIX + 1;
@@ -57,8 +53,8 @@ final class BatchOrder {
             keyOffset[i] = ko;
             keyLength[i] = kl;
             valueLength[i] = batch.valueLength(i); // in the entry header, next to the key: read while it is hot
-            high[i] = prefixHigh(data, ko, kl);
-            low[i] = prefixLow(data, ko, kl);
+            high[i] = BPlusTree.prefixHigh(data, ko, kl);
+            low[i] = BPlusTree.prefixLow(data, ko, kl);
             highDiff |= high[i] ^ high[0];
             lowDiff |= low[i] ^ low[0];
             lengthDiff |= Math.min(kl, PREFIX + 1) != Math.min(keyLength[0], PREFIX + 1);
@@ -103,28 +99,6 @@ final class BatchOrder {
         return high[a] == high[b] && low[a] == low[b] && la == keyLength[b]
                 && (la <= PREFIX
                 || Arrays.equals(data, keyOffset[a], keyOffset[a] + la, data, keyOffset[b], keyOffset[b] + la));
-    }
-
-    static long prefixHigh(byte[] key, int offset, int length) {
-        if (length >= 8) {
-            return (long) LONG_BE.get(key, offset);
-        }
-        long p = 0;
-        for (int i = 0; i < 8; i++) {
-            p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);
-        }
-        return p;
-    }
-
-    static int prefixLow(byte[] key, int offset, int length) {
-        if (length >= PREFIX) {
-            return (int) INT_BE.get(key, offset + 8);
-        }
-        int p = 0;
-        for (int i = 8; i < length; i++) {
-            p = p << 8 | key[offset + i] & 0xFF;
-        }
-        return length <= 8 ? 0 : p << 8 * (PREFIX - length); // zero-padded to 4 bytes
     }
 
     private static int digit(long high, int low, int length, int d) {

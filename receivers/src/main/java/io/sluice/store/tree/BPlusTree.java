@@ -44,6 +44,7 @@ public final class BPlusTree {
     static final int PREFIX = 12;
     static final int GHOST = 0x8000_0000;
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final int MAX_HEIGHT = 48;
 
     private final PageMemory memory;
@@ -1004,10 +1005,13 @@ public final class BPlusTree {
 
     /** Key bytes 8-11, zero-padded, as a big-endian int. */
     public static int prefixLow(byte[] key, int offset, int length) {
-        int p = 0;
-        for (int i = 8; i < 12; i++) {
-            p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);
+        if (length >= PREFIX) {
+            return (int) INT_BE.get(key, offset + 8);
         }
-        return p;
+        int p = 0;
+        for (int i = 8; i < length; i++) {
+            p = p << 8 | key[offset + i] & 0xFF;
+        }
+        return length <= 8 ? 0 : p << 8 * (PREFIX - length); // zero-padded to 4 bytes
     }
 }
