@@ -1,11 +1,16 @@
 package io.sluice;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * How a {@link DataStreamer} buffers and sends. Immutable; made with {@link #builder()} and
- * validated when built, so a streamer never runs with options out of range.
+ * validated when built, so a streamer never runs with options out of range. Two options are equal
+ * when every option has the same value.
  *
  * <pre>{@code
  * StreamerOptions options = StreamerOptions.builder()
@@ -14,6 +19,10 @@ import java.util.Objects;
  *         .receiver(Receivers.batched())
  *         .build();
  * }</pre>
+ *
+ * <p>Each option is declared once, in the table below: its name, its default and its bounds. An
+ * option the builder was not given takes its default when built; two defaults follow other options
+ * (the receiver follows {@code allowOverwrite}, the entry limit follows a small {@code bufferMemory}).
  */
 public final class StreamerOptions {
 
@@ -29,7 +38,7 @@ public final class StreamerOptions {
      * Default total buffered bytes: 256 MiB. Enough for every partition buffer of a 1,024-partition
      * cache to fill by count (512 entries of ~150 bytes each is ~75 MiB) with batches in flight besides:
      * at 64 MiB, half-full buffers held all the memory and loading stalled while the node idled
-     * (1.0 M vs 1.4-1.7 M entries/s in the same run, see docs/benchmarks.md).
+     * (1.0 M vs 1.4-1.7 M entries/s in the same run, see docs/benchmarks-results.md).
      */
     public static final long DEFAULT_BUFFER_MEMORY = 256L * 1024 * 1024;
     /** Default longest wait of {@code addData} for buffer memory: one minute. */
@@ -39,33 +48,53 @@ public final class StreamerOptions {
     /** Default and largest size of one encoded entry (key and value): 64 MiB. */
     public static final int DEFAULT_MAX_ENTRY_SIZE = 64 * 1024 * 1024;
 
+    // ---- the options: one row each (name, default, bounds); the order is toString's ----
+
+    /** Marks an option the builder was not given (declared before the rows: DEFAULT builds with it). */
+    private static final Object UNSET = new Object() {
+        @Override
+        public String toString() {
+            return "unset";
+        }
+    };
+
+    private static final List<Option<?>> OPTIONS = new ArrayList<>();
+
+    private static final Option<Integer> PER_PARTITION_BUFFER_SIZE =
+            Option.ofInt("perPartitionBufferSize", DEFAULT_PER_PARTITION_BUFFER_SIZE, 1, 1_000_000);
+    private static final Option<Integer> PER_PARTITION_BUFFER_BYTES =
+            Option.ofInt("perPartitionBufferBytes", DEFAULT_PER_PARTITION_BUFFER_BYTES, 64, 256 * 1024 * 1024);
+    private static final Option<Duration> AUTO_FLUSH_INTERVAL =
+            Option.ofDuration("autoFlushInterval", DEFAULT_AUTO_FLUSH_INTERVAL, true, "zero (off) or positive");
+    private static final Option<Integer> PER_NODE_PARALLEL_OPERATIONS =
+            Option.ofInt("perNodeParallelOperations", DEFAULT_PER_NODE_PARALLEL_OPERATIONS, 1, 1024);
+    private static final Option<Long> BUFFER_MEMORY =
+            Option.ofLong("bufferMemory", DEFAULT_BUFFER_MEMORY, 1024, Long.MAX_VALUE);
+    private static final Option<Duration> MAX_BLOCK =
+            Option.ofDuration("maxBlock", DEFAULT_MAX_BLOCK, true, "zero (fail at once) or positive");
+    private static final Option<Boolean> ALLOW_OVERWRITE = Option.of("allowOverwrite", b -> false, v -> { });
+    /** Default: {@link Receivers#individual()} if {@code allowOverwrite}, else {@link Receivers#isolated()}. */
+    private static final Option<ReceiverRef> RECEIVER = Option.of("receiver",
+            b -> b.resolved(ALLOW_OVERWRITE) ? Receivers.individual() : Receivers.isolated(),
+            v -> Objects.requireNonNull(v, "receiver"));
+    private static final Option<Boolean> SKIP_STORE = Option.of("skipStore", b -> false, v -> { });
+    private static final Option<Duration> TIMEOUT =
+            Option.ofDuration("timeout", DEFAULT_TIMEOUT, false, "positive");
+    /** Default: {@value #DEFAULT_MAX_ENTRY_SIZE}, or bufferMemory if smaller (a larger entry could never be buffered). */
+    private static final Option<Integer> MAX_ENTRY_SIZE = Option.ofInt("maxEntrySize",
+            b -> (int) Math.min(DEFAULT_MAX_ENTRY_SIZE, b.resolved(BUFFER_MEMORY)), 16, DEFAULT_MAX_ENTRY_SIZE);
+
     /** The defaults. */
     public static final StreamerOptions DEFAULT = builder().build();
 
-    private final int perPartitionBufferSize;
-    private final int perPartitionBufferBytes;
-    private final Duration autoFlushInterval;
-    private final int perNodeParallelOperations;
-    private final long bufferMemory;
-    private final Duration maxBlock;
-    private final boolean allowOverwrite;
-    private final ReceiverRef receiver;
-    private final boolean skipStore;
-    private final Duration timeout;
-    private final int maxEntrySize;
+    /** Every option's value, in {@link #OPTIONS} order. */
+    private final Object[] values;
+    /** The values the builder was given ({@link #UNSET} for the others), for {@link #toBuilder()}. */
+    private final Object[] given;
 
-    private StreamerOptions(Builder b) {
-        this.perPartitionBufferSize = b.perPartitionBufferSize;
-        this.perPartitionBufferBytes = b.perPartitionBufferBytes;
-        this.autoFlushInterval = b.autoFlushInterval;
-        this.perNodeParallelOperations = b.perNodeParallelOperations;
-        this.bufferMemory = b.bufferMemory;
-        this.maxBlock = b.maxBlock;
-        this.allowOverwrite = b.allowOverwrite;
-        this.receiver = b.receiver;
-        this.skipStore = b.skipStore;
-        this.timeout = b.timeout;
-        this.maxEntrySize = b.maxEntrySize;
+    private StreamerOptions(Object[] values, Object[] given) {
+        this.values = values;
+        this.given = given;
     }
 
     /** A builder holding the defaults. */
@@ -73,57 +102,46 @@ public final class StreamerOptions {
         return new Builder();
     }
 
-    /** A builder holding these options. */
+    /** A builder holding the options that were set to make these; the others keep following their defaults. */
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.perPartitionBufferSize = perPartitionBufferSize;
-        b.perPartitionBufferBytes = perPartitionBufferBytes;
-        b.autoFlushInterval = autoFlushInterval;
-        b.perNodeParallelOperations = perNodeParallelOperations;
-        b.bufferMemory = bufferMemory;
-        b.maxBlock = maxBlock;
-        b.allowOverwrite = allowOverwrite;
-        b.receiver = receiver;
-        b.skipStore = skipStore;
-        b.timeout = timeout;
-        b.maxEntrySize = maxEntrySize;
-        b.maxEntrySizeSet = maxEntrySize != DEFAULT_MAX_ENTRY_SIZE;
+        System.arraycopy(given, 0, b.given, 0, given.length);
         return b;
     }
 
     /** Entries a partition buffer holds before it is sent. */
     public int perPartitionBufferSize() {
-        return perPartitionBufferSize;
+        return get(PER_PARTITION_BUFFER_SIZE);
     }
 
     /** Encoded bytes a partition buffer holds before it is sent. */
     public int perPartitionBufferBytes() {
-        return perPartitionBufferBytes;
+        return get(PER_PARTITION_BUFFER_BYTES);
     }
 
     /** How long an entry may wait in a buffer before it is sent; zero means never by time. */
     public Duration autoFlushInterval() {
-        return autoFlushInterval;
+        return get(AUTO_FLUSH_INTERVAL);
     }
 
     /** Requests in flight to one node at most. */
     public int perNodeParallelOperations() {
-        return perNodeParallelOperations;
+        return get(PER_NODE_PARALLEL_OPERATIONS);
     }
 
     /** Encoded bytes buffered or in flight at most; {@code addData} blocks beyond it. */
     public long bufferMemory() {
-        return bufferMemory;
+        return get(BUFFER_MEMORY);
     }
 
     /** How long {@code addData} blocks for buffer memory before it throws. */
     public Duration maxBlock() {
-        return maxBlock;
+        return get(MAX_BLOCK);
     }
 
     /** Whether existing keys are overwritten; chooses the default receiver. */
     public boolean allowOverwrite() {
-        return allowOverwrite;
+        return get(ALLOW_OVERWRITE);
     }
 
     /**
@@ -131,180 +149,225 @@ public final class StreamerOptions {
      * when {@link #allowOverwrite()} is true and {@link Receivers#isolated()} when it is false.
      */
     public ReceiverRef receiver() {
-        if (receiver != null) {
-            return receiver;
-        }
-        return allowOverwrite ? Receivers.individual() : Receivers.isolated();
+        return get(RECEIVER);
     }
 
     /** Whether the node skips its write-through store (reserved; no store is attached yet). */
     public boolean skipStore() {
-        return skipStore;
+        return get(SKIP_STORE);
     }
 
     /** Bound of {@code flush} and {@code close}. */
     public Duration timeout() {
-        return timeout;
+        return get(TIMEOUT);
     }
 
     /** Largest encoded entry (key and value) accepted by {@code addData}. */
     public int maxEntrySize() {
-        return maxEntrySize;
+        return get(MAX_ENTRY_SIZE);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T get(Option<T> option) {
+        return (T) values[option.index];
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof StreamerOptions other && Arrays.equals(values, other.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(values);
     }
 
     @Override
     public String toString() {
-        return "StreamerOptions{perPartitionBufferSize=" + perPartitionBufferSize
-                + ", perPartitionBufferBytes=" + perPartitionBufferBytes
-                + ", autoFlushInterval=" + autoFlushInterval
-                + ", perNodeParallelOperations=" + perNodeParallelOperations
-                + ", bufferMemory=" + bufferMemory
-                + ", maxBlock=" + maxBlock
-                + ", allowOverwrite=" + allowOverwrite
-                + ", receiver=" + receiver().name()
-                + ", skipStore=" + skipStore
-                + ", timeout=" + timeout
-                + ", maxEntrySize=" + maxEntrySize + '}';
+        StringBuilder s = new StringBuilder("StreamerOptions{");
+        for (Option<?> option : OPTIONS) {
+            Object v = values[option.index];
+            s.append(option.index == 0 ? "" : ", ").append(option.name).append('=')
+                    .append(v instanceof ReceiverRef r ? r.name() : v);
+        }
+        return s.append('}').toString();
     }
 
     /** Builds {@link StreamerOptions}; every setter checks its argument, {@link #build()} checks them together. */
     public static final class Builder {
-        private int perPartitionBufferSize = DEFAULT_PER_PARTITION_BUFFER_SIZE;
-        private int perPartitionBufferBytes = DEFAULT_PER_PARTITION_BUFFER_BYTES;
-        private Duration autoFlushInterval = DEFAULT_AUTO_FLUSH_INTERVAL;
-        private int perNodeParallelOperations = DEFAULT_PER_NODE_PARALLEL_OPERATIONS;
-        private long bufferMemory = DEFAULT_BUFFER_MEMORY;
-        private Duration maxBlock = DEFAULT_MAX_BLOCK;
-        private boolean allowOverwrite;
-        private ReceiverRef receiver;
-        private boolean skipStore;
-        private Duration timeout = DEFAULT_TIMEOUT;
-        private int maxEntrySize = DEFAULT_MAX_ENTRY_SIZE;
-        private boolean maxEntrySizeSet;
+        /** The values set, {@link #UNSET} for the options left to their defaults. */
+        private final Object[] given = new Object[OPTIONS.size()];
+        /** Only during {@link #build()}: the values being resolved. */
+        private Object[] resolving;
 
         private Builder() {
+            Arrays.fill(given, UNSET);
         }
 
-        /** @param entries 1 to 1,000,000 */
+        /** @param entries 1 to 1,000,000; default {@value #DEFAULT_PER_PARTITION_BUFFER_SIZE} */
         public Builder perPartitionBufferSize(int entries) {
-            this.perPartitionBufferSize = requireRange("perPartitionBufferSize", entries, 1, 1_000_000);
-            return this;
+            return set(PER_PARTITION_BUFFER_SIZE, entries);
         }
 
-        /** @param bytes 64 bytes to 256 MiB */
+        /** @param bytes 64 bytes to 256 MiB; default 256 KiB */
         public Builder perPartitionBufferBytes(int bytes) {
-            this.perPartitionBufferBytes = requireRange("perPartitionBufferBytes", bytes, 64, 256 * 1024 * 1024);
-            return this;
+            return set(PER_PARTITION_BUFFER_BYTES, bytes);
         }
 
-        /** @param interval zero (off) or positive */
+        /** @param interval zero (off) or positive; default one second */
         public Builder autoFlushInterval(Duration interval) {
-            Objects.requireNonNull(interval, "autoFlushInterval");
-            if (interval.isNegative()) {
-                throw new IllegalArgumentException("autoFlushInterval is " + interval
-                        + "; it must be zero (off) or positive (StreamerOptions.autoFlushInterval)");
-            }
-            this.autoFlushInterval = interval;
-            return this;
+            return set(AUTO_FLUSH_INTERVAL, interval);
         }
 
-        /** @param requests 1 to 1024 */
+        /** @param requests 1 to 1024; default {@value #DEFAULT_PER_NODE_PARALLEL_OPERATIONS} */
         public Builder perNodeParallelOperations(int requests) {
-            this.perNodeParallelOperations = requireRange("perNodeParallelOperations", requests, 1, 1024);
-            return this;
+            return set(PER_NODE_PARALLEL_OPERATIONS, requests);
         }
 
-        /** @param bytes at least 1 KiB */
+        /** @param bytes at least 1 KiB; default 256 MiB */
         public Builder bufferMemory(long bytes) {
-            if (bytes < 1024) {
-                throw new IllegalArgumentException("bufferMemory is " + bytes
-                        + " bytes; it must be at least 1024 (StreamerOptions.bufferMemory)");
-            }
-            this.bufferMemory = bytes;
-            return this;
+            return set(BUFFER_MEMORY, bytes);
         }
 
-        /** @param maxBlock zero (fail at once) or positive */
+        /** @param maxBlock zero (fail at once) or positive; default one minute */
         public Builder maxBlock(Duration maxBlock) {
-            this.maxBlock = requireNotNegative("maxBlock", maxBlock);
-            return this;
+            return set(MAX_BLOCK, maxBlock);
         }
 
+        /** @param allowOverwrite whether existing keys are overwritten (chooses the default receiver); default false */
         public Builder allowOverwrite(boolean allowOverwrite) {
-            this.allowOverwrite = allowOverwrite;
-            return this;
+            return set(ALLOW_OVERWRITE, allowOverwrite);
         }
 
         /** @param receiver a receiver from {@link Receivers}; null restores the default */
         public Builder receiver(ReceiverRef receiver) {
-            this.receiver = receiver;
-            return this;
-        }
-
-        public Builder skipStore(boolean skipStore) {
-            this.skipStore = skipStore;
-            return this;
-        }
-
-        /** @param timeout positive */
-        public Builder timeout(Duration timeout) {
-            requireNotNegative("timeout", timeout);
-            if (timeout.isZero()) {
-                throw new IllegalArgumentException("timeout must be positive (StreamerOptions.timeout)");
+            if (receiver == null) {
+                given[RECEIVER.index] = UNSET;
+                return this;
             }
-            this.timeout = timeout;
-            return this;
+            return set(RECEIVER, receiver);
         }
 
-        /** @param bytes 16 bytes to {@value #DEFAULT_MAX_ENTRY_SIZE} */
+        /** @param skipStore whether the node skips the cache's write-through store; default false */
+        public Builder skipStore(boolean skipStore) {
+            return set(SKIP_STORE, skipStore);
+        }
+
+        /** @param timeout positive; default five minutes */
+        public Builder timeout(Duration timeout) {
+            return set(TIMEOUT, timeout);
+        }
+
+        /** @param bytes 16 bytes to {@value #DEFAULT_MAX_ENTRY_SIZE}; default that, or bufferMemory if smaller */
         public Builder maxEntrySize(int bytes) {
-            this.maxEntrySize = requireRange("maxEntrySize", bytes, 16, DEFAULT_MAX_ENTRY_SIZE);
-            this.maxEntrySizeSet = true;
+            return set(MAX_ENTRY_SIZE, bytes);
+        }
+
+        private <T> Builder set(Option<T> option, T value) {
+            option.check(value);
+            given[option.index] = value;
             return this;
         }
 
         /**
-         * Builds the options.
-         *
-         * <p>When maxEntrySize was not set and bufferMemory is smaller than its default, the limit
-         * becomes bufferMemory.
+         * Builds the options; the builder is left as it was (it may build again).
          *
          * @throws IllegalArgumentException if bufferMemory is smaller than perPartitionBufferBytes or
          *         than a maxEntrySize that was set (an entry or a full buffer could never be accepted)
          */
         public StreamerOptions build() {
-            if (bufferMemory < perPartitionBufferBytes) {
-                throw new IllegalArgumentException("bufferMemory (" + bufferMemory
-                        + " bytes) is smaller than perPartitionBufferBytes (" + perPartitionBufferBytes
-                        + " bytes); raise StreamerOptions.bufferMemory or lower perPartitionBufferBytes");
-            }
-            if (bufferMemory < maxEntrySize) {
-                if (maxEntrySizeSet) {
+            resolving = new Object[given.length];
+            try {
+                for (Option<?> option : OPTIONS) {
+                    resolved(option);
+                }
+                long bufferMemory = (Long) resolving[BUFFER_MEMORY.index];
+                int bufferBytes = (Integer) resolving[PER_PARTITION_BUFFER_BYTES.index];
+                int maxEntrySize = (Integer) resolving[MAX_ENTRY_SIZE.index];
+                if (bufferMemory < bufferBytes) {
+                    throw new IllegalArgumentException("bufferMemory (" + bufferMemory
+                            + " bytes) is smaller than perPartitionBufferBytes (" + bufferBytes
+                            + " bytes); raise StreamerOptions.bufferMemory or lower perPartitionBufferBytes");
+                }
+                if (bufferMemory < maxEntrySize) {
                     throw new IllegalArgumentException("bufferMemory (" + bufferMemory
                             + " bytes) is smaller than maxEntrySize (" + maxEntrySize
                             + " bytes); raise StreamerOptions.bufferMemory or lower maxEntrySize");
                 }
-                // The default entry limit follows a small buffer memory down: a larger entry could never be buffered.
-                maxEntrySize = (int) bufferMemory;
+                return new StreamerOptions(resolving, given.clone());
+            } finally {
+                resolving = null;
             }
-            return new StreamerOptions(this);
         }
 
-        private static int requireRange(String name, int value, int min, int max) {
-            if (value < min || value > max) {
-                throw new IllegalArgumentException(name + " is " + value + "; it must be between "
-                        + min + " and " + max + " (StreamerOptions." + name + ")");
+        /** The option's value in the options being built: the one given, else its (possibly derived) default. */
+        @SuppressWarnings("unchecked")
+        private <T> T resolved(Option<T> option) {
+            Object v = resolving[option.index];
+            if (v == null) {
+                v = given[option.index] != UNSET ? given[option.index] : option.defaultOf.apply(this);
+                resolving[option.index] = v;
             }
-            return value;
+            return (T) v;
+        }
+    }
+
+    /**
+     * One option: its name, how its default is found, and the check its values must pass (which
+     * names the option and its bounds).
+     */
+    private static final class Option<T> {
+        final int index;
+        final String name;
+        final Function<Builder, T> defaultOf;
+        private final java.util.function.Consumer<T> check;
+
+        private Option(String name, Function<Builder, T> defaultOf, java.util.function.Consumer<T> check) {
+            this.index = OPTIONS.size();
+            this.name = name;
+            this.defaultOf = defaultOf;
+            this.check = check;
+            OPTIONS.add(this);
         }
 
-        private static Duration requireNotNegative(String name, Duration value) {
-            Objects.requireNonNull(value, name);
-            if (value.isNegative()) {
-                throw new IllegalArgumentException(name + " is " + value
-                        + "; it must not be negative (StreamerOptions." + name + ")");
-            }
-            return value;
+        static <T> Option<T> of(String name, Function<Builder, T> defaultOf, java.util.function.Consumer<T> check) {
+            return new Option<>(name, defaultOf, check);
+        }
+
+        static Option<Integer> ofInt(String name, int defaultValue, int min, int max) {
+            return ofInt(name, b -> defaultValue, min, max);
+        }
+
+        static Option<Integer> ofInt(String name, Function<Builder, Integer> defaultOf, int min, int max) {
+            return new Option<>(name, defaultOf, v -> {
+                if (v < min || v > max) {
+                    throw new IllegalArgumentException(name + " is " + v + "; it must be between " + min + " and "
+                            + max + " (StreamerOptions." + name + ")");
+                }
+            });
+        }
+
+        static Option<Long> ofLong(String name, long defaultValue, long min, long max) {
+            return new Option<>(name, b -> defaultValue, v -> {
+                if (v < min || v > max) {
+                    throw new IllegalArgumentException(name + " is " + v + "; it must be at least " + min
+                            + (max < Long.MAX_VALUE ? " and at most " + max : "") + " (StreamerOptions." + name + ")");
+                }
+            });
+        }
+
+        static Option<Duration> ofDuration(String name, Duration defaultValue, boolean zeroAllowed, String bounds) {
+            return new Option<>(name, b -> defaultValue, v -> {
+                Objects.requireNonNull(v, name);
+                if (v.isNegative() || (!zeroAllowed && v.isZero())) {
+                    throw new IllegalArgumentException(name + " is " + v + "; it must be " + bounds
+                            + " (StreamerOptions." + name + ")");
+                }
+            });
+        }
+
+        void check(T value) {
+            check.accept(value);
         }
     }
 }

@@ -53,9 +53,55 @@ class StreamerOptionsTest {
     }
 
     @Test
+    void buildDoesNotChangeTheBuilder() {
+        StreamerOptions.Builder b = StreamerOptions.builder().bufferMemory(1 << 20).perPartitionBufferBytes(4096);
+        assertThat(b.build().maxEntrySize()).isEqualTo(1 << 20);
+
+        StreamerOptions bigger = b.bufferMemory(512L << 20).build();
+
+        assertThat(bigger.maxEntrySize()).as("the entry limit was not lowered in the builder by the first build")
+                .isEqualTo(StreamerOptions.DEFAULT_MAX_ENTRY_SIZE);
+    }
+
+    @Test
+    void toBuilderKeepsDerivedDefaultsFollowingTheirOptions() {
+        StreamerOptions small = StreamerOptions.builder().bufferMemory(1 << 20).perPartitionBufferBytes(4096).build();
+
+        StreamerOptions again = small.toBuilder().bufferMemory(128L << 20).build();
+
+        assertThat(again.maxEntrySize()).as("maxEntrySize was never set, so it still follows bufferMemory")
+                .isEqualTo(StreamerOptions.DEFAULT_MAX_ENTRY_SIZE);
+        assertThat(small.toBuilder().allowOverwrite(true).build().receiver()).isEqualTo(Receivers.individual());
+    }
+
+    @Test
+    void equalOptionsAreEqual() {
+        StreamerOptions a = StreamerOptions.builder().perPartitionBufferSize(512).build();
+        StreamerOptions b = StreamerOptions.builder().receiver(Receivers.isolated()).build();
+
+        assertThat(a).isEqualTo(StreamerOptions.DEFAULT).isEqualTo(b).hasSameHashCodeAs(b);
+        assertThat(StreamerOptions.builder().perPartitionBufferSize(7).build()).isNotEqualTo(a);
+        assertThat(StreamerOptions.builder().receiver(Receivers.named("x")).build()).isNotEqualTo(a);
+    }
+
+    @Test
+    void aNullReceiverRestoresTheDefaultAndOtherNullsAreRefused() {
+        assertThat(StreamerOptions.builder().receiver(Receivers.batched()).receiver(null).build().receiver())
+                .isEqualTo(Receivers.isolated());
+        assertThatThrownBy(() -> StreamerOptions.builder().timeout(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("timeout");
+    }
+
+    @Test
+    void toStringNamesEveryOption() {
+        assertThat(StreamerOptions.DEFAULT.toString()).contains("perPartitionBufferSize=512", "receiver=isolated",
+                "maxEntrySize=67108864", "skipStore=false", "timeout=PT5M");
+    }
+
+    @Test
     void toBuilderKeepsEveryOption() {
         StreamerOptions o = StreamerOptions.builder().perPartitionBufferSize(7).autoFlushInterval(Duration.ZERO)
                 .receiver(Receivers.named("x")).skipStore(true).build();
-        assertThat(o.toBuilder().build()).hasToString(o.toString());
+        assertThat(o.toBuilder().build()).hasToString(o.toString()).isEqualTo(o);
     }
 }

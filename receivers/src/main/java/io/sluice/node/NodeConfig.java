@@ -1,14 +1,17 @@
 package io.sluice.node;
 
+import io.sluice.EntryProcessor;
+import io.sluice.Processors;
 import io.sluice.Receivers;
 import io.sluice.StreamReceiver;
-import io.sluice.store.DataRegionConfig;
+import io.sluice.receiver.internal.ReceiverRegistry;
+import io.sluice.store.internal.DataRegionConfig;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -28,20 +31,19 @@ public final class NodeConfig {
     /** The most apply threads a node may have. */
     public static final int MAX_APPLY_THREADS = 1024;
 
-    private static final Set<String> BUILT_IN_RECEIVERS = Set.of(Receivers.ISOLATED, Receivers.INDIVIDUAL,
-            Receivers.BATCHED);
-
     private final DataRegionConfig dataRegion;
     private final int applyThreads;
     private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers;
+    private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors;
 
     private NodeConfig(Builder b) {
         this.dataRegion = new DataRegionConfig(b.pageSize, b.dataRegionInitialSize, b.dataRegionMaxSize);
         this.applyThreads = b.applyThreads;
         this.receivers = Collections.unmodifiableMap(new LinkedHashMap<>(b.receivers));
+        this.processors = Collections.unmodifiableMap(new LinkedHashMap<>(b.processors));
     }
 
-    /** The defaults: 4 KiB pages, the {@link DataRegionConfig} default sizes, one apply thread per processor. */
+    /** The defaults: 4 KiB pages, a data region of 256 MiB at start and 4 GiB at most, one apply thread per processor. */
     public static NodeConfig defaults() {
         return builder().build();
     }
@@ -66,11 +68,6 @@ public final class NodeConfig {
         return dataRegion.maxSize();
     }
 
-    /** The data region's config, as the store takes it. */
-    public DataRegionConfig dataRegion() {
-        return dataRegion;
-    }
-
     /** Threads applying streamed batches; partition {@code p} is applied by thread {@code p % applyThreads}. */
     public int applyThreads() {
         return applyThreads;
@@ -81,16 +78,21 @@ public final class NodeConfig {
         return receivers;
     }
 
+    /** The custom entry processors by name, in the order they were registered. */
+    public Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors() {
+        return processors;
+    }
+
     /** Whether the name is one of the built-in receivers ({@link Receivers}). */
     static boolean isBuiltInReceiver(String name) {
-        return BUILT_IN_RECEIVERS.contains(name);
+        return ReceiverRegistry.BUILT_INS.containsKey(name);
     }
 
     @Override
     public String toString() {
         return "NodeConfig{pageSize=" + pageSize() + ", dataRegionInitialSize=" + dataRegionInitialSize()
                 + ", dataRegionMaxSize=" + dataRegionMaxSize() + ", applyThreads=" + applyThreads
-                + ", receivers=" + receivers.keySet() + '}';
+                + ", receivers=" + receivers.keySet() + ", processors=" + processors.keySet() + '}';
     }
 
     /** Builds a {@link NodeConfig}; every setter checks its argument, {@link #build()} checks them together. */
@@ -100,6 +102,7 @@ public final class NodeConfig {
         private long dataRegionMaxSize = DataRegionConfig.DEFAULT_MAX_SIZE;
         private int applyThreads = Runtime.getRuntime().availableProcessors();
         private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers = new LinkedHashMap<>();
+        private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -160,13 +163,47 @@ public final class NodeConfig {
             }
             if (isBuiltInReceiver(name)) {
                 throw new IllegalArgumentException("receiver name '" + name + "' is reserved for a built-in receiver "
-                        + BUILT_IN_RECEIVERS + "; choose another name (NodeConfig.receiver)");
+                        + new TreeSet<>(ReceiverRegistry.BUILT_INS.keySet()) + "; choose another name (NodeConfig.receiver)");
+            }
+            if (name.startsWith(Receivers.TRANSFORM_PREFIX)) {
+                throw new IllegalArgumentException("receiver name '" + name + "' starts with '"
+                        + Receivers.TRANSFORM_PREFIX + "', which names transformer receivers; choose another name"
+                        + " (NodeConfig.receiver)");
             }
             if (receivers.containsKey(name)) {
                 throw new IllegalArgumentException("receiver '" + name
                         + "' is already registered; each name may be registered once (NodeConfig.receiver)");
             }
             receivers.put(name, factory);
+            return this;
+        }
+
+        /**
+         * Registers a custom entry processor that callers choose with {@link Processors#named} for
+         * {@code Cache.invoke}/{@code invokeAll} and streamers with {@link Receivers#transform(String)}.
+         * The node calls the factory once per apply thread when it starts, so an instance is only ever
+         * called by one thread at a time and need not be thread-safe.
+         *
+         * @throws NullPointerException if name or factory is null
+         * @throws IllegalArgumentException if name is blank, starts with {@value Processors#BUILT_IN_PREFIX}
+         *         (reserved for the built-ins), or is already registered
+         */
+        public Builder processor(String name, Supplier<? extends EntryProcessor<?, ?, ?>> factory) {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(factory, "factory");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("processor name must not be blank (NodeConfig.processor)");
+            }
+            if (name.startsWith(Processors.BUILT_IN_PREFIX)) {
+                throw new IllegalArgumentException("processor name '" + name + "' starts with '"
+                        + Processors.BUILT_IN_PREFIX + "', which is reserved for built-in processors; choose another"
+                        + " name (NodeConfig.processor)");
+            }
+            if (processors.containsKey(name)) {
+                throw new IllegalArgumentException("processor '" + name
+                        + "' is already registered; each name may be registered once (NodeConfig.processor)");
+            }
+            processors.put(name, factory);
             return this;
         }
 

@@ -2,26 +2,14 @@ package io.sluice.node;
 
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
-import io.sluice.CacheNotFoundException;
 import io.sluice.DataStreamer;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
 import io.sluice.binary.Binary;
-import io.sluice.binary.internal.BinaryContext;
-import io.sluice.protocol.StreamerTransport;
-import io.sluice.receiver.ReceiverRegistry;
-import io.sluice.store.DataRegion;
-import io.sluice.store.PartitionStore;
-import io.sluice.streamer.internal.Streamer;
+import io.sluice.node.internal.NodeEngine;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A Sluice node in this JVM: caches in off-heap page memory, the receivers that apply streamed
@@ -43,164 +31,71 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class SluiceNode implements Sluice {
 
-    /** How long {@link #close()} lets the apply threads finish batches already queued. */
-    private static final long STOP_TIMEOUT_SECONDS = 30;
+    private final NodeEngine engine;
 
-    private final NodeConfig config;
-    private final String id;
-    private final BinaryContext binary;
-    private final DataRegion region;
-    private final StripedExecutor stripes;
-    private final EmbeddedTransport transport;
-    private final ConcurrentHashMap<String, NodeCache<Object, Object>> caches = new ConcurrentHashMap<>();
-    private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
-    private final Object lifecycle = new Object();
-    /** No new caches or streamers; streamers are being closed. */
-    private volatile boolean closing;
-    /** The region is freed: no cache operation may run. */
-    private volatile boolean closed;
-
-    private SluiceNode(NodeConfig config) {
-        this.config = config;
-        this.id = "embedded-" + UUID.randomUUID();
-        ReceiverRegistry receivers = new ReceiverRegistry(config.receivers(), config.applyThreads());
-        this.binary = new BinaryContext();
-        this.region = new DataRegion(config.dataRegion());
-        try {
-            this.stripes = new StripedExecutor(config.applyThreads(), "sluice-apply");
-        } catch (RuntimeException | Error e) {
-            region.close();
-            throw e;
-        }
-        this.transport = new EmbeddedTransport(this, stripes, receivers);
+    private SluiceNode(NodeEngine engine) {
+        this.engine = engine;
     }
 
     /**
      * Starts a node: reserves its data region and starts its apply threads.
      *
      * @throws NullPointerException if config is null
-     * @throws IllegalStateException if a custom receiver's factory throws or returns null
+     * @throws IllegalStateException if a custom receiver's or processor's factory throws or returns null
      */
     public static SluiceNode start(NodeConfig config) {
         Objects.requireNonNull(config, "config");
-        return new SluiceNode(config);
+        return new SluiceNode(new NodeEngine(config));
     }
 
-    /** This node's id (what {@link StreamerTransport#nodeIds()} lists). */
+    /** This node's id: the one node a streamer's affinity maps every partition to. */
     public String id() {
-        return id;
+        return engine.id();
     }
 
     /** The config the node was started with. */
     public NodeConfig config() {
-        return config;
+        return engine.config();
     }
 
-    /**
-     * The node's in-JVM transport, which its streamers use. Internal: for benchmarks and tests that
-     * send {@link io.sluice.protocol.BatchRequest}s directly.
-     */
-    public StreamerTransport transport() {
-        return transport;
-    }
-
-    /** Pages of the data region in use by trees and rows. */
+    /** Pages of the data region in use by trees and rows. @throws IllegalStateException if closed */
     public long usedPages() {
-        ensureOpen();
-        return region.usedPages();
+        return engine.usedPages();
+    }
+
+    /** The names of the caches. */
+    public List<String> cacheNames() {
+        return engine.cacheNames();
     }
 
     @Override
     public <K, V> Cache<K, V> createCache(CacheConfig config) {
-        Objects.requireNonNull(config, "config");
-        synchronized (lifecycle) {
-            ensureNotClosing();
-            NodeCache<Object, Object> existing = caches.get(config.name());
-            if (existing != null) {
-                throw new IllegalStateException("cache '" + config.name() + "' already exists (with "
-                        + existing.partitions() + " partitions); use Sluice.cache(name) or getOrCreateCache(config)");
-            }
-            return cast(newCache(config));
-        }
+        return engine.createCache(config);
     }
 
     @Override
     public <K, V> Cache<K, V> getOrCreateCache(CacheConfig config) {
-        Objects.requireNonNull(config, "config");
-        NodeCache<Object, Object> existing = caches.get(config.name());
-        if (existing != null) {
-            return cast(existing);
-        }
-        synchronized (lifecycle) {
-            ensureNotClosing();
-            existing = caches.get(config.name());
-            return cast(existing != null ? existing : newCache(config));
-        }
-    }
-
-    private NodeCache<Object, Object> newCache(CacheConfig config) {
-        PartitionStore[] stores = new PartitionStore[config.partitions()];
-        try {
-            for (int p = 0; p < stores.length; p++) {
-                stores[p] = region.createPartition();
-            }
-        } catch (RuntimeException e) {
-            for (PartitionStore store : stores) {
-                if (store != null) {
-                    store.destroy();
-                }
-            }
-            throw e;
-        }
-        NodeCache<Object, Object> cache = new NodeCache<>(this, config, stores, binary, false);
-        caches.put(config.name(), cache);
-        return cache;
+        return engine.getOrCreateCache(config);
     }
 
     @Override
     public <K, V> Cache<K, V> cache(String name) {
-        return cast(nodeCache(name));
-    }
-
-    /** The cache of that name. @throws CacheNotFoundException if there is none */
-    NodeCache<Object, Object> nodeCache(String name) {
-        Objects.requireNonNull(name, "name");
-        ensureOpen();
-        NodeCache<Object, Object> cache = caches.get(name);
-        if (cache == null) {
-            throw new CacheNotFoundException(name);
-        }
-        return cache;
+        return engine.cache(name);
     }
 
     @Override
     public <K, V> DataStreamer<K, V> dataStreamer(String cacheName) {
-        return dataStreamer(cacheName, StreamerOptions.DEFAULT);
+        return engine.dataStreamer(cacheName);
     }
 
     @Override
     public <K, V> DataStreamer<K, V> dataStreamer(String cacheName, StreamerOptions options) {
-        Objects.requireNonNull(cacheName, "cacheName");
-        Objects.requireNonNull(options, "options");
-        ensureNotClosing();
-        nodeCache(cacheName);
-        // The streamer forgets itself when it closes; the reference is set before anything can close it.
-        AtomicReference<Streamer<?, ?>> self = new AtomicReference<>();
-        Streamer<K, V> streamer = new Streamer<>(cacheName, options, transport, binary,
-                () -> streamers.remove(self.get()));
-        self.set(streamer);
-        streamers.add(streamer);
-        if (closing) {
-            // Raced with close(), which may have missed it.
-            streamer.close(true);
-            throw new IllegalStateException("node '" + id + "' is closing; no new streamers");
-        }
-        return streamer;
+        return engine.dataStreamer(cacheName, options);
     }
 
     @Override
     public Binary binary() {
-        return binary;
+        return engine.binary();
     }
 
     /**
@@ -213,61 +108,11 @@ public final class SluiceNode implements Sluice {
      */
     @Override
     public void close() {
-        if (stripes.isStripeThread()) {
-            throw new IllegalStateException("node '" + id + "' cannot be closed from a receiver: close() waits for "
-                    + "the apply threads, and this is one of them");
-        }
-        synchronized (lifecycle) {
-            if (closing) {
-                return;
-            }
-            closing = true;
-        }
-        RuntimeException failure = null;
-        for (Streamer<?, ?> streamer : new ArrayList<>(streamers)) {
-            try {
-                streamer.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        stripes.stop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        closed = true;
-        region.close();
-        if (failure != null) {
-            throw failure;
-        }
-    }
-
-    /** @throws IllegalStateException if the node is closed */
-    void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("node '" + id + "' is closed");
-        }
-    }
-
-    private void ensureNotClosing() {
-        if (closing) {
-            throw new IllegalStateException("node '" + id + "' is closed");
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <K, V> Cache<K, V> cast(NodeCache<Object, Object> cache) {
-        return (Cache<K, V>) (Cache<?, ?>) cache;
-    }
-
-    /** The names of the caches. */
-    public List<String> cacheNames() {
-        return List.copyOf(caches.keySet());
+        engine.close();
     }
 
     @Override
     public String toString() {
-        return "SluiceNode{id=" + id + ", caches=" + caches.keySet() + ", " + config + '}';
+        return "SluiceNode{" + engine + '}';
     }
 }

@@ -2,7 +2,7 @@ package io.sluice.node;
 
 import io.sluice.Receivers;
 import io.sluice.StreamReceiver;
-import io.sluice.store.DataRegionConfig;
+import io.sluice.store.internal.DataRegionConfig;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,7 +36,7 @@ class NodeConfigTest {
         assertThat(config.pageSize()).isEqualTo(8192);
         assertThat(config.dataRegionInitialSize()).isEqualTo(1 << 20);
         assertThat(config.dataRegionMaxSize()).isEqualTo(64 << 20);
-        assertThat(config.dataRegion()).isEqualTo(new DataRegionConfig(8192, 1 << 20, 64 << 20));
+        assertThat(DataRegionConfig.of(config)).isEqualTo(new DataRegionConfig(8192, 1 << 20, 64 << 20));
         assertThat(config.applyThreads()).isEqualTo(3);
         assertThat(config.receivers()).containsOnlyKeys("audit");
     }

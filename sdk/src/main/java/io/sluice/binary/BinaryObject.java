@@ -4,8 +4,8 @@ package io.sluice.binary;
  * An immutable object in its stored form. Fields are read from the bytes through the footer
  * without deserializing the others.
  *
- * <p>Two binary objects are equal when their bytes are equal, and {@link #hashCode()} is the hash
- * stored in the header. The bytes follow the order in which the fields were set, so objects used
+ * <p>Two binary objects are equal when their bytes are equal, and {@link #hashCode()} is a hash of
+ * those bytes (computed when first asked: no hash is stored in the object). The bytes follow the order in which the fields were set, so objects used
  * as keys should always set their fields in one order (objects made from POJOs and records do).
  * Thread-safe.
  */

@@ -47,7 +47,7 @@ class CorruptionTest {
         assertThatThrownBy(() -> binary.decode(b, 0, b.length - 1, true)).isInstanceOf(BinaryFormatException.class)
                 .hasMessageContaining("object length " + b.length).hasMessageContaining("at offset 0");
         assertThatThrownBy(() -> binary.decode(b, 0, 10, true)).isInstanceOf(BinaryFormatException.class)
-                .hasMessageContaining("header needs 24 bytes but 10 remain");
+                .hasMessageContaining("header needs at least 11 bytes but 10 remain");
         byte[] longer = Arrays.copyOf(b, b.length + 3);
         assertThatThrownBy(() -> decode(longer)).isInstanceOf(BinaryFormatException.class)
                 .hasMessageContaining("ends at offset " + b.length);
@@ -68,23 +68,48 @@ class CorruptionTest {
     @Test
     void aFooterOutsideTheObjectOrAnUnknownSchemaOrTypeIsRefused() {
         byte[] b = sample().toBytes();
-        byte[] footer = b.clone();
-        putInt(footer, 20, b.length + 8);
-        assertThatThrownBy(() -> decode(footer)).isInstanceOf(BinaryFormatException.class)
-                .hasMessageContaining("footer offset " + (b.length + 8));
+        assertThat(b[1]).as("a small object has 1-byte offsets (version 2, size code 0)").isEqualTo((byte) 0x20);
+        int n = 5;
+        byte[] shortLength = b.clone();
+        shortLength[10] = (byte) (11 + n - 1);
+        assertThatThrownBy(() -> binary.decode(shortLength, 0, 11 + n - 1, true))
+                .isInstanceOf(BinaryFormatException.class)
+                .hasMessageContaining("too short for its header and the 5 footer offsets of schema");
         byte[] schema = b.clone();
-        putInt(schema, 16, 12345);
+        putInt(schema, 6, 12345);
         assertThatThrownBy(() -> decode(schema)).isInstanceOf(BinaryFormatException.class)
                 .hasMessageContaining("unknown schema id 12345 of type 'Outer'");
         byte[] type = b.clone();
-        putInt(type, 4, 777);
+        putInt(type, 2, 777);
         assertThatThrownBy(() -> decode(type)).isInstanceOf(BinaryFormatException.class)
                 .hasMessageContaining("unknown type id 777");
         byte[] offset = b.clone();
-        int footerAt = GrowableBuffer.getInt(b, 20);
-        putInt(offset, footerAt + 12, 3);
+        int footerAt = b.length - n;
+        offset[footerAt + 1] = 3;
         assertThatThrownBy(() -> decode(offset)).isInstanceOf(BinaryFormatException.class)
-                .hasMessageContaining("field 'name' offset 3").hasMessageContaining("at offset " + (footerAt + 12));
+                .hasMessageContaining("field 'name' offset 3").hasMessageContaining("at offset " + (footerAt + 1));
+        byte[] beyond = b.clone();
+        beyond[footerAt + n - 1] = (byte) (footerAt + 2);
+        assertThatThrownBy(() -> decode(beyond)).isInstanceOf(BinaryFormatException.class)
+                .hasMessageContaining("before the footer (" + footerAt + ")");
+    }
+
+    @Test
+    void aVersion1ObjectOrUnknownFlagsAreRefusedNamingTheVersion() {
+        byte[] b = sample().toBytes();
+        byte[] v1 = b.clone();
+        v1[1] = 0x01;
+        assertThatThrownBy(() -> decode(v1)).isInstanceOf(BinaryFormatException.class)
+                .hasMessageContaining("object format version 0 is not the supported 2")
+                .hasMessageContaining("version 1 objects are not readable");
+        byte[] flags = b.clone();
+        flags[1] = 0x24;
+        assertThatThrownBy(() -> decode(flags)).isInstanceOf(BinaryFormatException.class)
+                .hasMessageContaining("object flags 0x04 are not valid");
+        byte[] size = b.clone();
+        size[1] = 0x23;
+        assertThatThrownBy(() -> decode(size)).isInstanceOf(BinaryFormatException.class)
+                .hasMessageContaining("object flags 0x03 are not valid");
     }
 
     @Test
@@ -100,6 +125,62 @@ class CorruptionTest {
         byte[] s = encode("abc");
         assertThatThrownBy(() -> binary.decode(s, 0, s.length - 1, true)).isInstanceOf(BinaryFormatException.class)
                 .hasMessage("string has no terminator at offset 0");
+    }
+
+    /** A BinaryObject implemented outside Sluice, whose bytes the builder must not trust. */
+    private static BinaryObject foreign(byte[] bytes) {
+        return new BinaryObject() {
+            @Override
+            public <T> T field(String name) {
+                return null;
+            }
+
+            @Override
+            public boolean hasField(String name) {
+                return false;
+            }
+
+            @Override
+            public io.sluice.binary.BinaryType type() {
+                return null;
+            }
+
+            @Override
+            public io.sluice.binary.BinaryObjectBuilder toBuilder() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public <T> T deserialize(Class<T> type) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public byte[] toBytes() {
+                return bytes;
+            }
+        };
+    }
+
+    @Test
+    void aBuilderRefusesANestedObjectWhoseBytesAreBroken() {
+        byte[] good = sample().toBytes();
+        io.sluice.binary.BinaryObjectBuilder b = binary.builder("Holder").setField("id", 1L);
+
+        assertThatThrownBy(() -> b.setField("nested", foreign(new byte[0])))
+                .isInstanceOf(BinaryFormatException.class).hasMessageContaining("gave no bytes from toBytes()");
+        assertThatThrownBy(() -> b.setField("nested", foreign(Arrays.copyOf(good, good.length - 2))))
+                .isInstanceOf(BinaryFormatException.class).hasMessageContaining("gave malformed bytes");
+        assertThatThrownBy(() -> b.setField("nested", foreign(encode(5L))))
+                .isInstanceOf(BinaryFormatException.class).hasMessageContaining("tag 0x06");
+        byte[] trailing = Arrays.copyOf(good, good.length + 1);
+        assertThatThrownBy(() -> b.setField("nested", foreign(trailing)))
+                .isInstanceOf(BinaryFormatException.class).hasMessageContaining("gave malformed bytes");
+
+        BinaryObject built = b.setField("nested", foreign(good)).build();
+        assertThat(built.<Long>field("id")).as("the failed sets left the builder as it was").isEqualTo(1L);
+        assertThat(built.<BinaryObject>field("nested")).isEqualTo(sample());
+        assertThat(decode(built.toBytes())).isEqualTo(built);
     }
 
     private static void putInt(byte[] b, int at, int v) {
@@ -130,16 +211,31 @@ class CorruptionTest {
         for (int i = 0; i < iterations; i++) {
             byte[] base = samples.get(random.nextInt(samples.size()));
             byte[] b = mutate(base, samples.get(random.nextInt(samples.size())), random);
+            boolean readable;
             try {
                 Object v = binary.decode(b, 0, b.length, random.nextBoolean());
                 touch(v);
                 decoded++;
+                readable = true;
             } catch (BinaryFormatException expected) {
                 assertThat(expected.getMessage()).as("seed %d", seed).contains("offset");
                 refused++;
+                readable = false;
             } catch (Throwable t) {
                 fail("seed " + seed + ", iteration " + i + ", bytes " + Arrays.toString(b) + ": " + t, t);
+                return;
             }
+            // The node's check of received entries refuses exactly what a reader could not read.
+            boolean accepted;
+            try {
+                binary.checkValue(b, 0, b.length);
+                accepted = true;
+            } catch (BinaryFormatException e) {
+                assertThat(e.getMessage()).as("seed %d", seed).contains("offset");
+                accepted = false;
+            }
+            assertThat(accepted).as("seed %d, iteration %d, bytes %s: checkValue agrees with reading it all", seed, i,
+                    Arrays.toString(b)).isEqualTo(readable);
         }
         assertThat(refused).as("seed %d", seed).isGreaterThan(1000);
         assertThat(decoded).as("seed %d", seed).isGreaterThan(100);

@@ -62,6 +62,7 @@ class FormatVectorsTest {
         v.put("object-empty", binary.builder("Empty").build());
         v.put("object-point", point);
         v.put("object-nested", binary.builder("Wrap").setField("p", point).build());
+        v.put("object-wide", binary.builder("Wide").setField("text", "x".repeat(250)).setField("n", 7).build());
         return v;
     }
 
@@ -77,10 +78,20 @@ class FormatVectorsTest {
             }
             String[] cells = line.split("\\|");
             String id = cells[1].trim().replace("`", "");
-            String hex = cells[cells.length - 1].trim().replace("`", "").replace(" ", "");
+            String hex = expandRuns(cells[cells.length - 1].trim().replace("`", "")).replace(" ", "");
             vectors.put(id, hex);
         }
         return vectors;
+    }
+
+    /** {@code 78*250} in a vector stands for 250 bytes of 0x78. */
+    private static String expandRuns(String hex) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9a-f]{2})\\*(\\d+)").matcher(hex);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, (m.group(1) + " ").repeat(Integer.parseInt(m.group(2))).trim());
+        }
+        return m.appendTail(out).toString();
     }
 
     @Test

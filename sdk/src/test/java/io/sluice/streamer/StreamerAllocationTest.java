@@ -1,9 +1,9 @@
 package io.sluice.streamer;
 
 import io.sluice.StreamerOptions;
-import io.sluice.protocol.BatchOutcome;
-import io.sluice.protocol.BatchRequest;
-import io.sluice.protocol.StreamerTransport;
+import io.sluice.protocol.internal.BatchOutcome;
+import io.sluice.protocol.internal.BatchRequest;
+import io.sluice.protocol.internal.StreamerTransport;
 import io.sluice.streamer.internal.Streamer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -2,7 +2,7 @@ package io.sluice.streamer;
 
 import io.sluice.StreamerException;
 import io.sluice.StreamerOptions;
-import io.sluice.protocol.BatchOutcome;
+import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.streamer.internal.Streamer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,13 +1,13 @@
 package io.sluice.streamer;
 
 import io.sluice.CacheNotFoundException;
-import io.sluice.affinity.Partitioner;
-import io.sluice.affinity.RendezvousAffinity;
+import io.sluice.affinity.internal.Partitioner;
+import io.sluice.affinity.internal.RendezvousAffinity;
 import io.sluice.binary.internal.ValueCodec;
-import io.sluice.protocol.BatchOutcome;
-import io.sluice.protocol.BatchRequest;
-import io.sluice.protocol.EntryBatch;
-import io.sluice.protocol.StreamerTransport;
+import io.sluice.protocol.internal.BatchOutcome;
+import io.sluice.protocol.internal.BatchRequest;
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.protocol.internal.StreamerTransport;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,11 @@
 package io.sluice.samples.bench;
 
-import io.sluice.protocol.EntryBatch;
-import io.sluice.store.BatchMode;
-import io.sluice.store.DataRegion;
-import io.sluice.store.DataRegionConfig;
-import io.sluice.store.PartitionStore;
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.store.internal.BatchMode;
+import io.sluice.store.internal.DataRegion;
+import io.sluice.store.internal.DataRegionConfig;
+import io.sluice.store.internal.PartitionStore;
+import io.sluice.store.internal.RowByRowBaseline;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -21,7 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Batch page writes vs row by row: the same 32,768 rows, in batches of 512, inserted
  * (INSERT_IF_ABSENT, as the isolated receiver does) into a fresh partition with
- * {@link PartitionStore#applyBatch} and with {@link PartitionStore#applyBatchRowByRow}. Row size is
+ * {@link PartitionStore#applyBatch} and with {@link RowByRowBaseline#apply}. Row size is
  * key (9 bytes) + value bytes; 4 KiB pages; ops/s are rows/s. Dropping the partition after each
  * invocation is not measured. Compare the two methods of one run.
  */
@@ -80,7 +81,7 @@ public class BatchInsertBenchmark {
     @OperationsPerInvocation(ROWS)
     public long rowByRow() {
         for (EntryBatch b : batches) {
-            partition.applyBatchRowByRow(b, BatchMode.INSERT_IF_ABSENT);
+            RowByRowBaseline.apply(partition, b, BatchMode.INSERT_IF_ABSENT);
         }
         return partition.size();
     }
@@ -111,7 +112,7 @@ public class BatchInsertBenchmark {
                                 if (variant == 0) {
                                     p.applyBatch(b, BatchMode.INSERT_IF_ABSENT);
                                 } else {
-                                    p.applyBatchRowByRow(b, BatchMode.INSERT_IF_ABSENT);
+                                    RowByRowBaseline.apply(p, b, BatchMode.INSERT_IF_ABSENT);
                                 }
                             }
                             long took = cpu.getCurrentThreadCpuTime() - start;
@@ -181,7 +182,7 @@ public class BatchInsertBenchmark {
         @OperationsPerInvocation(ENTRIES)
         public long rowByRow() {
             for (EntryBatch b : batches) {
-                partition.applyBatchRowByRow(b, BatchMode.INSERT_IF_ABSENT);
+                RowByRowBaseline.apply(partition, b, BatchMode.INSERT_IF_ABSENT);
             }
             return partition.size();
         }

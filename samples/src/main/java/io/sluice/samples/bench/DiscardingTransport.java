@@ -1,9 +1,9 @@
 package io.sluice.samples.bench;
 
 import io.sluice.CacheConfig;
-import io.sluice.protocol.BatchOutcome;
-import io.sluice.protocol.BatchRequest;
-import io.sluice.protocol.StreamerTransport;
+import io.sluice.protocol.internal.BatchOutcome;
+import io.sluice.protocol.internal.BatchRequest;
+import io.sluice.protocol.internal.StreamerTransport;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.sluice.samples.bench;
 
-import io.sluice.store.DataRegion;
-import io.sluice.store.DataRegionConfig;
-import io.sluice.store.PartitionStore;
-import io.sluice.store.StoreCursor;
+import io.sluice.store.internal.DataRegion;
+import io.sluice.store.internal.DataRegionConfig;
+import io.sluice.store.internal.PartitionStore;
+import io.sluice.store.internal.StoreCursor;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

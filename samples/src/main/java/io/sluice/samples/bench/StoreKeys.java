@@ -1,7 +1,7 @@
 package io.sluice.samples.bench;
 
 import io.sluice.binary.internal.GrowableBuffer;
-import io.sluice.protocol.EntryBatch;
+import io.sluice.protocol.internal.EntryBatch;
 import java.util.Random;
 import java.util.SplittableRandom;
 

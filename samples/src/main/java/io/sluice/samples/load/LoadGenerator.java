@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.sluice.server.internal.NodeProcess;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -100,8 +102,17 @@ public final class LoadGenerator implements Callable<Integer> {
     int repeat;
 
     @Option(names = "--connect", paramLabel = "HOST:PORT",
-            description = "Load a remote node instead of an embedded one (not available yet).")
+            description = "Load a remote node (sluice-node.jar) instead of an embedded one.")
     String connect;
+
+    @Option(names = "--start-node",
+            description = "Start a node process from --node-jar and run every node mode twice, embedded and remote,"
+                    + " side by side (client and node share this machine).")
+    boolean startNode;
+
+    @Option(names = "--node-jar", paramLabel = "FILE",
+            description = "The node's jar for --start-node (default: receivers/target/sluice-node.jar).")
+    Path nodeJar;
 
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write the result table as CSV.")
     Path csv;
@@ -122,6 +133,11 @@ public final class LoadGenerator implements Callable<Integer> {
 
     LoadGenerator(NodeLauncher nodes) {
         this.nodes = nodes;
+    }
+
+    /** The launcher of the node modes: the remote node of --connect, else the one given (embedded). */
+    private NodeLauncher launcher() {
+        return connect != null ? new RemoteNodeLauncher(connect) : nodes;
     }
 
     /** Runs {@code sluice-load} and exits with its exit code. */
@@ -157,18 +173,26 @@ public final class LoadGenerator implements Callable<Integer> {
             }
         }
         out.flush();
-        LoadRun run = new LoadRun(settings, nodes,
-                new ProgressReporter(out, style, ProgressReporter.interval(style)));
-        hook.apply(run);
         List<ModeResult> results;
+        List<String> ratios = List.of();
         try {
-            results = run.run();
+            if (startNode) {
+                results = new ArrayList<>(runLoads(settings, nodes, out, style));
+                List<ModeResult> remote = runOnNodeProcess(settings, out, style);
+                ratios = SideBySide.ratios(results, remote);
+                results.addAll(remote);
+            } else {
+                results = runLoads(settings, launcher(), out, style);
+            }
         } catch (ValuePadding.ValueSizeException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         List<ResultRow> rows = ResultTable.rows(results);
         out.println();
         out.print(ResultTable.format(rows));
+        for (String ratio : ratios) {
+            out.println(ratio);
+        }
         if (csv != null) {
             ResultFiles.writeCsv(csv, rows);
         }
@@ -181,6 +205,34 @@ public final class LoadGenerator implements Callable<Integer> {
         }
         out.flush();
         return failed > 0 ? EXIT_NOT_VERIFIED : 0;
+    }
+
+    private List<ModeResult> runLoads(LoadSettings settings, NodeLauncher launcher, PrintWriter out,
+                                      ProgressReporter.Style style) {
+        LoadRun run = new LoadRun(settings, launcher, new ProgressReporter(out, style, ProgressReporter.interval(style)));
+        hook.apply(run);
+        return run.run();
+    }
+
+    /** Starts a node process, runs the node modes against it, stops it; its rows are marked remote. */
+    private List<ModeResult> runOnNodeProcess(LoadSettings settings, PrintWriter out, ProgressReporter.Style style)
+            throws IOException {
+        Path jar = nodeJar != null ? nodeJar : Path.of("receivers", "target", "sluice-node.jar");
+        long region = 2 * LoadRun.regionBytes(settings, settings.keyPlan()) * (settings.modes().size() + 1);
+        String config = String.format(Locale.ROOT, "{\"dataRegionMaxSize\": %d}", region);
+        out.println("starting a node process from " + jar + " ...");
+        out.flush();
+        NodeProcess node = NodeProcess.start(jar, List.of(), config,
+                List.of("-Xmx1g", "-XX:MaxDirectMemorySize=" + region), Files.createTempDirectory("sluice-load-node"));
+        try {
+            out.println("node process listening on " + node.address() + "; loading it remotely");
+            out.flush();
+            List<LoadMode> nodeModes = settings.modes().stream().filter(LoadMode::needsNode).toList();
+            LoadSettings remote = settings.withModes(nodeModes);
+            return SideBySide.remote(runLoads(remote, new RemoteNodeLauncher(node.address()), out, style));
+        } finally {
+            node.stop();
+        }
     }
 
     private String header(LoadSettings s) {
@@ -278,6 +330,9 @@ public final class LoadGenerator implements Callable<Integer> {
     }
 
     private void checkConnect(String address) {
+        if (startNode) {
+            throw invalid("--connect and --start-node exclude each other: --start-node starts its own node");
+        }
         int colon = address.lastIndexOf(':');
         int port = -1;
         if (colon > 0) {
@@ -290,8 +345,6 @@ public final class LoadGenerator implements Callable<Integer> {
         if (port < 1 || port > 65_535) {
             throw invalid("--connect is '%s'; it must be HOST:PORT with a port from 1 to 65535", address);
         }
-        throw invalid("--connect %s: remote mode is not available yet; run without --connect to load an embedded node",
-                address);
     }
 
     private void checkParentExists(String option, Path file) {

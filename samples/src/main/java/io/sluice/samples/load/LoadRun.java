@@ -225,10 +225,16 @@ final class LoadRun {
         return Math.max(MIN_REGION_BYTES, plan.distinct() * (valueBytes + REGION_BYTES_PER_ENTRY));
     }
 
+    private static final java.util.concurrent.atomic.AtomicLong LOADS = new java.util.concurrent.atomic.AtomicLong();
+    /** Tells this process's caches from another run's on the same remote node. */
+    private static final String RUN = Long.toString(ProcessHandle.current().pid(), 36) + "x"
+            + Long.toString(System.currentTimeMillis() % 1_000_000, 36);
+
     private ModeLoad openCacheLoad(LoadMode mode, ValueKind kind, KeyPlan plan) {
         Sluice sluice = nodes.start(settings.pageSize(), regionBytes(settings, plan));
         try {
-            String name = "orders-" + mode.cliName() + "-" + kind.cliName();
+            // A name of its own per load: a remote node keeps the caches of earlier loads.
+            String name = "orders-" + mode.cliName() + "-" + kind.cliName() + "-" + RUN + "-" + LOADS.incrementAndGet();
             Cache<Long, Object> cache = sluice.createCache(CacheConfig.named(name).withPartitions(settings.partitions()));
             String pad = CacheLoad.padFor(sluice.binary(), kind, settings.valueSize());
             return switch (mode) {

@@ -28,6 +28,12 @@ public record LoadSettings(long entries, int threads, List<LoadMode> modes, List
         values = List.copyOf(values);
     }
 
+    /** The same settings with other modes. */
+    public LoadSettings withModes(List<LoadMode> otherModes) {
+        return new LoadSettings(entries, threads, otherModes, values, valueSize, collisionRatio, bufferSize,
+                flushIntervalMs, parallelOps, pageSize, partitions, warmupEntries, repeat);
+    }
+
     /** The keys this run writes. */
     public KeyPlan keyPlan() {
         return new KeyPlan(entries, threads, collisionRatio);

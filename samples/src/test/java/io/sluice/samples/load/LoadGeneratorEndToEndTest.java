@@ -29,6 +29,22 @@ class LoadGeneratorEndToEndTest {
     }
 
     @Test
+    void startNodeRunsEveryNodeModeEmbeddedAndRemoteSideBySide() {
+        int exit = run(new LoadGenerator(), "--entries", "5000", "--threads", "2", "--warmup", "1000",
+                "--modes", "raw,put,streamer-isolated", "--start-node",
+                "--node-jar", Path.of("..", "receivers", "target", "sluice-node.jar").toString());
+        String output = out.toString();
+        assertThat(exit).as(output + err).isZero();
+        assertThat(output).contains("node process listening on 127.0.0.1:");
+        for (String mode : List.of("put", "streamer-isolated")) {
+            assertThat(output).containsPattern("(?m)^" + mode + " +binary +5,000 .* yes$")
+                    .containsPattern("(?m)^" + mode + " \\(remote\\) +binary +5,000 .* yes$")
+                    .containsPattern("remote/embedded " + mode + " binary: \\d+\\.\\d\\dx");
+        }
+        assertThat(output).doesNotContainPattern("(?m)^raw \\(remote\\)");
+    }
+
+    @Test
     void everyModeWithBothValueKindsLoadsAndVerifies(@TempDir Path dir) throws Exception {
         Path csv = dir.resolve("load.csv");
         Path json = dir.resolve("load.json");

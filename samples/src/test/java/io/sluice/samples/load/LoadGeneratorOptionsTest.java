@@ -63,9 +63,9 @@ class LoadGeneratorOptionsTest {
     }
 
     @Test
-    void remoteModeSaysItIsNotAvailableYet() {
-        assertThat(run("--connect", "127.0.0.1:10800")).isEqualTo(2);
-        assertThat(err.toString()).contains("--connect 127.0.0.1:10800: remote mode is not available yet");
+    void connectAndStartNodeExcludeEachOther() {
+        assertThat(run("--connect", "127.0.0.1:10800", "--start-node")).isEqualTo(2);
+        assertThat(err.toString()).contains("--connect and --start-node exclude each other");
     }
 
     @Test

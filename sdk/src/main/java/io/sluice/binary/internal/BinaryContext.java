@@ -39,6 +39,8 @@ public final class BinaryContext implements Binary, ValueCodec {
 
     private final ThreadLocal<MarshalState> marshalState = ThreadLocal.withInitial(MarshalState::new);
 
+    private final ThreadLocal<ValueValidator> validators = ThreadLocal.withInitial(() -> new ValueValidator(this));
+
     public BinaryContext() {
     }
 
@@ -65,6 +67,22 @@ public final class BinaryContext implements Binary, ValueCodec {
             throw new BinaryFormatException("an encoded value needs at least its tag byte but has 0 bytes at offset 0");
         }
         return new ValueReader(this, bytes, offset, offset, offset + length, keepBinary).readWhole(null);
+    }
+
+    /**
+     * Checks that {@code [offset, offset + length)} is exactly one well-formed value whose types and
+     * schemas this context knows, without decoding it or allocating: how a node vets entries it
+     * receives before storing them.
+     *
+     * @throws io.sluice.binary.BinaryFormatException naming what is wrong and where
+     */
+    public void checkValue(byte[] bytes, int offset, int length) {
+        validators.get().checkWhole(bytes, offset, length);
+    }
+
+    /** The calling thread's validator (what {@link #checkValue} uses), for checking many values in a row. */
+    public ValueValidator validator() {
+        return validators.get();
     }
 
     @Override
@@ -112,10 +130,10 @@ public final class BinaryContext implements Binary, ValueCodec {
         ClassLayout.Binding b = layout.binding(this);
         ClassLayout.Property[] props = layout.properties;
         int start = out.position();
-        out.position(start + ObjectLayout.HEADER_SIZE);
+        out.position(start + ObjectLayout.MIN_HEADER);
         int[] offsets = new int[props.length];
         for (int i = 0; i < props.length; i++) {
-            offsets[i] = out.position() - start;
+            offsets[i] = out.position() - start - ObjectLayout.MIN_HEADER;
             try {
                 props[i].write(pojo, out, encoder);
             } catch (RuntimeException | Error e) {
@@ -124,12 +142,7 @@ public final class BinaryContext implements Binary, ValueCodec {
                 throw new SluiceException("reading field '" + props[i].name + "' of " + cls.getName() + " failed", e);
             }
         }
-        int footer = out.position() - start;
-        out.ensureRemaining(props.length * ObjectLayout.FOOTER_ENTRY_SIZE);
-        for (int i = 0; i < props.length; i++) {
-            out.putInt(b.fields[i].id).putInt(offsets[i]);
-        }
-        ObjectLayout.writeHeader(out, start, b.type.id, b.schema.id, footer);
+        ObjectLayout.finishInPlace(out, start, b.type.id, b.schema.id, offsets, props.length);
     }
 
     /** The object as an instance of the class its type was registered from, or itself if there is none. */

@@ -6,8 +6,8 @@ import io.sluice.binary.BinaryTypeMismatchException;
 
 import java.util.Arrays;
 
-import static io.sluice.binary.internal.ObjectLayout.FOOTER_ENTRY_SIZE;
-import static io.sluice.binary.internal.ObjectLayout.HEADER_SIZE;
+import static io.sluice.binary.internal.ObjectLayout.FIXED_HEADER;
+import static io.sluice.binary.internal.ObjectLayout.MIN_HEADER;
 
 /**
  * Writes each value straight into its place in the object's stored form ({@link ObjectLayout});
@@ -51,7 +51,7 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
     BinaryObjectBuilderImpl(BinaryContext context, TypeMeta type) {
         this.context = context;
         this.type = type;
-        buf.position(HEADER_SIZE);
+        buf.position(MIN_HEADER);
     }
 
     /** A builder holding the fields of {@code from}. */
@@ -254,27 +254,29 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
             leaveFastPath(buf.position());
         }
         boolean repeat = sameOrder;
-        FieldMeta[] footerFields;
         Schema schema;
         if (repeat) {
-            footerFields = lastFields;
             schema = lastSchema;
         } else {
             if (gaps) {
                 compact();
             }
-            footerFields = fields;
             schema = type.schema(fields, count);
         }
-        int footer = buf.position();
-        buf.ensureRemaining(count * FOOTER_ENTRY_SIZE);
+        // The values were written after the smallest header; the result gets the header it needs.
+        int values = buf.position() - MIN_HEADER;
+        int s = ObjectLayout.offsetSize(values, count);
+        int total = ObjectLayout.length(values, count, s);
+        int header = FIXED_HEADER + s;
+        byte[] out = new byte[total];
+        ObjectLayout.writeHeader(out, 0, s, type.id, schema.id, total);
+        System.arraycopy(buf.array(), MIN_HEADER, out, header, values);
+        int footer = header + values;
+        int shift = header - MIN_HEADER;
         for (int i = 0; i < count; i++) {
-            buf.putInt(footerFields[i].id).putInt(starts[i]);
+            ObjectLayout.writeSized(out, footer + i * s, s, starts[i] + shift);
         }
-        ObjectLayout.writeHeader(buf, 0, type.id, schema.id, footer);
-        int total = buf.position();
-        BinaryObjectImpl result = new BinaryObjectImpl(context, Arrays.copyOf(buf.array(), total), 0, total, type,
-                schema);
+        BinaryObjectImpl result = new BinaryObjectImpl(context, out, 0, total, type, schema, s);
         if (!repeat) {
             if (lastFields.length < count) {
                 lastFields = new FieldMeta[fields.length];
@@ -287,7 +289,7 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
             lastCount = count;
         }
         lastSchema = schema;
-        buf.position(HEADER_SIZE);
+        buf.position(MIN_HEADER);
         count = 0;
         gaps = false;
         sameOrder = true;
@@ -299,7 +301,7 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
         if (spare == null) {
             spare = new GrowableBuffer(buf.array().length);
         }
-        spare.position(HEADER_SIZE);
+        spare.position(MIN_HEADER);
         for (int i = 0; i < count; i++) {
             int s = spare.position();
             spare.putBytes(buf.array(), starts[i], ends[i] - starts[i]);

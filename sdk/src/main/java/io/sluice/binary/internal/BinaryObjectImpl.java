@@ -1,5 +1,7 @@
 package io.sluice.binary.internal;
 
+import io.sluice.affinity.internal.Murmur3;
+
 import io.sluice.binary.BinaryFormatException;
 import io.sluice.binary.BinaryObject;
 import io.sluice.binary.BinaryObjectBuilder;
@@ -22,16 +24,24 @@ final class BinaryObjectImpl implements BinaryObject {
     final int length;
     final TypeMeta type;
     final Schema schema;
+    /** Bytes per footer offset: 1, 2 or 4 (a byte keeps the flyweight small: it is the per-object overhead). */
+    private final byte offsetSize;
+    /** The footer's offset from {@link #start}. */
     private final int footer;
+    /** The hash of the bytes, computed on first use (0 until then). */
+    private int hash;
+    private boolean hashed;
 
-    BinaryObjectImpl(BinaryContext context, byte[] bytes, int start, int length, TypeMeta type, Schema schema) {
+    BinaryObjectImpl(BinaryContext context, byte[] bytes, int start, int length, TypeMeta type, Schema schema,
+                     int offsetSize) {
         this.context = context;
         this.bytes = bytes;
         this.start = start;
         this.length = length;
         this.type = type;
         this.schema = schema;
-        this.footer = GrowableBuffer.getInt(bytes, start + FOOTER_OFFSET_OFFSET);
+        this.offsetSize = (byte) offsetSize;
+        this.footer = length - schema.size() * offsetSize;
     }
 
     /**
@@ -41,71 +51,98 @@ final class BinaryObjectImpl implements BinaryObject {
      * @throws BinaryFormatException if the header or footer is inconsistent or names an unknown type or schema
      */
     static BinaryObjectImpl wrap(BinaryContext context, byte[] b, int start, int limit, int base) {
+        Schema schema = check(context, b, start, limit, base);
+        int s = ObjectLayout.offsetSize(b[start + VERSION_FLAGS_OFFSET], start - base);
+        TypeMeta type = context.registry().byId(GrowableBuffer.getInt(b, start + TYPE_ID_OFFSET));
+        return new BinaryObjectImpl(context, b, start, readSized(b, start + LENGTH_OFFSET, s), type, schema, s);
+    }
+
+    /**
+     * Checks the header and footer of the object starting at {@code start} (it must end by
+     * {@code limit}) without allocating: known type and schema, length, offsets. Offsets in errors are
+     * relative to {@code base}.
+     *
+     * @return the object's schema
+     * @throws BinaryFormatException if the header or footer is inconsistent or names an unknown type or schema
+     */
+    /**
+     * The schema of the object at {@code start} (header already bounds-checked), by its type id and
+     * schema id.
+     *
+     * @throws BinaryFormatException naming the ids if this context does not know them
+     */
+    static Schema schemaOf(BinaryContext context, byte[] b, int start, int at) {
+        int typeId = GrowableBuffer.getInt(b, start + TYPE_ID_OFFSET);
+        int schemaId = GrowableBuffer.getInt(b, start + SCHEMA_ID_OFFSET);
+        TypeMeta type = context.registry().byId(typeId);
+        if (type == null) {
+            throw new BinaryFormatException("unknown type id " + typeId + " (schema id " + schemaId + ") at offset "
+                    + at + ": this process has no metadata for the object's type; register it (type metadata is"
+                    + " exchanged with the node, see docs/binary-format.md)");
+        }
+        Schema schema = type.schema(schemaId);
+        if (schema == null) {
+            throw new BinaryFormatException("unknown schema id " + schemaId + " of type '" + type.name
+                    + "' at offset " + at + ": this process has no metadata for that field order of the type");
+        }
+        return schema;
+    }
+
+    static Schema check(BinaryContext context, byte[] b, int start, int limit, int base) {
         int at = start - base;
-        if (limit - start < HEADER_SIZE) {
-            throw new BinaryFormatException("object header needs " + HEADER_SIZE + " bytes but " + (limit - start)
-                    + " remain at offset " + at);
+        if (limit - start < MIN_HEADER) {
+            throw new BinaryFormatException("object header needs at least " + MIN_HEADER + " bytes but "
+                    + (limit - start) + " remain at offset " + at);
         }
         if (b[start] != BinaryTags.OBJECT) {
             throw new BinaryFormatException(String.format("tag 0x%02x is not an object at offset %d", b[start], at));
         }
-        if (b[start + VERSION_OFFSET] != VERSION) {
-            throw new BinaryFormatException("object format version " + b[start + VERSION_OFFSET]
-                    + " is not the supported " + VERSION + " at offset " + at);
+        int s = ObjectLayout.offsetSize(b[start + VERSION_FLAGS_OFFSET], at);
+        int header = FIXED_HEADER + s;
+        if (limit - start < header) {
+            throw new BinaryFormatException("object header needs " + header + " bytes but " + (limit - start)
+                    + " remain at offset " + at);
         }
-        short flags = GrowableBuffer.getShort(b, start + FLAGS_OFFSET);
-        if (flags != 0) {
-            throw new BinaryFormatException("object flags " + flags + " are not 0 at offset " + at);
-        }
-        int total = GrowableBuffer.getInt(b, start + LENGTH_OFFSET);
-        if (total < HEADER_SIZE || total > limit - start) {
-            throw new BinaryFormatException("object length " + total + " is outside [" + HEADER_SIZE + ", "
-                    + (limit - start) + "] (the bytes remaining) at offset " + at);
-        }
-        int footer = GrowableBuffer.getInt(b, start + FOOTER_OFFSET_OFFSET);
-        if (footer < HEADER_SIZE || footer > total || (total - footer) % FOOTER_ENTRY_SIZE != 0) {
-            throw new BinaryFormatException("footer offset " + footer + " is outside the object of " + total
-                    + " bytes or leaves a partial entry, at offset " + at);
+        int total = readSized(b, start + LENGTH_OFFSET, s);
+        if (total < header || total > limit - start) {
+            throw new BinaryFormatException("object length " + Integer.toUnsignedString(total) + " is outside ["
+                    + header + ", " + (limit - start) + "] (the bytes remaining) at offset " + at);
         }
         int typeId = GrowableBuffer.getInt(b, start + TYPE_ID_OFFSET);
+        int schemaId = GrowableBuffer.getInt(b, start + SCHEMA_ID_OFFSET);
         TypeMeta type = context.registry().byId(typeId);
         if (type == null) {
-            throw new BinaryFormatException("unknown type id " + typeId + " at offset " + at);
+            throw new BinaryFormatException("unknown type id " + typeId + " (schema id " + schemaId + ") at offset "
+                    + at + ": this process has no metadata for the object's type; register it (type metadata is"
+                    + " exchanged with the node, see docs/binary-format.md)");
         }
-        int schemaId = GrowableBuffer.getInt(b, start + SCHEMA_ID_OFFSET);
         Schema schema = type.schema(schemaId);
         if (schema == null) {
             throw new BinaryFormatException("unknown schema id " + schemaId + " of type '" + type.name
-                    + "' at offset " + at);
+                    + "' at offset " + at + ": this process has no metadata for that field order of the type");
         }
-        int n = (total - footer) / FOOTER_ENTRY_SIZE;
-        if (n != schema.size()) {
-            throw new BinaryFormatException("footer has " + n + " fields but schema " + schemaId + " of type '"
-                    + type.name + "' has " + schema.size() + ", at offset " + at);
+        int n = schema.size();
+        int footer = total - n * s;
+        if (footer < header) {
+            throw new BinaryFormatException("object of " + total + " bytes is too short for its header and the " + n
+                    + " footer offsets of schema " + schemaId + " of type '" + type.name + "', at offset " + at);
         }
-        int previous = HEADER_SIZE - 1;
+        int previous = header - 1;
         for (int i = 0; i < n; i++) {
-            int entry = start + footer + i * FOOTER_ENTRY_SIZE;
-            int fieldId = GrowableBuffer.getInt(b, entry);
-            int offset = GrowableBuffer.getInt(b, entry + 4);
-            if (fieldId != schema.fieldId(i)) {
-                throw new BinaryFormatException("footer entry " + i + " has field id " + fieldId + " but schema "
-                        + schemaId + " of type '" + type.name + "' has " + schema.fieldId(i) + ", at offset "
-                        + (entry - base));
-            }
-            boolean first = i == 0;
-            if ((first && offset != HEADER_SIZE) || offset <= previous || offset >= footer) {
-                throw new BinaryFormatException("field '" + schema.fields[i].name + "' offset " + offset
-                        + " is not after the previous value and before the footer (" + footer + "), at offset "
-                        + (entry + 4 - base));
+            int entry = start + footer + i * s;
+            int offset = readSized(b, entry, s);
+            if ((i == 0 && offset != header) || offset <= previous || offset >= footer) {
+                throw new BinaryFormatException("field '" + schema.fields[i].name + "' offset "
+                        + Integer.toUnsignedString(offset) + " is not after the previous value and before the footer ("
+                        + footer + "), at offset " + (entry - base));
             }
             previous = offset;
         }
-        if (n == 0 && footer != HEADER_SIZE) {
-            throw new BinaryFormatException("object with no fields has " + (footer - HEADER_SIZE)
+        if (n == 0 && footer != header) {
+            throw new BinaryFormatException("object with no fields has " + (footer - header)
                     + " bytes of values at offset " + at);
         }
-        return new BinaryObjectImpl(context, b, start, total, type, schema);
+        return schema;
     }
 
     int fieldCount() {
@@ -118,7 +155,7 @@ final class BinaryObjectImpl implements BinaryObject {
 
     /** Absolute index of the first byte of the index-th value. */
     int valueStart(int index) {
-        return start + GrowableBuffer.getInt(bytes, start + footer + index * FOOTER_ENTRY_SIZE + 4);
+        return start + readSized(bytes, start + footer + index * offsetSize, offsetSize);
     }
 
     /** Absolute index just past the index-th value. */
@@ -200,9 +237,14 @@ final class BinaryObjectImpl implements BinaryObject {
         return Arrays.equals(bytes, start, start + length, other.bytes, other.start, other.start + other.length);
     }
 
+    /** The hash of the object's bytes (equal objects have equal bytes), computed once per instance. */
     @Override
     public int hashCode() {
-        return GrowableBuffer.getInt(bytes, start + HASH_OFFSET);
+        if (!hashed) {
+            hash = Murmur3.hash(bytes, start, length);
+            hashed = true;
+        }
+        return hash;
     }
 
     @Override

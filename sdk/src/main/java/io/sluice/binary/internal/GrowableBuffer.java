@@ -18,6 +18,12 @@ public final class GrowableBuffer {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final int MAX_CAPACITY = Integer.MAX_VALUE - 16;
 
+    /**
+     * A reused scratch buffer that one huge entry grew past this many bytes is given up after use
+     * ({@link #oversized()}), so that it does not pin the memory for the life of its thread.
+     */
+    public static final int MAX_RETAINED_CAPACITY = 1 << 20;
+
     private byte[] array;
     private int position;
 
@@ -28,6 +34,11 @@ public final class GrowableBuffer {
     /** The backing array; valid bytes are {@code [0, position())}. It changes when the buffer grows. */
     public byte[] array() {
         return array;
+    }
+
+    /** Whether a reused buffer should be given up after use: its array grew past {@link #MAX_RETAINED_CAPACITY}. */
+    public boolean oversized() {
+        return array.length > MAX_RETAINED_CAPACITY;
     }
 
     /** Bytes written so far. */

@@ -1,5 +1,7 @@
 package io.sluice.binary.internal;
 
+import io.sluice.affinity.internal.Murmur3;
+
 /**
  * An ordered set of fields of one type: the order of an object's values and footer entries.
  * Objects name their schema by id, so a field's footer index is found here without scanning.

@@ -1,5 +1,7 @@
 package io.sluice.binary.internal;
 
+import io.sluice.affinity.internal.Murmur3;
+
 import io.sluice.binary.BinaryType;
 import io.sluice.binary.BinaryTypeMismatchException;
 

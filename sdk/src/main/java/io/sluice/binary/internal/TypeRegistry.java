@@ -1,5 +1,7 @@
 package io.sluice.binary.internal;
 
+import io.sluice.affinity.internal.Murmur3;
+
 import java.util.concurrent.ConcurrentHashMap;
 
 /** Type name and type id to {@link TypeMeta}. Types are only ever added. Thread-safe. */

@@ -123,10 +123,27 @@ final class ValueEncoder {
             }
             checkCount(map.size(), n, c);
         } else if (v instanceof io.sluice.binary.BinaryObject) {
+            // Not one of ours: its bytes are checked before they become part of a stored value.
             byte[] b = ((io.sluice.binary.BinaryObject) v).toBytes();
+            checkForeignObject(b, c);
             out.putBytes(b);
         } else {
             context.marshal(v, out);
+        }
+    }
+
+    /** The bytes of a BinaryObject implemented outside Sluice must be exactly one well-formed object. */
+    private void checkForeignObject(byte[] b, Class<?> c) {
+        if (b == null || b.length == 0 || b[0] != OBJECT) {
+            throw new io.sluice.binary.BinaryFormatException("a " + c.getName() + " (a BinaryObject) gave "
+                    + (b == null ? "null" : b.length == 0 ? "no bytes" : String.format("bytes starting with tag 0x%02x", b[0]))
+                    + " from toBytes(), not a binary object");
+        }
+        try {
+            context.decode(b, 0, b.length, true);
+        } catch (io.sluice.binary.BinaryFormatException e) {
+            throw new io.sluice.binary.BinaryFormatException("a " + c.getName() + " (a BinaryObject) gave malformed"
+                    + " bytes from toBytes(): " + e.getMessage());
         }
     }
 
@@ -248,25 +265,38 @@ final class ValueEncoder {
      * order of the encoding equals code point order of the strings. Unpaired surrogates become
      * '?', as in {@code String.getBytes(UTF_8)}.
      */
+    /**
+     * Writes a string. The common case — only ASCII, no NUL — checks the chars in one tight loop and
+     * then copies them in bulk ({@link String#getBytes(int, int, byte[], int)}, a plain array copy for
+     * the JDK's Latin-1 strings), instead of converting char by char.
+     */
+    @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) drops each char's high byte: all are ASCII here
     static void writeString(GrowableBuffer out, String s) {
         int len = s.length();
         out.ensureRemaining((int) Math.min(3L * len + 2, Integer.MAX_VALUE - 32));
         byte[] a = out.array();
         int p = out.position();
         a[p++] = STRING;
-        int i = 0;
-        for (; i < len; i++) {
-            char c = s.charAt(i);
-            if (c >= 0x80 || c == 0) {
-                break;
-            }
-            a[p++] = (byte) c;
-        }
-        if (i < len) {
-            p = writeNonAscii(s, i, a, p);
+        int ascii = asciiPrefix(s, len);
+        if (ascii == len) {
+            s.getBytes(0, len, a, p);
+            p += len;
+        } else {
+            s.getBytes(0, ascii, a, p);
+            p = writeNonAscii(s, ascii, a, p + ascii);
         }
         a[p++] = 0;
         out.position(p);
+    }
+
+    /** How many leading chars are ASCII other than NUL (they encode as themselves). */
+    private static int asciiPrefix(String s, int len) {
+        for (int i = 0; i < len; i++) {
+            if ((char) (s.charAt(i) - 1) >= 0x7F) {
+                return i;
+            }
+        }
+        return len;
     }
 
     /** The rest of a string from its first non-ASCII (or NUL) char; returns the new position. */

@@ -152,6 +152,9 @@ final class ValueReader {
             case INSTANT: {
                 long seconds = getLong() ^ Long.MIN_VALUE;
                 int nanos = getInt();
+                if (nanos < 0 || nanos > 999_999_999) { // the one encoding of an instant has its nanos in range
+                    throw error("instant " + seconds + "s " + nanos + "ns out of range", at);
+                }
                 try {
                     return Instant.ofEpochSecond(seconds, nanos);
                 } catch (RuntimeException e) {

@@ -1,7 +1,7 @@
 package io.sluice.streamer.internal;
 
-import io.sluice.protocol.BatchOutcome;
-import io.sluice.protocol.EntryBatch;
+import io.sluice.protocol.internal.BatchOutcome;
+import io.sluice.protocol.internal.EntryBatch;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -16,15 +16,18 @@ import java.util.concurrent.CancellationException;
  */
 final class Batch {
 
-    private static final int PENDING = 0;
-    private static final int SUCCEEDED = 1;
-    private static final int FAILED = 2;
-    private static final int CANCELLED = 3;
+    /** Where a batch ends; set once. */
+    enum FinalState {
+        SUCCEEDED,
+        FAILED,
+        CANCELLED
+    }
+
     private static final VarHandle STATE;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(Batch.class, "state", int.class);
+            STATE = MethodHandles.lookup().findVarHandle(Batch.class, "state", FinalState.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -33,8 +36,9 @@ final class Batch {
     private final int partition;
     private final BatchLedger ledger;
     private final BatchFuture future = new BatchFuture();
-    @SuppressWarnings("unused") // accessed through STATE
-    private volatile int state = PENDING;
+    /** Null while pending; set once, through STATE. */
+    @SuppressWarnings("unused")
+    private volatile FinalState state;
     /** Set once by seal, under the partition buffer's lock; read after the hand-over to the sender. */
     private EntryBatch entries;
 
@@ -66,7 +70,7 @@ final class Batch {
     }
 
     boolean isDone() {
-        return state != PENDING;
+        return state != null;
     }
 
     /** Takes over the buffer's bytes; from here on the ledger tracks the batch until its final state. */
@@ -78,50 +82,48 @@ final class Batch {
     /** Applies the node's outcome: succeeded, or failed with the outcome's error. */
     void complete(BatchOutcome outcome) {
         if (outcome.succeeded() && outcome.failed() == 0) {
-            if (transition(SUCCEEDED)) {
-                ledger.finished(this, size(), null);
-                future.succeed();
-                ledger.forget(this);
-            }
+            done(FinalState.SUCCEEDED, size(), null);
             return;
         }
         Throwable cause = outcome.error() != null ? outcome.error()
                 : new IllegalStateException(outcome.failed() + " of " + size() + " entries of partition "
                 + partition + " were not applied and the node gave no reason");
-        int applied = Math.max(0, Math.min(outcome.applied(), size()));
-        if (transition(FAILED)) {
-            ledger.finished(this, applied, cause);
-            future.fail(cause);
-            ledger.forget(this);
-        }
+        done(FinalState.FAILED, Math.max(0, Math.min(outcome.applied(), size())), cause);
     }
 
     /** Fails the whole batch (the request failed, or the batch could not be sent). */
     void fail(Throwable cause) {
-        if (transition(FAILED)) {
-            ledger.finished(this, 0, cause);
-            future.fail(cause);
-            ledger.forget(this);
-        }
+        done(FinalState.FAILED, 0, cause);
     }
 
     /** Cancels the batch unless it already reached a final state. */
     void cancel(String reason) {
-        if (transition(CANCELLED)) {
-            CancellationException cause = new CancellationException(reason);
-            ledger.finished(this, 0, cause);
-            future.fail(cause);
-            ledger.forget(this);
-        }
+        done(FinalState.CANCELLED, 0, new CancellationException(reason));
     }
 
-    private boolean transition(int finalState) {
-        return STATE.compareAndSet(this, PENDING, finalState);
+    /**
+     * The one way a batch ends: the first final state set wins, and only it is recorded in the
+     * ledger, completes the shared future and lets the ledger forget the batch.
+     *
+     * @param applied entries the node applied
+     * @param cause   null if succeeded
+     */
+    private void done(FinalState finalState, int applied, Throwable cause) {
+        if (!STATE.compareAndSet(this, null, finalState)) {
+            return;
+        }
+        ledger.finished(this, applied, cause);
+        if (cause == null) {
+            future.succeed();
+        } else {
+            future.fail(cause);
+        }
+        ledger.forget(this);
     }
 
     @Override
     public String toString() {
         return "Batch{partition=" + partition + ", entries=" + (entries == null ? "open" : entries.size())
-                + ", state=" + state + '}';
+                + ", state=" + (state == null ? "PENDING" : state) + '}';
     }
 }

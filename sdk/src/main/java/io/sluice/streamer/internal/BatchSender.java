@@ -1,9 +1,9 @@
 package io.sluice.streamer.internal;
 
 import io.sluice.ReceiverRef;
-import io.sluice.protocol.BatchOutcome;
-import io.sluice.protocol.BatchRequest;
-import io.sluice.protocol.StreamerTransport;
+import io.sluice.protocol.internal.BatchOutcome;
+import io.sluice.protocol.internal.BatchRequest;
+import io.sluice.protocol.internal.StreamerTransport;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -2,25 +2,15 @@ package io.sluice.streamer.internal;
 
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.binary.internal.ValueCodec;
-import io.sluice.protocol.EntryBatch;
+import io.sluice.protocol.internal.EntryBatch;
 
 /**
  * Encodes one entry, in the {@link EntryBatch} layout, into a scratch buffer of the calling thread:
  * no allocation per entry, and the key bytes are at hand for the partition hash before any lock is
  * taken. The scratch is then copied into the partition buffer.
- *
- * <pre>
- * offset  size  meaning
- * 0       4     key length K
- * 4       4     value length V, or -1 for a removal
- * 8       K     key
- * 8 + K   V     value
- * </pre>
  */
 final class EntryEncoder {
 
-    /** A scratch grown past this by one huge entry is dropped after use instead of being kept by the thread. */
-    private static final int KEEP_SCRATCH_BYTES = 1 << 20;
     private static final ThreadLocal<GrowableBuffer> SCRATCH = ThreadLocal.withInitial(() -> new GrowableBuffer(512));
 
     private final ValueCodec codec;
@@ -56,7 +46,7 @@ final class EntryEncoder {
 
     /** Drops an oversized scratch once the entry has been copied out of it. */
     static void trim(GrowableBuffer scratch) {
-        if (scratch.array().length > KEEP_SCRATCH_BYTES) {
+        if (scratch.oversized()) {
             SCRATCH.remove();
         }
     }

@@ -3,7 +3,7 @@ package io.sluice.streamer.internal;
 import java.util.Arrays;
 
 /**
- * One partition's open batch: encoded entries in the {@link io.sluice.protocol.EntryBatch} format,
+ * One partition's open batch: encoded entries in the {@link io.sluice.protocol.internal.EntryBatch} format,
  * appended under this buffer's own lock (threads adding to different partitions never meet). When
  * sealed the buffer hands its array to the batch; the next array is allocated by the next entry
  * (an idle partition holds no array), sized from the last batch so that steady loads rarely grow it.

@@ -1,7 +1,7 @@
 package io.sluice.streamer.internal;
 
-import io.sluice.affinity.RendezvousAffinity;
-import io.sluice.protocol.StreamerTransport;
+import io.sluice.affinity.internal.RendezvousAffinity;
+import io.sluice.protocol.internal.StreamerTransport;
 
 import java.util.List;
 

@@ -6,11 +6,11 @@ import io.sluice.StreamerException;
 import io.sluice.StreamerMetrics;
 import io.sluice.StreamerOptions;
 import io.sluice.StreamerTimeoutException;
-import io.sluice.affinity.Partitioner;
+import io.sluice.affinity.internal.Partitioner;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.binary.internal.ValueCodec;
-import io.sluice.protocol.EntryBatch;
-import io.sluice.protocol.StreamerTransport;
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.protocol.internal.StreamerTransport;
 
 import java.util.Collection;
 import java.util.Collections;

@@ -1,0 +1,213 @@
+package io.sluice.node.internal;
+
+import io.sluice.CacheNotFoundException;
+import io.sluice.binary.BinaryFormatException;
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.binary.internal.ValueValidator;
+import io.sluice.protocol.internal.BatchOutcome;
+import io.sluice.protocol.internal.BatchRequest;
+import io.sluice.protocol.internal.BatchRequest.PartitionBatch;
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.protocol.internal.StreamerTransport;
+import io.sluice.receiver.internal.BatchReceiver;
+import io.sluice.receiver.internal.ReceiverRegistry;
+import io.sluice.store.internal.BatchApplyException;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The {@link StreamerTransport} of an embedded node: a request never leaves the JVM. Each of its
+ * partition batches is queued to the stripe thread of its partition, applied there by the named
+ * receiver, and the request's future completes (on the stripe thread that applied the last batch)
+ * with one outcome per batch once all are done. A batch that fails — the receiver threw, the store
+ * ran out of memory, the node closed before it ran — gets a failed outcome; the future itself
+ * fails only when the whole request cannot be handled (unknown node, cache or receiver, node closed).
+ */
+public final class EmbeddedTransport implements StreamerTransport {
+
+    private final NodeEngine node;
+    private final StripedExecutor stripes;
+    private final ReceiverRegistry receivers;
+    private final List<String> nodeIds;
+
+    EmbeddedTransport(NodeEngine node, StripedExecutor stripes, ReceiverRegistry receivers) {
+        this.node = node;
+        this.stripes = stripes;
+        this.receivers = receivers;
+        this.nodeIds = List.of(node.id());
+    }
+
+    @Override
+    public int partitions(String cacheName) {
+        return node.nodeCache(cacheName).partitions();
+    }
+
+    @Override
+    public List<String> nodeIds() {
+        return nodeIds;
+    }
+
+    @Override
+    public CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest request) {
+        return send(nodeId, request, false);
+    }
+
+    /**
+     * Sends a request that arrived from the network: before a batch is applied, on its apply thread,
+     * its structure and every key and value are checked ({@link #verify}), and a batch that fails the
+     * check fails alone, with nothing of it stored.
+     */
+    public CompletableFuture<List<BatchOutcome>> sendReceived(String nodeId, BatchRequest request) {
+        return send(nodeId, request, true);
+    }
+
+    private CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest request, boolean untrusted) {
+        if (!nodeIds.get(0).equals(nodeId)) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("node '" + nodeId
+                    + "' is not in this JVM; the embedded node is '" + nodeIds.get(0) + "'"));
+        }
+        String receiverName = request.receiver().name();
+        if (!receivers.contains(receiverName)) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("receiver '" + receiverName
+                    + "' is not registered on node '" + nodeId + "'; it has " + receivers.names()
+                    + " (register custom receivers with NodeConfig.builder().receiver(name, factory))"));
+        }
+        NodeCache<Object, Object> cache;
+        try {
+            cache = node.nodeCache(request.cacheName());
+        } catch (CacheNotFoundException | IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        List<PartitionBatch> batches = request.batches();
+        RequestCompletion completion = new RequestCompletion(batches.size());
+        for (int i = 0; i < batches.size(); i++) {
+            PartitionBatch batch = batches.get(i);
+            int partition = batch.partition();
+            if (partition < 0 || partition >= cache.partitions()) {
+                completion.complete(i, BatchOutcome.failure(0, batch.entries().size(), new IllegalArgumentException(
+                        "partition " + partition + " is out of range: cache '" + cache.name() + "' has "
+                                + cache.partitions() + " partitions")));
+                continue;
+            }
+            BatchReceiver receiver = receivers.receiver(receiverName, stripes.stripeOf(partition));
+            ApplyTask task = new ApplyTask(completion, i, cache, receiver, batch, untrusted ? node.binaryContext() : null);
+            try {
+                stripes.execute(partition, task);
+            } catch (RejectedExecutionException e) {
+                task.abandon(e);
+            }
+        }
+        return completion.future;
+    }
+
+    /** Collects the outcomes of a request's batches; completes the future when the last one arrives. */
+    private static final class RequestCompletion {
+        final CompletableFuture<List<BatchOutcome>> future = new CompletableFuture<>();
+        final BatchOutcome[] outcomes;
+        final AtomicInteger remaining;
+
+        RequestCompletion(int batches) {
+            this.outcomes = new BatchOutcome[batches];
+            this.remaining = new AtomicInteger(batches);
+            if (batches == 0) {
+                future.complete(List.of());
+            }
+        }
+
+        void complete(int index, BatchOutcome outcome) {
+            outcomes[index] = outcome;
+            // The decrement publishes this slot to the thread that sees zero.
+            if (remaining.decrementAndGet() == 0) {
+                future.complete(Arrays.asList(outcomes));
+            }
+        }
+    }
+
+    /** One partition batch, applied on its stripe thread. */
+    private static final class ApplyTask implements StripedExecutor.StripeTask {
+        private final RequestCompletion completion;
+        private final int index;
+        private final NodeCache<Object, Object> cache;
+        private final BatchReceiver receiver;
+        private final PartitionBatch batch;
+        /** Set when the batch came from the network: it is checked before it is applied. */
+        private final BinaryContext verifier;
+
+        ApplyTask(RequestCompletion completion, int index, NodeCache<Object, Object> cache, BatchReceiver receiver,
+                  PartitionBatch batch, BinaryContext verifier) {
+            this.completion = completion;
+            this.index = index;
+            this.cache = cache;
+            this.receiver = receiver;
+            this.batch = batch;
+            this.verifier = verifier;
+        }
+
+        @Override
+        public void run() {
+            if (verifier != null) {
+                RuntimeException malformed = verify(batch, verifier);
+                if (malformed != null) {
+                    completion.complete(index, BatchOutcome.failure(0, batch.entries().size(), malformed));
+                    return;
+                }
+            }
+            completion.complete(index, apply(receiver, cache, batch));
+        }
+
+        @Override
+        public void abandon(Throwable reason) {
+            completion.complete(index, BatchOutcome.failure(0, batch.entries().size(), reason));
+        }
+    }
+
+    /**
+     * Checks a received batch: entry lengths against the batch, then each key and value as exactly one
+     * well-formed value of known types. Allocates nothing per entry.
+     *
+     * @return null if the batch is sound, else the error naming the partition, the entry and its byte offset
+     */
+    static RuntimeException verify(PartitionBatch batch, BinaryContext binary) {
+        EntryBatch entries = batch.entries();
+        try {
+            entries.checkStructure();
+        } catch (EntryBatch.CorruptBatchException e) {
+            return new EntryBatch.CorruptBatchException("batch of partition " + batch.partition() + ": "
+                    + e.getMessage().replaceFirst("^corrupt batch: ", ""));
+        }
+        byte[] data = entries.data();
+        ValueValidator validator = binary.validator();
+        for (int i = 0; i < entries.size(); i++) {
+            int keyOffset = entries.keyOffset(i);
+            try {
+                validator.checkWhole(data, keyOffset, entries.keyLength(i));
+                if (!entries.isRemoval(i)) {
+                    validator.checkWhole(data, entries.valueOffset(i), entries.valueLength(i));
+                }
+            } catch (BinaryFormatException e) {
+                return new BinaryFormatException("batch of partition " + batch.partition() + ", entry " + i
+                        + " (byte " + (keyOffset - EntryBatch.ENTRY_HEADER - entries.base()) + " of the batch): "
+                        + e.getMessage());
+            }
+        }
+        return null;
+    }
+
+    /** Applies a batch and says what became of it; never throws, so no request is left hanging. */
+    static BatchOutcome apply(BatchReceiver receiver, NodeCache<Object, Object> cache, PartitionBatch batch) {
+        EntryBatch entries = batch.entries();
+        int size = entries.size();
+        try {
+            int applied = receiver.apply(cache, cache.codec(), cache.store(batch.partition()), entries);
+            return BatchOutcome.success(applied);
+        } catch (BatchApplyException e) {
+            return BatchOutcome.failure(e.applied(), e.notApplied(), e);
+        } catch (Throwable t) {
+            return BatchOutcome.failure(0, size, t);
+        }
+    }
+}

@@ -1,0 +1,458 @@
+package io.sluice.node.internal;
+
+import io.sluice.Cache;
+import io.sluice.CacheConfig;
+import io.sluice.EntryProcessorException;
+import io.sluice.ProcessorRef;
+import io.sluice.SluiceException;
+import io.sluice.processor.internal.ProcessorRegistry;
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.protocol.internal.PartitionBatches;
+import io.sluice.store.internal.BatchApplyException;
+import io.sluice.store.internal.BatchMode;
+import io.sluice.affinity.internal.Partitioner;
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.binary.internal.ValueCodec;
+import io.sluice.store.internal.PartitionStore;
+import io.sluice.store.internal.StoreCursor;
+
+import java.util.AbstractMap;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * A cache of an embedded node: one {@link PartitionStore} per partition. Keys and values are
+ * encoded with the node's codec into a per-thread buffer (the store copies what it keeps), the
+ * key's partition is {@link Partitioner#partition} of the encoded key — the same the streamer
+ * computes — and the operation goes to that partition's store, whose lock makes it atomic.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+public final class NodeCache<K, V> implements Cache<K, V> {
+
+    /** Where async operations complete (never an apply thread): the JVM's common pool, as CompletableFuture's own. */
+    private static final Executor ASYNC = ForkJoinPool.commonPool();
+
+    private static final ThreadLocal<GrowableBuffer> BUFFER = ThreadLocal.withInitial(() -> new GrowableBuffer(256));
+
+    private final NodeEngine node;
+    private final CacheConfig config;
+    private final PartitionStore[] stores;
+    private final ValueCodec codec;
+    private final boolean keepBinary;
+
+    NodeCache(NodeEngine node, CacheConfig config, PartitionStore[] stores, ValueCodec codec, boolean keepBinary) {
+        this.node = node;
+        this.config = config;
+        this.stores = stores;
+        this.codec = codec;
+        this.keepBinary = keepBinary;
+    }
+
+    @Override
+    public String name() {
+        return config.name();
+    }
+
+    /** The config the cache was created with. */
+    public CacheConfig config() {
+        return config;
+    }
+
+    /** Number of partitions. */
+    public int partitions() {
+        return stores.length;
+    }
+
+    /** The codec of the node's binary context. */
+    ValueCodec codec() {
+        return codec;
+    }
+
+    /** The store of a partition (for receivers and the node's transport). */
+    public PartitionStore store(int partition) {
+        return stores[partition];
+    }
+
+    /** The partition of an encoded key (the streamer's and the client's function). */
+    public int partitionOf(byte[] key, int offset, int length) {
+        return Partitioner.partition(key, offset, length, stores.length);
+    }
+
+    @Override
+    public V get(K key) {
+        Objects.requireNonNull(key, "key");
+        node.ensureOpen();
+        GrowableBuffer buf = encodeKey(key);
+        byte[] value = storeOf(buf.array(), buf.position()).get(buf.array(), 0, buf.position());
+        release(buf);
+        return value == null ? null : decode(value);
+    }
+
+    @Override
+    public Map<K, V> getAll(Set<? extends K> keys) {
+        Objects.requireNonNull(keys, "keys");
+        Map<K, V> result = new HashMap<>(Math.max(4, keys.size() * 2));
+        for (K key : keys) {
+            V value = get(key);
+            if (value != null) {
+                result.put(key, value);
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public void put(K key, V value) {
+        write(key, value, false);
+    }
+
+    /**
+     * Writes each partition's entries as one batch (one sorted pass, one hold of the partition's lock)
+     * on the calling thread.
+     */
+    @Override
+    public void putAll(Map<? extends K, ? extends V> entries) {
+        Objects.requireNonNull(entries, "entries");
+        node.ensureOpen();
+        PartitionBatches batches = PartitionBatches.ofPuts(entries, codec, stores.length);
+        for (int i = 0; i < batches.size(); i++) {
+            applyBatch(batches.partition(i), batches.batch(i));
+        }
+    }
+
+    @Override
+    public boolean putIfAbsent(K key, V value) {
+        return write(key, value, true);
+    }
+
+    /** Encodes key and value into the thread's buffer once and stores them; true if the key was absent. */
+    private boolean write(K key, V value, boolean onlyIfAbsent) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        node.ensureOpen();
+        GrowableBuffer buf = encodeKey(key);
+        try {
+            int keyLength = buf.position();
+            codec.encode(value, buf);
+            byte[] bytes = buf.array();
+            int valueLength = buf.position() - keyLength;
+            PartitionStore store = storeOf(bytes, keyLength);
+            return onlyIfAbsent
+                    ? store.putIfAbsent(bytes, 0, keyLength, bytes, keyLength, valueLength)
+                    : store.put(bytes, 0, keyLength, bytes, keyLength, valueLength);
+        } finally {
+            release(buf);
+        }
+    }
+
+    @Override
+    public boolean remove(K key) {
+        Objects.requireNonNull(key, "key");
+        node.ensureOpen();
+        GrowableBuffer buf = encodeKey(key);
+        boolean removed = storeOf(buf.array(), buf.position()).remove(buf.array(), 0, buf.position());
+        release(buf);
+        return removed;
+    }
+
+    /** Removes each partition's keys as one batch on the calling thread. */
+    @Override
+    public void removeAll(Collection<? extends K> keys) {
+        Objects.requireNonNull(keys, "keys");
+        node.ensureOpen();
+        PartitionBatches batches = PartitionBatches.ofRemovals(keys, codec, stores.length);
+        for (int i = 0; i < batches.size(); i++) {
+            applyBatch(batches.partition(i), batches.batch(i));
+        }
+    }
+
+    /** Applies a put/remove batch to a partition; a region that fills up fails it with the region's error. */
+    private void applyBatch(int partition, EntryBatch batch) {
+        try {
+            stores[partition].applyBatch(batch, BatchMode.UPSERT);
+        } catch (BatchApplyException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    // ---- entry processors ----
+
+    @Override
+    public <R> R invoke(K key, ProcessorRef processor) {
+        Objects.requireNonNull(key, "key");
+        Map<K, R> results = invokeAll(Collections.singleton(key), processor);
+        return results.get(key);
+    }
+
+    @Override
+    public <R> Map<K, R> invokeAll(Set<? extends K> keys, ProcessorRef processor) {
+        CompletableFuture<Map<K, R>> future = startInvokeAll(keys, processor);
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            throw rethrow(e.getCause());
+        }
+    }
+
+    @Override
+    public <R> CompletableFuture<Map<K, R>> invokeAllAsync(Set<? extends K> keys, ProcessorRef processor) {
+        return offApplyThreads(startInvokeAll(keys, processor));
+    }
+
+    /**
+     * Starts processing the keys: each partition's keys as one task on its apply thread (the
+     * processors' instances belong to those threads), or all here when called on an apply thread (a
+     * receiver or a processor continuation must not wait for another apply thread).
+     */
+    private <R> CompletableFuture<Map<K, R>> startInvokeAll(Set<? extends K> keys, ProcessorRef processor) {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(processor, "processor");
+        node.ensureOpen();
+        ProcessorRegistry registry = node.processors();
+        if (!registry.contains(processor.name())) {
+            IllegalArgumentException unknown = registry.unknown(processor.name());
+            Map<K, Throwable> failures = new LinkedHashMap<>();
+            for (K key : keys) {
+                failures.put(key, unknown);
+            }
+            return failures.isEmpty() ? CompletableFuture.completedFuture(new HashMap<>())
+                    : CompletableFuture.failedFuture(new EntryProcessorException(processor.name(), Map.of(), failures));
+        }
+        // The argument reaches the processor as the node decodes it, in-JVM as over the network.
+        GrowableBuffer buf = BUFFER.get();
+        buf.reset();
+        codec.encode(processor.argument(), buf);
+        Object argument = codec.decode(buf.array(), 0, buf.position(), true);
+        release(buf);
+        InvokeAll<K, R> call = new InvokeAll<>(processor.name(), keys, codec, stores.length, argument);
+        StripedExecutor stripes = node.stripes();
+        int here = stripes.currentStripe();
+        for (int i = 0; i < call.partitions(); i++) {
+            int partition = call.partition(i);
+            if (here >= 0) {
+                call.run(i, stores[partition], registry.processor(processor.name(), here));
+                continue;
+            }
+            int index = i;
+            StripedExecutor.StripeTask task = new StripedExecutor.StripeTask() {
+                @Override
+                public void run() {
+                    call.run(index, stores[partition],
+                            registry.processor(processor.name(), stripes.stripeOf(partition)));
+                }
+
+                @Override
+                public void abandon(Throwable reason) {
+                    call.fail(index, reason);
+                }
+            };
+            try {
+                stripes.execute(partition, task);
+            } catch (RejectedExecutionException e) {
+                task.abandon(e);
+            }
+        }
+        return call.future();
+    }
+
+    // ---- async ----
+
+    @Override
+    public CompletableFuture<V> getAsync(K key) {
+        Objects.requireNonNull(key, "key");
+        return CompletableFuture.supplyAsync(() -> get(key), ASYNC);
+    }
+
+    @Override
+    public CompletableFuture<Void> putAsync(K key, V value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        // Encoded now, on the caller's thread: the caller may change its objects once this returns.
+        PartitionBatches batches = PartitionBatches.ofPuts(Collections.singletonMap(key, value), codec, stores.length);
+        return applyAsync(batches);
+    }
+
+    @Override
+    public CompletableFuture<Void> putAllAsync(Map<? extends K, ? extends V> entries) {
+        Objects.requireNonNull(entries, "entries");
+        return applyAsync(PartitionBatches.ofPuts(entries, codec, stores.length));
+    }
+
+    @Override
+    public CompletableFuture<Void> removeAllAsync(Collection<? extends K> keys) {
+        Objects.requireNonNull(keys, "keys");
+        return applyAsync(PartitionBatches.ofRemovals(keys, codec, stores.length));
+    }
+
+    /** Applies each partition's batch on its apply thread; completes off those threads when all are done. */
+    private CompletableFuture<Void> applyAsync(PartitionBatches batches) {
+        try {
+            node.ensureOpen();
+        } catch (IllegalStateException e) {
+            return offApplyThreads(CompletableFuture.failedFuture(e));
+        }
+        int n = batches.size();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        AtomicInteger remaining = new AtomicInteger(n);
+        if (n == 0) {
+            done.complete(null);
+        }
+        StripedExecutor stripes = node.stripes();
+        for (int i = 0; i < n; i++) {
+            int partition = batches.partition(i);
+            EntryBatch batch = batches.batch(i);
+            StripedExecutor.StripeTask task = new StripedExecutor.StripeTask() {
+                @Override
+                public void run() {
+                    try {
+                        applyBatch(partition, batch);
+                    } catch (Throwable t) {
+                        done.completeExceptionally(t);
+                        return;
+                    }
+                    if (remaining.decrementAndGet() == 0) {
+                        done.complete(null);
+                    }
+                }
+
+                @Override
+                public void abandon(Throwable reason) {
+                    done.completeExceptionally(reason);
+                }
+            };
+            try {
+                stripes.execute(partition, task);
+            } catch (RejectedExecutionException e) {
+                task.abandon(e);
+            }
+        }
+        return offApplyThreads(done);
+    }
+
+    /** The future, completed on the async pool: a continuation never runs on (or blocks) an apply thread. */
+    private static <T> CompletableFuture<T> offApplyThreads(CompletableFuture<T> future) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        future.whenCompleteAsync((value, error) -> {
+            if (error != null) {
+                out.completeExceptionally(error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause() : error);
+            } else {
+                out.complete(value);
+            }
+        }, ASYNC);
+        return out;
+    }
+
+    private static RuntimeException rethrow(Throwable cause) {
+        if (cause instanceof RuntimeException e) {
+            return e;
+        }
+        if (cause instanceof Error e) {
+            throw e;
+        }
+        return new SluiceException("cache operation failed: " + cause, cause);
+    }
+
+    @Override
+    public long size() {
+        node.ensureOpen();
+        long size = 0;
+        for (PartitionStore store : stores) {
+            size += store.size();
+        }
+        return size;
+    }
+
+    @Override
+    public Stream<Map.Entry<K, V>> scan() {
+        node.ensureOpen();
+        // flatMap opens each partition's cursor only when the stream reaches it.
+        return IntStream.range(0, stores.length)
+                .boxed()
+                .flatMap(p -> StreamSupport.stream(new CursorSpliterator(p), false));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <V1> Cache<K, V1> withKeepBinary() {
+        return keepBinary ? (Cache<K, V1>) this : new NodeCache<>(node, config, stores, codec, true);
+    }
+
+    private GrowableBuffer encodeKey(K key) {
+        GrowableBuffer buf = BUFFER.get();
+        buf.reset();
+        codec.encode(key, buf);
+        return buf;
+    }
+
+    private PartitionStore storeOf(byte[] key, int keyLength) {
+        return stores[Partitioner.partition(key, 0, keyLength, stores.length)];
+    }
+
+    /** Drops a per-thread array that a huge value grew, so one large put does not pin it forever. */
+    static void release(GrowableBuffer buf) {
+        if (buf.oversized()) {
+            BUFFER.remove();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private V decode(byte[] value) {
+        return (V) codec.decode(value, 0, value.length, keepBinary);
+    }
+
+    /** One partition's entries, decoded as the cursor yields them. */
+    private final class CursorSpliterator extends Spliterators.AbstractSpliterator<Map.Entry<K, V>> {
+        private final int partition;
+        private StoreCursor cursor;
+
+        CursorSpliterator(int partition) {
+            super(Long.MAX_VALUE, Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.DISTINCT);
+            this.partition = partition;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public boolean tryAdvance(Consumer<? super Map.Entry<K, V>> action) {
+            if (cursor == null) {
+                node.ensureOpen();
+                cursor = stores[partition].cursor();
+            }
+            if (!cursor.next()) {
+                return false;
+            }
+            byte[] key = cursor.key();
+            K k = (K) codec.decode(key, 0, key.length, keepBinary);
+            action.accept(new AbstractMap.SimpleImmutableEntry<>(k, decode(cursor.value())));
+            return true;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NodeCache{name=" + config.name() + ", partitions=" + stores.length
+                + (keepBinary ? ", keepBinary" : "") + '}';
+    }
+}

@@ -1,0 +1,263 @@
+package io.sluice.server.internal;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import io.sluice.CacheConfig;
+import io.sluice.EntryProcessor;
+import io.sluice.StreamReceiver;
+import io.sluice.node.NodeConfig;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * The node process's configuration file ({@code --config node.json}), read with Jackson. Every key
+ * is optional; an unknown key or a bad value stops the start with a message naming the key. Sizes
+ * are numbers of bytes or strings with a unit ({@code "256m"}, {@code "4g"}).
+ * <pre>{@code
+ * {
+ *   "host": "127.0.0.1", "port": 10800,
+ *   "pageSize": 4096, "dataRegionInitialSize": "256m", "dataRegionMaxSize": "4g", "applyThreads": 2,
+ *   "caches": [{"name": "orders", "partitions": 1024}],
+ *   "receivers": {"audit": "com.example.AuditReceiver"},
+ *   "processors": {"bump": "com.example.BumpProcessor"},
+ *   "maxFrameSize": "64m", "maxConnections": 1024, "idleTimeoutSeconds": 0, "maxQueuedBytes": "128m",
+ *   "token": "secret"
+ * }
+ * }</pre>
+ */
+public record NodeFileConfig(String host, Integer port, Integer pageSize, Long dataRegionInitialSize,
+                             Long dataRegionMaxSize, Integer applyThreads, List<CacheEntry> caches,
+                             Map<String, String> receivers, Map<String, String> processors, Long maxFrameSize,
+                             Integer maxConnections, Long idleTimeoutSeconds, Long maxQueuedBytes, String token) {
+
+    /** The keys a config file may have (what an unknown key's message lists). */
+    static final List<String> KEYS = List.of("host", "port", "pageSize", "dataRegionInitialSize", "dataRegionMaxSize",
+            "applyThreads", "caches", "receivers", "processors", "maxFrameSize", "maxConnections",
+            "idleTimeoutSeconds", "maxQueuedBytes", "token");
+
+    @JsonCreator
+    public NodeFileConfig(@JsonProperty("host") String host, @JsonProperty("port") Integer port,
+                          @JsonProperty("pageSize") Integer pageSize,
+                          @JsonProperty("dataRegionInitialSize") JsonNode dataRegionInitialSize,
+                          @JsonProperty("dataRegionMaxSize") JsonNode dataRegionMaxSize,
+                          @JsonProperty("applyThreads") Integer applyThreads,
+                          @JsonProperty("caches") List<CacheEntry> caches,
+                          @JsonProperty("receivers") Map<String, String> receivers,
+                          @JsonProperty("processors") Map<String, String> processors,
+                          @JsonProperty("maxFrameSize") JsonNode maxFrameSize,
+                          @JsonProperty("maxConnections") Integer maxConnections,
+                          @JsonProperty("idleTimeoutSeconds") Long idleTimeoutSeconds,
+                          @JsonProperty("maxQueuedBytes") JsonNode maxQueuedBytes,
+                          @JsonProperty("token") String token) {
+        this(host, port, pageSize, size("dataRegionInitialSize", dataRegionInitialSize),
+                size("dataRegionMaxSize", dataRegionMaxSize), applyThreads, caches, receivers, processors,
+                size("maxFrameSize", maxFrameSize), maxConnections, idleTimeoutSeconds,
+                size("maxQueuedBytes", maxQueuedBytes), token);
+    }
+
+    /** A cache to create at start. */
+    public record CacheEntry(@JsonProperty("name") String name, @JsonProperty("partitions") Integer partitions) {
+    }
+
+    /** No file: every default. */
+    static NodeFileConfig empty() {
+        return new NodeFileConfig(null, null, null, (Long) null, null, null, null, null, null, (Long) null, null,
+                null, null, null);
+    }
+
+    /**
+     * Reads a config file.
+     *
+     * @throws IllegalArgumentException naming the file and the key for an unknown key or a bad value
+     */
+    static NodeFileConfig read(Path file) {
+        ObjectMapper mapper = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        try {
+            return mapper.readValue(Files.readAllBytes(file), NodeFileConfig.class);
+        } catch (UnrecognizedPropertyException e) {
+            throw new IllegalArgumentException(file + ": unknown key '" + e.getPropertyName() + "'"
+                    + where(e.getPath()) + "; the keys are " + (e.getPath().size() > 1 ? "name, partitions" : KEYS));
+        } catch (ValueInstantiationException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new IllegalArgumentException(file + ": " + cause.getMessage(), e);
+        } catch (InvalidFormatException e) {
+            throw new IllegalArgumentException(file + ": key '" + path(e.getPath()) + "' has the value "
+                    + e.getValue() + ", which is not a " + e.getTargetType().getSimpleName(), e);
+        } catch (MismatchedInputException e) {
+            throw new IllegalArgumentException(file + ": key '" + path(e.getPath()) + "' has a value of the wrong kind"
+                    + " (expected " + (e.getTargetType() == null ? "another" : e.getTargetType().getSimpleName()) + ")", e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the node config " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String path(List<com.fasterxml.jackson.databind.JsonMappingException.Reference> path) {
+        return path.stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                .collect(Collectors.joining("."));
+    }
+
+    private static String where(List<com.fasterxml.jackson.databind.JsonMappingException.Reference> path) {
+        return path.size() > 1 ? " in '" + path(path.subList(0, path.size() - 1)) + "'" : "";
+    }
+
+    /** A size: a number of bytes, or a string with a unit (k, m, g; case-insensitive). */
+    static Long size(String key, JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (node.isIntegralNumber()) {
+            return node.asLong();
+        }
+        if (node.isTextual()) {
+            String text = node.asText().trim().toLowerCase(Locale.ROOT);
+            long unit = 1;
+            if (text.endsWith("k") || text.endsWith("m") || text.endsWith("g")) {
+                unit = switch (text.charAt(text.length() - 1)) {
+                    case 'k' -> 1L << 10;
+                    case 'm' -> 1L << 20;
+                    default -> 1L << 30;
+                };
+                text = text.substring(0, text.length() - 1);
+            }
+            try {
+                return Math.multiplyExact(Long.parseLong(text.trim()), unit);
+            } catch (NumberFormatException | ArithmeticException e) {
+                // falls through to the error below
+            }
+        }
+        throw new IllegalArgumentException("key '" + key + "' has the value " + node
+                + ", which is not a size (bytes, or a number with k, m or g)");
+    }
+
+    /**
+     * The node's config, with the command line's host and port over the file's.
+     *
+     * @throws IllegalArgumentException naming the key of a bad value or an unloadable receiver or processor class
+     */
+    NodeConfig nodeConfig() {
+        NodeConfig.Builder b = NodeConfig.builder();
+        apply("pageSize", pageSize, v -> b.pageSize(v));
+        apply("dataRegionInitialSize", dataRegionInitialSize, v -> b.dataRegionInitialSize(v));
+        apply("dataRegionMaxSize", dataRegionMaxSize, v -> b.dataRegionMaxSize(v));
+        apply("applyThreads", applyThreads, v -> b.applyThreads(v));
+        if (receivers != null) {
+            receivers.forEach((name, cls) -> apply("receivers." + name, cls, c -> {
+                Supplier<Object> make = factory("receivers." + name, c, StreamReceiver.class);
+                b.receiver(name, () -> (StreamReceiver<?, ?>) make.get());
+            }));
+        }
+        if (processors != null) {
+            processors.forEach((name, cls) -> apply("processors." + name, cls, c -> {
+                Supplier<Object> make = factory("processors." + name, c, EntryProcessor.class);
+                b.processor(name, () -> (EntryProcessor<?, ?, ?>) make.get());
+            }));
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("node config: " + e.getMessage(), e);
+        }
+    }
+
+    /** The server's config, with the command line's host and port over the file's. */
+    ServerConfig serverConfig(String hostOverride, Integer portOverride) {
+        String h = hostOverride != null ? hostOverride : host != null ? host : ServerConfig.DEFAULT_HOST;
+        int p = portOverride != null ? portOverride : port != null ? port : ServerConfig.DEFAULT_PORT;
+        long frame = maxFrameSize != null ? maxFrameSize : io.sluice.protocol.internal.Wire.DEFAULT_MAX_FRAME;
+        if (frame > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("key 'maxFrameSize' is " + frame + "; it must be below 2 GiB");
+        }
+        try {
+            return new ServerConfig(h, p, (int) frame,
+                    maxConnections != null ? maxConnections : ServerConfig.DEFAULT_MAX_CONNECTIONS,
+                    idleTimeoutSeconds != null ? Duration.ofSeconds(idleTimeoutSeconds) : ServerConfig.DEFAULT_IDLE_TIMEOUT,
+                    token, maxQueuedBytes != null ? maxQueuedBytes : Math.max(ServerConfig.DEFAULT_MAX_QUEUED_BYTES, frame));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("node config: " + e.getMessage(), e);
+        }
+    }
+
+    /** The caches to create at start. */
+    List<CacheConfig> cacheConfigs() {
+        List<CacheConfig> list = new ArrayList<>();
+        if (caches != null) {
+            for (int i = 0; i < caches.size(); i++) {
+                CacheEntry c = caches.get(i);
+                if (c == null || c.name() == null) {
+                    throw new IllegalArgumentException("key 'caches[" + i + "].name' is missing");
+                }
+                int index = i;
+                apply("caches[" + index + "]", c, e -> {
+                    CacheConfig config = CacheConfig.named(e.name());
+                    list.add(e.partitions() == null ? config : config.withPartitions(e.partitions()));
+                });
+            }
+        }
+        return list;
+    }
+
+    private static <T> void apply(String key, T value, java.util.function.Consumer<T> setter) {
+        if (value == null) {
+            return;
+        }
+        try {
+            setter.accept(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("key '" + key + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** A factory making instances of a class from the node's class path by its no-argument constructor. */
+    private static Supplier<Object> factory(String key, String className, Class<?> type) {
+        Class<?> cls;
+        try {
+            cls = Class.forName(className, true, NodeFileConfig.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException("class " + className + " is not on the node's class path (" + e + ")");
+        }
+        if (!type.isAssignableFrom(cls)) {
+            throw new IllegalArgumentException("class " + className + " is not a " + type.getName());
+        }
+        java.lang.reflect.Constructor<?> constructor;
+        try {
+            constructor = cls.getConstructor();
+        } catch (NoSuchMethodException e) {
+            throw new IllegalArgumentException("class " + className + " has no public no-argument constructor");
+        }
+        return () -> {
+            try {
+                return constructor.newInstance();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("creating " + className + " (" + key + ") failed: " + e.getCause(), e);
+            }
+        };
+    }
+
+    /** The config as a map, for the start log. */
+    Map<String, Object> describe() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("caches", caches == null ? List.of() : caches.stream().map(CacheEntry::name).toList());
+        m.put("receivers", receivers == null ? Map.of() : receivers.keySet());
+        m.put("processors", processors == null ? Map.of() : processors.keySet());
+        m.put("token", token == null ? "none" : "set");
+        return m;
+    }
+}

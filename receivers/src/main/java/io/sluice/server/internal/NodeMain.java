@@ -1,0 +1,120 @@
+package io.sluice.server.internal;
+
+import io.sluice.CacheConfig;
+import io.sluice.node.internal.NodeEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The node as its own process: {@code java -jar receivers/target/sluice-node.jar [--config node.json]
+ * [--host H] [--port P]}. Prints {@code sluice-node listening on HOST:PORT} once it accepts
+ * connections. On SIGTERM (or Ctrl-C) it stops taking requests, lets every batch in flight finish or
+ * fail with its cause, answers them, and exits 0.
+ */
+@Command(name = "sluice-node", mixinStandardHelpOptions = true, version = "sluice-node 0.1",
+        description = "Runs a Sluice node that serves remote clients over TCP.")
+public final class NodeMain implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodeMain.class);
+
+    @Option(names = "--config", paramLabel = "FILE", description = "The node's JSON config file (see docs/protocol.md).")
+    Path config;
+
+    @Option(names = "--host", paramLabel = "HOST", description = "Address to listen on (default: the config's, else 127.0.0.1).")
+    String host;
+
+    @Option(names = "--port", paramLabel = "PORT", description = "Port to listen on; 0 = any free port (default: the config's, else 10800).")
+    Integer port;
+
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    public static void main(String[] args) {
+        int code = new CommandLine(new NodeMain()).execute(args);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        NodeFileConfig file;
+        NodeEngine node;
+        ServerConfig serverConfig;
+        try {
+            file = config == null ? NodeFileConfig.empty() : NodeFileConfig.read(config);
+            serverConfig = file.serverConfig(host, port);
+            node = new NodeEngine(file.nodeConfig());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            System.err.println("sluice-node: " + e.getMessage());
+            return 2;
+        }
+        SluiceServer server;
+        try {
+            for (CacheConfig cache : file.cacheConfigs()) {
+                node.getOrCreateCache(cache);
+            }
+            server = SluiceServer.start(node, serverConfig);
+        } catch (RuntimeException e) {
+            System.err.println("sluice-node: " + e.getMessage());
+            node.close();
+            return 2;
+        }
+        onStopSignal(() -> stop(node, server));
+        LOG.info("node {} started: {}, {}", node.id(), node.config(), file.describe());
+        System.out.println("sluice-node listening on " + server.address().getHostString() + ":"
+                + server.address().getPort());
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    /** Drains and stops: no new requests; batches in flight finish and are answered; then the connections close. */
+    private void stop(NodeEngine node, SluiceServer server) {
+        LOG.info("stopping: no new requests; finishing the batches in flight");
+        server.close();
+        try {
+            node.close();
+        } catch (RuntimeException e) {
+            LOG.warn("closing the node: {}", e.toString());
+        }
+        server.closeConnections();
+        LOG.info("stopped");
+        stopped.countDown();
+    }
+
+    /**
+     * Runs the stop on SIGTERM and SIGINT and then exits 0: a node asked to stop that stopped cleanly
+     * succeeded. (A plain shutdown hook would leave the JVM's 143.) {@code sun.misc.Signal} is reached
+     * reflectively: it lives in jdk.unsupported; if it is missing, a shutdown hook still drains.
+     */
+    private void onStopSignal(Runnable stop) {
+        Thread hook = new Thread(stop, "sluice-node-stop");
+        try {
+            Class<?> signal = Class.forName("sun.misc.Signal");
+            Class<?> handler = Class.forName("sun.misc.SignalHandler");
+            Object h = java.lang.reflect.Proxy.newProxyInstance(handler.getClassLoader(), new Class<?>[]{handler},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("handle")) {
+                            new Thread(() -> {
+                                stop.run();
+                                System.exit(0);
+                            }, "sluice-node-signal").start();
+                        }
+                        return null;
+                    });
+            for (String name : new String[]{"TERM", "INT"}) {
+                Object sig = signal.getConstructor(String.class).newInstance(name);
+                signal.getMethod("handle", signal, handler).invoke(null, sig, h);
+            }
+        } catch (ReflectiveOperationException | LinkageError e) {
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+    }
+}

@@ -1,0 +1,265 @@
+package io.sluice.server.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.Cache;
+import io.sluice.CacheConfig;
+import io.sluice.EntryProcessorException;
+import io.sluice.ProcessorRef;
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.node.internal.NodeCache;
+import io.sluice.node.internal.NodeEngine;
+import io.sluice.protocol.internal.ErrorKind;
+import io.sluice.protocol.internal.Op;
+import io.sluice.protocol.internal.Wire;
+import io.sluice.store.internal.PartitionStore;
+import io.sluice.store.internal.StoreCursor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The node's side of every operation but STREAM: decodes a request body on the event loop (copying
+ * the few bytes it needs, so the frame can be released at once) into a {@link Call} that runs off it
+ * and writes the response body. Keys and values from the network are checked before they are used.
+ * Bodies are laid out in {@code docs/protocol.md}.
+ */
+final class NodeOps {
+
+    /** Entries a SCAN page may hold at most, whatever the client asks. */
+    static final int MAX_SCAN_PAGE = 4096;
+
+    /** A decoded request: runs against the node and returns the writer of its response body. */
+    @FunctionalInterface
+    interface Call {
+        Consumer<ByteBuf> run() throws Exception;
+    }
+
+    private final NodeEngine node;
+    private final BinaryContext binary;
+
+    NodeOps(NodeEngine node) {
+        this.node = node;
+        this.binary = node.binaryContext();
+    }
+
+    /** @throws Wire.MalformedFrameException if the body does not follow the op's layout */
+    Call decode(Op op, ByteBuf in) {
+        Call call = switch (op) {
+            case CACHE_PARTITIONS -> {
+                String cache = Wire.readString(in, "cache name");
+                yield () -> {
+                    int n = node.nodeCache(cache).partitions();
+                    return out -> out.writeInt(n);
+                };
+            }
+            case CREATE_CACHE -> {
+                String cache = Wire.readString(in, "cache name");
+                int partitions = Wire.readInt(in, "partitions");
+                boolean ifAbsent = Wire.readByte(in, "if absent") != 0;
+                yield () -> {
+                    CacheConfig config = CacheConfig.named(cache).withPartitions(partitions);
+                    if (ifAbsent) {
+                        node.getOrCreateCache(config);
+                    } else {
+                        node.createCache(config);
+                    }
+                    int n = node.nodeCache(cache).partitions();
+                    return out -> out.writeInt(n);
+                };
+            }
+            case GET -> {
+                String cache = Wire.readString(in, "cache name");
+                byte[] key = key(in);
+                yield () -> {
+                    byte[] value = store(cache, key).get(key, 0, key.length);
+                    return out -> {
+                        out.writeByte(value == null ? 0 : 1);
+                        if (value != null) {
+                            Wire.writeBlob(out, value, 0, value.length);
+                        }
+                    };
+                };
+            }
+            case PUT -> {
+                String cache = Wire.readString(in, "cache name");
+                boolean onlyIfAbsent = Wire.readByte(in, "if absent") != 0;
+                byte[] key = key(in);
+                byte[] value = value(in);
+                yield () -> {
+                    PartitionStore store = store(cache, key);
+                    boolean changed = onlyIfAbsent
+                            ? store.putIfAbsent(key, 0, key.length, value, 0, value.length)
+                            : store.put(key, 0, key.length, value, 0, value.length);
+                    return out -> out.writeByte(changed ? 1 : 0);
+                };
+            }
+            case REMOVE -> {
+                String cache = Wire.readString(in, "cache name");
+                byte[] key = key(in);
+                yield () -> {
+                    boolean removed = store(cache, key).remove(key, 0, key.length);
+                    return out -> out.writeByte(removed ? 1 : 0);
+                };
+            }
+            case SIZE -> {
+                String cache = Wire.readString(in, "cache name");
+                yield () -> {
+                    long size = node.nodeCache(cache).size();
+                    return out -> out.writeLong(size);
+                };
+            }
+            case GET_ALL -> {
+                String cache = Wire.readString(in, "cache name");
+                int n = Wire.readCount(in, 5, "key");
+                List<byte[]> keys = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    keys.add(key(in));
+                }
+                yield () -> {
+                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    List<byte[]> values = new ArrayList<>(n);
+                    for (byte[] key : keys) {
+                        values.add(c.store(c.partitionOf(key, 0, key.length)).get(key, 0, key.length));
+                    }
+                    return out -> {
+                        out.writeInt(values.size());
+                        for (byte[] v : values) {
+                            out.writeByte(v == null ? 0 : 1);
+                            if (v != null) {
+                                Wire.writeBlob(out, v, 0, v.length);
+                            }
+                        }
+                    };
+                };
+            }
+            case SCAN -> {
+                String cache = Wire.readString(in, "cache name");
+                int partition = Wire.readInt(in, "partition");
+                byte[] after = Wire.readByte(in, "has after") != 0 ? key(in) : null;
+                int max = Math.max(1, Math.min(MAX_SCAN_PAGE, Wire.readInt(in, "page size")));
+                yield () -> scan(cache, partition, after, max);
+            }
+            case TOPOLOGY -> () -> {
+                String id = node.id();
+                return out -> {
+                    out.writeInt(1);
+                    Wire.writeString(out, id);
+                    Wire.writeString(out, "");
+                };
+            };
+            case GET_TYPES -> () -> {
+                byte[] types = binary.exportTypes();
+                return out -> Wire.writeBlob(out, types, 0, types.length);
+            };
+            case INVOKE_ALL -> invokeAll(in);
+            default -> throw new Wire.MalformedFrameException("op " + op + " is not served here");
+        };
+        if (in.isReadable()) {
+            throw new Wire.MalformedFrameException(op + " request has " + in.readableBytes() + " bytes after its body");
+        }
+        return call;
+    }
+
+    /** PUT_TYPES, run on the event loop so that the requests behind it on the connection find the types. */
+    Call putTypes(ByteBuf in) {
+        byte[] types = Wire.readBlob(in, "type metadata");
+        binary.importTypes(types);
+        return () -> out -> { };
+    }
+
+    private Call invokeAll(ByteBuf in) {
+        String cache = Wire.readString(in, "cache name");
+        String processor = Wire.readString(in, "processor name");
+        byte[] argument = value(in);
+        int n = Wire.readCount(in, 5, "key");
+        List<byte[]> keys = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            keys.add(key(in));
+        }
+        return () -> {
+            Cache<Object, Object> c = node.nodeCache(cache).withKeepBinary();
+            List<Object> decoded = new ArrayList<>(n);
+            for (byte[] key : keys) {
+                decoded.add(binary.decode(key, 0, key.length, true));
+            }
+            Set<Object> unique = new LinkedHashSet<>(decoded);
+            Object arg = binary.decode(argument, 0, argument.length, true);
+            Map<Object, Object> results;
+            Map<Object, Throwable> failures = Map.of();
+            try {
+                results = c.invokeAll(unique, new ProcessorRef(processor, arg));
+            } catch (EntryProcessorException e) {
+                results = e.results();
+                failures = e.failures();
+            }
+            Map<Object, Object> okResults = results;
+            Map<Object, Throwable> failed = failures;
+            return out -> {
+                GrowableBuffer encoded = new GrowableBuffer(64);
+                out.writeInt(decoded.size());
+                for (Object key : decoded) {
+                    Throwable t = failed.get(key);
+                    if (t != null) {
+                        out.writeByte(1).writeByte(ErrorKind.of(t).code);
+                        Wire.writeString(out, io.sluice.protocol.internal.StreamCodec.truncate(ErrorKind.messageOf(t)));
+                    } else {
+                        encoded.reset();
+                        binary.encode(okResults.get(key), encoded);
+                        out.writeByte(0);
+                        Wire.writeBlob(out, encoded.array(), 0, encoded.position());
+                    }
+                }
+            };
+        };
+    }
+
+    private Consumer<ByteBuf> scan(String cache, int partition, byte[] after, int max) {
+        NodeCache<Object, Object> c = node.nodeCache(cache);
+        if (partition < 0 || partition >= c.partitions()) {
+            throw new IllegalArgumentException("partition " + partition + " is out of range: cache '" + cache
+                    + "' has " + c.partitions() + " partitions");
+        }
+        StoreCursor cursor = after == null ? c.store(partition).cursor() : c.store(partition).cursorAfter(after);
+        List<byte[]> page = new ArrayList<>();
+        boolean more = false;
+        while (cursor.next()) {
+            if (page.size() == 2 * max) {
+                more = true;
+                break;
+            }
+            page.add(cursor.key());
+            page.add(cursor.value());
+        }
+        boolean hasMore = more;
+        return out -> {
+            out.writeInt(page.size() / 2);
+            for (byte[] b : page) {
+                Wire.writeBlob(out, b, 0, b.length);
+            }
+            out.writeByte(hasMore ? 1 : 0);
+        };
+    }
+
+    private PartitionStore store(String cache, byte[] key) {
+        NodeCache<Object, Object> c = node.nodeCache(cache);
+        return c.store(c.partitionOf(key, 0, key.length));
+    }
+
+    /** A key from the network: one well-formed value (checked now, so a bad one fails its request alone). */
+    private byte[] key(ByteBuf in) {
+        byte[] key = Wire.readBlob(in, "key");
+        binary.checkValue(key, 0, key.length);
+        return key;
+    }
+
+    private byte[] value(ByteBuf in) {
+        byte[] value = Wire.readBlob(in, "value");
+        binary.checkValue(value, 0, value.length);
+        return value;
+    }
+}

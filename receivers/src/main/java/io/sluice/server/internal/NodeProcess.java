@@ -1,0 +1,164 @@
+package io.sluice.server.internal;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A node started as a child process from {@code sluice-node.jar} (for tests and tools such as
+ * {@code sluice-load --start-node}), listening on a free loopback port; its log goes to a file.
+ * Stopped with SIGTERM, or killed with kill -9.
+ */
+public final class NodeProcess implements AutoCloseable {
+
+    private static final Pattern LISTENING = Pattern.compile("sluice-node listening on (\\S+):(\\d+)");
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private NodeProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /**
+     * Starts a node and waits (at most 60 s) until it listens.
+     *
+     * @param jar        the node's jar
+     * @param classPath  more class path entries (custom receivers), may be empty
+     * @param configJson the node's config file content
+     * @param jvmArgs    JVM arguments (heap, system properties)
+     * @param workDir    where its config file and log go
+     * @throws IllegalStateException if the jar is missing or the node does not listen in time (with its log)
+     */
+    public static NodeProcess start(Path jar, List<Path> classPath, String configJson, List<String> jvmArgs,
+                                    Path workDir) {
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar.toAbsolutePath() + " is missing: build it with"
+                    + " ./mvnw -B -q -DskipTests package");
+        }
+        try {
+            Path dir = Files.createDirectories(workDir);
+            Path config = Files.createTempFile(dir, "node", ".json");
+            Files.writeString(config, configJson);
+            Path log = Files.createTempFile(dir, "node", ".log");
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(jvmArgs);
+            command.add("-cp");
+            StringBuilder cp = new StringBuilder(jar.toAbsolutePath().toString());
+            for (Path p : classPath) {
+                cp.append(java.io.File.pathSeparator).append(p.toAbsolutePath());
+            }
+            command.add(cp.toString());
+            command.add("io.sluice.server.internal.NodeMain");
+            command.add("--config");
+            command.add(config.toString());
+            command.add("--port");
+            command.add("0");
+            Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+            CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> readPort(process));
+            try {
+                return new NodeProcess(process, port.get(60, TimeUnit.SECONDS), log);
+            } catch (Exception e) {
+                process.destroyForcibly();
+                throw new IllegalStateException("the node did not start: " + e + "; its log: " + Files.readString(log), e);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int readPort(Process process) {
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        try {
+            String line;
+            while ((line = out.readLine()) != null) {
+                Matcher m = LISTENING.matcher(line);
+                if (m.find()) {
+                    Thread drain = new Thread(() -> drain(out), "node-stdout");
+                    drain.setDaemon(true);
+                    drain.start();
+                    return Integer.parseInt(m.group(2));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        throw new IllegalStateException("the node exited before it listened (exit " + process.exitValue() + ")");
+    }
+
+    private static void drain(BufferedReader out) {
+        try {
+            while (out.readLine() != null) {
+                // the node prints one line; anything after it is discarded
+            }
+        } catch (IOException e) {
+            // the process ended
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String address() {
+        return "127.0.0.1:" + port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** SIGTERM, then waits for the exit (at most 60 s). @return the exit code */
+    public int stop() {
+        process.destroy();
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("the node did not stop within 60 s of SIGTERM");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+        return process.exitValue();
+    }
+
+    /** kill -9. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    public String log() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.sluice.server.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.sluice.node.internal.NodeEngine;
+import io.sluice.protocol.internal.ErrorKind;
+import io.sluice.protocol.internal.Frames;
+import io.sluice.protocol.internal.Op;
+import io.sluice.protocol.internal.StreamCodec;
+import io.sluice.protocol.internal.Wire;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Requests of one connection after its handshake: reads each frame's request id and op, hands the
+ * work off the event loop (streamed batches to the node's apply threads, other operations to the op
+ * pool, type metadata imported at once so that the requests behind it find it), and answers each
+ * request when it completes, in any order (the client matches answers by request id). A frame that
+ * does not follow the protocol is answered with an error and its connection is closed.
+ *
+ * <p>Backpressure: the bytes of streamed requests not yet applied are counted; above the limit the
+ * connection's socket is not read until they drop below half of it.
+ */
+final class RequestHandler extends ChannelInboundHandlerAdapter {
+
+    private final NodeEngine node;
+    private final Executor ops;
+    private final long maxQueuedBytes;
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final NodeOps handlers;
+
+    RequestHandler(NodeEngine node, Executor ops, long maxQueuedBytes) {
+        this.node = node;
+        this.ops = ops;
+        this.maxQueuedBytes = maxQueuedBytes;
+        this.handlers = new NodeOps(node);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        Channel channel = ctx.channel();
+        long requestId = 0;
+        boolean handedOver = false;
+        try {
+            Wire.need(frame, Wire.HEADER, "request header");
+            requestId = frame.readLong();
+            int code = frame.readUnsignedByte();
+            Op op = Op.of(code);
+            if (op == null) {
+                throw new Wire.MalformedFrameException("unknown op " + code);
+            }
+            switch (op) {
+                case STREAM -> {
+                    stream(channel, requestId, frame);
+                    handedOver = true;
+                }
+                case PUT_TYPES -> // imported before the next frame is read: requests behind it find the types
+                        respond(channel, requestId, handlers.putTypes(frame));
+                default -> {
+                    NodeOps.Call call = handlers.decode(op, frame);
+                    long id = requestId;
+                    try {
+                        ops.execute(() -> respond(channel, id, call));
+                    } catch (RejectedExecutionException e) {
+                        fail(channel, id, e);
+                    }
+                }
+            }
+        } catch (Wire.MalformedFrameException | IndexOutOfBoundsException e) {
+            channel.writeAndFlush(Frames.error(channel.alloc(), requestId, ErrorKind.MALFORMED_REQUEST,
+                    "malformed request: " + e.getMessage())).addListener(ChannelFutureListener.CLOSE);
+        } catch (RuntimeException e) {
+            // A well-framed request whose content is refused (a malformed key, unknown type metadata): it alone fails.
+            fail(channel, requestId, e);
+        } finally {
+            if (!handedOver) {
+                frame.release();
+            }
+        }
+    }
+
+    /** Hands a STREAM request to the apply threads; the frame stays retained until its batches are applied. */
+    private void stream(Channel channel, long requestId, ByteBuf frame) {
+        StreamCodec.Request request = StreamCodec.decodeRequest(frame);
+        int size = frame.capacity();
+        if (queuedBytes.addAndGet(size) > maxQueuedBytes) {
+            channel.config().setAutoRead(false);
+        }
+        node.transport().sendReceived(node.id(), request.toBatchRequest()).whenComplete((outcomes, error) -> {
+            frame.release();
+            if (queuedBytes.addAndGet(-size) <= maxQueuedBytes / 2 && !channel.config().isAutoRead()
+                    && channel.isActive()) {
+                channel.config().setAutoRead(true);
+            }
+            if (error != null) {
+                fail(channel, requestId, error);
+            } else {
+                channel.writeAndFlush(Frames.ok(channel.alloc(), requestId,
+                        out -> StreamCodec.encodeResponse(out, outcomes)));
+            }
+        });
+    }
+
+    /** Runs a decoded call and answers it: its body, or the error it threw. */
+    private void respond(Channel channel, long requestId, NodeOps.Call call) {
+        Consumer<ByteBuf> body;
+        try {
+            body = call.run();
+        } catch (Throwable t) {
+            fail(channel, requestId, t);
+            return;
+        }
+        channel.writeAndFlush(Frames.ok(channel.alloc(), requestId, body));
+    }
+
+    static void fail(Channel channel, long requestId, Throwable error) {
+        Throwable t = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        channel.writeAndFlush(Frames.error(channel.alloc(), requestId, ErrorKind.of(t), ErrorKind.messageOf(t)));
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent) {
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        HandshakeHandler.log(ctx, cause);
+        ctx.close();
+    }
+}

@@ -1,0 +1,70 @@
+package io.sluice.server.internal;
+
+import io.sluice.protocol.internal.Wire;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a node serves remote clients.
+ *
+ * @param host                 the address to bind; loopback by default
+ * @param port                 the port; 0 = any free port
+ * @param maxFrameSize         the largest frame accepted; a longer one closes its connection
+ * @param maxConnections       connections served at once; more are closed at once
+ * @param idleTimeout          a connection with nothing read or written for this long is closed; zero = never
+ * @param token                the token a client must present in its handshake, or null for none
+ * @param maxQueuedBytes       received bytes of one connection waiting to be applied before the node stops
+ *                             reading its socket (backpressure)
+ */
+public record ServerConfig(String host, int port, int maxFrameSize, int maxConnections, Duration idleTimeout,
+                           String token, long maxQueuedBytes) {
+
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_PORT = 10800;
+    public static final int DEFAULT_MAX_CONNECTIONS = 1024;
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ZERO;
+    public static final long DEFAULT_MAX_QUEUED_BYTES = 128L << 20;
+
+    public ServerConfig {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port is " + port + "; it must be between 0 (any free port) and 65535");
+        }
+        if (maxFrameSize < 1024) {
+            throw new IllegalArgumentException("maxFrameSize is " + maxFrameSize + "; it must be at least 1024");
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections is " + maxConnections + "; it must be at least 1");
+        }
+        if (idleTimeout.isNegative()) {
+            throw new IllegalArgumentException("idleTimeout is " + idleTimeout + "; it must not be negative");
+        }
+        if (maxQueuedBytes < maxFrameSize) {
+            throw new IllegalArgumentException("maxQueuedBytes is " + maxQueuedBytes
+                    + "; it must be at least maxFrameSize (" + maxFrameSize + ")");
+        }
+        if (token != null && token.isEmpty()) {
+            token = null;
+        }
+    }
+
+    /** Loopback, port 10800, the default limits, no token. */
+    public static ServerConfig defaults() {
+        return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, Wire.DEFAULT_MAX_FRAME, DEFAULT_MAX_CONNECTIONS,
+                DEFAULT_IDLE_TIMEOUT, null, DEFAULT_MAX_QUEUED_BYTES);
+    }
+
+    public ServerConfig withPort(int newPort) {
+        return new ServerConfig(host, newPort, maxFrameSize, maxConnections, idleTimeout, token, maxQueuedBytes);
+    }
+
+    public ServerConfig withHost(String newHost) {
+        return new ServerConfig(newHost, port, maxFrameSize, maxConnections, idleTimeout, token, maxQueuedBytes);
+    }
+
+    public ServerConfig withToken(String newToken) {
+        return new ServerConfig(host, port, maxFrameSize, maxConnections, idleTimeout, newToken, maxQueuedBytes);
+    }
+}

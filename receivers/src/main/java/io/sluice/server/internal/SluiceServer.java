@@ -1,0 +1,153 @@
+package io.sluice.server.internal;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.PreferHeapByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.node.internal.NodeEngine;
+import io.sluice.protocol.internal.Wire;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Serves a node to remote clients over TCP. A connection's pipeline reads as the protocol does:
+ * {@link LengthFieldBasedFrameDecoder} (frames, refusing oversized ones), {@link HandshakeHandler}
+ * (the first frame; nothing else is served before it succeeds), {@link RequestHandler} (requests,
+ * pipelined, answered as they complete). Streamed batches go to the node's apply threads; other
+ * operations to a small pool; no handler blocks an event loop. Frames are read into pooled heap
+ * buffers whose bytes the store copies into its pages directly.
+ */
+public final class SluiceServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
+    /** Threads for operations other than streaming (gets, puts, scans, size): short, and off the event loops. */
+    private static final int OP_THREADS = 2;
+
+    private final NodeEngine node;
+    private final ServerConfig config;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final ExecutorService ops;
+    private final ChannelGroup connections = new DefaultChannelGroup("sluice-connections", GlobalEventExecutor.INSTANCE);
+    private final AtomicInteger open = new AtomicInteger();
+    private final Channel listener;
+    private volatile boolean stopping;
+
+    private SluiceServer(NodeEngine node, ServerConfig config) {
+        this.node = node;
+        this.config = config;
+        this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        this.workers = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+                NioIoHandler.newFactory());
+        AtomicInteger opThread = new AtomicInteger();
+        this.ops = Executors.newFixedThreadPool(OP_THREADS, r -> {
+            Thread t = new Thread(r, "sluice-ops-" + opThread.getAndIncrement());
+            t.setDaemon(true);
+            return t;
+        });
+        // Heap buffers even for socket reads: a received batch is then an array the store copies from, not
+        // a direct buffer to copy out first (the JDK reads into heap buffers through one small direct one).
+        ByteBufAllocator heap = new PreferHeapByteBufAllocator(new io.netty.buffer.AdaptiveByteBufAllocator(false, false));
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 256)
+                .childOption(ChannelOption.ALLOCATOR, heap)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        accept(ch);
+                    }
+                });
+        try {
+            this.listener = bootstrap.bind(config.host(), config.port()).syncUninterruptibly().channel();
+        } catch (RuntimeException e) {
+            shutdownThreads();
+            throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": " + e, e);
+        }
+    }
+
+    /**
+     * Starts serving the node.
+     *
+     * @throws IllegalStateException if the address cannot be bound
+     */
+    public static SluiceServer start(NodeEngine node, ServerConfig config) {
+        return new SluiceServer(node, config);
+    }
+
+    private void accept(SocketChannel ch) {
+        if (stopping || open.incrementAndGet() > config.maxConnections()) {
+            if (!stopping) {
+                open.decrementAndGet();
+                LOG.warn("refused a connection from {}: {} connections are open (maxConnections)",
+                        ch.remoteAddress(), config.maxConnections());
+            }
+            ch.close();
+            return;
+        }
+        ch.closeFuture().addListener(f -> open.decrementAndGet());
+        connections.add(ch);
+        if (!config.idleTimeout().isZero()) {
+            ch.pipeline().addLast(new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        }
+        ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(config.maxFrameSize(), 0,
+                Wire.LENGTH_FIELD, 0, Wire.LENGTH_FIELD));
+        ch.pipeline().addLast("handshake", new HandshakeHandler(node.id(), config.token(),
+                new RequestHandler(node, ops, config.maxQueuedBytes())));
+    }
+
+    /** The address the server listens on (the port chosen when 0 was asked for). */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) listener.localAddress();
+    }
+
+    /**
+     * Stops taking connections and requests; requests in flight finish (or fail with their cause)
+     * as the node closes. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        listener.close().syncUninterruptibly();
+        for (Channel c : connections) {
+            c.config().setAutoRead(false); // no new requests; answers to those in flight still go out
+        }
+    }
+
+    /** Closes every connection and the server's threads; call after the node's in-flight work ended. */
+    public void closeConnections() {
+        close();
+        connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        shutdownThreads();
+    }
+
+    private void shutdownThreads() {
+        ops.shutdown();
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    }
+}

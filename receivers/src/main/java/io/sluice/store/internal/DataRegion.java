@@ -1,0 +1,62 @@
+package io.sluice.store.internal;
+
+import io.sluice.DataRegionFullException;
+import io.sluice.store.internal.freelist.FreeList;
+import io.sluice.store.internal.page.PageMemory;
+import io.sluice.store.internal.page.RowStore;
+
+/**
+ * A region of off-heap page memory with its free list; the partitions of every cache of a node
+ * keep their trees and rows in it. Thread-safe. Close it to release the memory.
+ *
+ * <p>The region reserves {@link DataRegionConfig#initialSize()} at start and grows in chunks of up to
+ * 64 MiB until {@link DataRegionConfig#maxSize()}; past that, writes fail with
+ * {@link DataRegionFullException} and nothing stored is damaged. The memory is direct buffers, so the
+ * JVM needs {@code -XX:MaxDirectMemorySize} at least as large as the regions' maximum sizes together.
+ */
+public final class DataRegion implements AutoCloseable {
+
+    private final DataRegionConfig config;
+    private final PageMemory memory;
+    private final FreeList freeList;
+    private final RowStore rows;
+    /** Batch writers' working state belongs to the thread writing, not to a partition. */
+    private final ThreadLocal<BatchWriter> batchWriters;
+
+    public DataRegion(DataRegionConfig config) {
+        this.config = config;
+        this.memory = new PageMemory(config.pageSize(), config.initialSize(), config.maxSize());
+        this.freeList = new FreeList(memory);
+        this.rows = new RowStore(memory, freeList);
+        this.batchWriters = ThreadLocal.withInitial(() -> new BatchWriter(rows));
+    }
+
+    /** A new, empty partition whose tree and rows live in this region. */
+    public PartitionStore createPartition() {
+        return new PartitionStore(rows, batchWriters);
+    }
+
+    /** Pages allocated from the OS so far (in use or free for reuse). */
+    public long allocatedPages() {
+        return memory.allocatedPages();
+    }
+
+    /** Pages in use by trees and rows. */
+    public long usedPages() {
+        return memory.allocatedPages() - freeList.reusePages();
+    }
+
+    public int pageSize() {
+        return config.pageSize();
+    }
+
+    /** This region's configuration. */
+    public DataRegionConfig config() {
+        return config;
+    }
+
+    @Override
+    public void close() {
+        memory.close();
+    }
+}

@@ -1,0 +1,313 @@
+package io.sluice.store.internal;
+
+import io.sluice.DataRegionFullException;
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.store.internal.page.RowStore;
+import io.sluice.store.internal.tree.BPlusTree;
+import java.util.NoSuchElementException;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * One partition: a B+ tree from encoded key to row link, and the rows in data pages. Keys and
+ * values are encoded bytes, passed as (array, offset, length) so callers need not copy them.
+ *
+ * <p>Thread-safe: every method takes the partition's lock (readers share it, a writer holds it
+ * alone), so a reader sees a batch either wholly before or wholly after it was applied.
+ *
+ * <p>A write that cannot get memory throws {@link DataRegionFullException} and changes nothing.
+ */
+public final class PartitionStore {
+
+    private static final int CURSOR_CHUNK = 64;
+
+    private final RowStore rows;
+    private final BPlusTree tree;
+    /** The region's batch writers, one per writing thread (working state a partition does not keep). */
+    private final ThreadLocal<BatchWriter> batchWriters;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final RowWriter writer = new RowWriter();
+    private boolean destroyed;
+
+    PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters) {
+        this.rows = rows;
+        this.tree = new BPlusTree(rows);
+        this.batchWriters = batchWriters;
+    }
+
+    /** The value stored for the key, or {@code null}. */
+    public byte[] get(byte[] key, int keyOffset, int keyLength) {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            long link = tree.find(key, keyOffset, keyLength);
+            return link == 0 ? null : rows.value(link);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Stores the value, replacing any. @return true if the key was absent */
+    public boolean put(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            return write(key, keyOffset, keyLength, value, valueOffset, valueLength, true) == INSERTED;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Stores the value if the key is absent. @return true if it was stored */
+    public boolean putIfAbsent(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            return write(key, keyOffset, keyLength, value, valueOffset, valueLength, false) == INSERTED;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Removes the key. @return true if it was present */
+    public boolean remove(byte[] key, int keyOffset, int keyLength) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            return delete(key, keyOffset, keyLength);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Runs a read-modify-write under one hold of the partition's write lock: the work positions the
+     * {@link StoredEntry} it is given on each key it visits (in key order, for a sorted pass) and reads
+     * and changes it. Readers see every change the work made, or none yet.
+     *
+     * @throws RuntimeException whatever the work throws; changes it made before stay
+     */
+    public void update(EntryUpdate work) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            work.run(new StoredEntry(this, rows));
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** A read-modify-write of some of a partition's entries ({@link #update}). */
+    @FunctionalInterface
+    public interface EntryUpdate {
+        void run(StoredEntry entry);
+    }
+
+    /** Entries in the partition. */
+    public long size() {
+        lock.readLock().lock();
+        try {
+            return tree.size();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * A cursor over the entries in key order. It takes the read lock for each chunk of entries it
+     * copies out, so it never blocks writers for the whole walk.
+     */
+    public StoreCursor cursor() {
+        return new Cursor(null);
+    }
+
+    /** A cursor over the entries whose keys come after {@code afterKey} (exclusive), in key order. */
+    public StoreCursor cursorAfter(byte[] afterKey) {
+        return new Cursor(afterKey);
+    }
+
+    /**
+     * Applies a batch under one hold of the partition's write lock: puts (by mode) and removals,
+     * duplicated keys resolving to the last one in the batch (earlier ones count as skipped). The batch
+     * is sorted by key, rows are packed into pages taken once from the free list, and the tree is
+     * updated in one ordered pass.
+     *
+     * @throws BatchApplyException if the batch failed part way (the region filled up); the partition
+     *                             stays consistent, and the {@link BatchApplyException#applied()}
+     *                             entries applied are those whose keys come first in key order
+     */
+    public BatchResult applyBatch(EntryBatch batch, BatchMode mode) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            return batchWriters.get().apply(tree, batch, mode);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Takes the partition's write lock for a caller in this package. @throws IllegalStateException if destroyed */
+    void lockForWrite() {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+        } catch (RuntimeException e) {
+            lock.writeLock().unlock();
+            throw e;
+        }
+    }
+
+    void unlockForWrite() {
+        lock.writeLock().unlock();
+    }
+
+    /** Frees every page of this partition (dropping the cache). The partition is unusable afterwards. */
+    public void destroy() {
+        lock.writeLock().lock();
+        try {
+            if (!destroyed) {
+                tree.destroy();
+                destroyed = true;
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    // ---- under the write lock ----
+
+    static final int INSERTED = 0;
+    static final int UPDATED = 1;
+    static final int SKIPPED = 2;
+
+    /** The key's row link, or 0 (under the lock). */
+    long find(byte[] key, int keyOffset, int keyLength) {
+        return tree.find(key, keyOffset, keyLength);
+    }
+
+    int write(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
+                      boolean overwrite) {
+        writer.set(key, keyOffset, keyLength, value, valueOffset, valueLength, overwrite);
+        long old;
+        try {
+            old = tree.invoke(key, keyOffset, keyLength, writer);
+        } finally {
+            writer.set(null, 0, 0, null, 0, 0, false); // keep no reference to the caller's arrays
+        }
+        return old == 0 ? INSERTED : overwrite ? UPDATED : SKIPPED;
+    }
+
+    boolean delete(byte[] key, int keyOffset, int keyLength) {
+        return tree.invoke(key, keyOffset, keyLength, REMOVE) != 0;
+    }
+
+    private static final BPlusTree.InvokeClosure REMOVE = old -> 0;
+
+    /**
+     * The put closure, reused (the write lock is held): keeps a present key (putIfAbsent), rewrites its
+     * row in place if it fits, or writes a new row.
+     */
+    private final class RowWriter implements BPlusTree.InvokeClosure {
+        private byte[] key;
+        private int keyOffset;
+        private int keyLength;
+        private byte[] value;
+        private int valueOffset;
+        private int valueLength;
+        private boolean overwrite;
+
+        void set(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
+                 boolean overwrite) {
+            this.key = key;
+            this.keyOffset = keyOffset;
+            this.keyLength = keyLength;
+            this.value = value;
+            this.valueOffset = valueOffset;
+            this.valueLength = valueLength;
+            this.overwrite = overwrite;
+        }
+
+        @Override
+        public long apply(long old) {
+            if (old != 0) {
+                if (!overwrite || rows.update(old, key, keyOffset, keyLength, value, valueOffset, valueLength)) {
+                    return old;
+                }
+            }
+            return rows.add(key, keyOffset, keyLength, value, valueOffset, valueLength);
+        }
+    }
+
+    private void checkAlive() {
+        if (destroyed) {
+            throw new IllegalStateException("partition was destroyed");
+        }
+    }
+
+    /** Copies chunks of entries out under the read lock; resumes after the last key it returned. */
+    private final class Cursor implements StoreCursor {
+        private final byte[][] keys = new byte[CURSOR_CHUNK][];
+        private final byte[][] values = new byte[CURSOR_CHUNK][];
+        private int count;
+        private int position = -1;
+        private boolean exhausted;
+        private byte[] lastKey;
+
+        Cursor(byte[] afterKey) {
+            this.lastKey = afterKey;
+        }
+
+        @Override
+        public boolean next() {
+            if (position + 1 < count) {
+                position++;
+                return true;
+            }
+            if (exhausted) {
+                position = count;
+                return false;
+            }
+            fill();
+            position = 0;
+            return count > 0;
+        }
+
+        private void fill() {
+            count = 0;
+            lock.readLock().lock();
+            try {
+                checkAlive();
+                tree.scan(lastKey, link -> {
+                    keys[count] = rows.key(link);
+                    values[count] = rows.value(link);
+                    count++;
+                    return count < CURSOR_CHUNK;
+                });
+            } finally {
+                lock.readLock().unlock();
+            }
+            if (count < CURSOR_CHUNK) {
+                exhausted = true;
+            }
+            if (count > 0) {
+                lastKey = keys[count - 1];
+            }
+        }
+
+        @Override
+        public byte[] key() {
+            return current(keys);
+        }
+
+        @Override
+        public byte[] value() {
+            return current(values);
+        }
+
+        private byte[] current(byte[][] column) {
+            if (position < 0 || position >= count) {
+                throw new NoSuchElementException("cursor is not on an entry: call next() first");
+            }
+            return column[position];
+        }
+    }
+}

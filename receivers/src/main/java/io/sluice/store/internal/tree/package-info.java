@@ -1,0 +1,18 @@
+/**
+ * Internal: the B+ tree of a partition (encoded key to row link), in page memory. In the order a
+ * write meets them:
+ * <ul>
+ *   <li>{@link io.sluice.store.internal.tree.BPlusTree}: the tree — its root, height, size and reserved
+ *       pages; lookups, scans, single-key writes ({@code invoke}), splits and merges;</li>
+ *   <li>{@link io.sluice.store.internal.tree.TreePath}: one descent from the root to a leaf, as a value,
+ *       kept by the writing thread;</li>
+ *   <li>{@link io.sluice.store.internal.tree.SortedWalk}: a sorted batch's pass over the tree (its path,
+ *       position and queued inserts), reused by one thread;</li>
+ *   <li>{@link io.sluice.store.internal.tree.ItemSearch}: a key against a page's items (prefix compares,
+ *       binary and interpolating searches);</li>
+ *   <li>{@link io.sluice.store.internal.tree.TreePageIO}: the leaf and inner page layout;</li>
+ *   <li>{@link io.sluice.store.internal.tree.LeafScan}: entries in key order, leaf after leaf.</li>
+ * </ul>
+ * May change without notice.
+ */
+package io.sluice.store.internal.tree;

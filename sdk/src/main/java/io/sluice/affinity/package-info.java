@@ -1,2 +1,0 @@
-/** Internal: which partition a key is in and which node owns a partition; shared by client and node. */
-package io.sluice.affinity;

@@ -1,0 +1,210 @@
+package io.sluice.client.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.sluice.NodeUnreachableException;
+import io.sluice.SluiceException;
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.client.ClientConfig;
+import io.sluice.protocol.internal.Frames;
+import io.sluice.protocol.internal.Op;
+import io.sluice.protocol.internal.Wire;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The client's nodes: one connection per node, opened at start, reopened on demand after it was lost;
+ * the client's type metadata sent ahead of any request that may carry objects of new types; the
+ * node's fetched when an answer holds types this client does not know. Thread-safe.
+ */
+final class Nodes implements AutoCloseable {
+
+    private final ClientConfig config;
+    private final BinaryContext binary;
+    private final EventLoopGroup group;
+    /** Node id to its address and current connection. */
+    private final Map<String, Node> byId = new ConcurrentHashMap<>();
+    private final List<String> ids;
+
+    Nodes(ClientConfig config, BinaryContext binary) {
+        this.config = config;
+        this.binary = binary;
+        this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        List<String> ids = new ArrayList<>();
+        NodeUnreachableException unreachable = null;
+        try {
+            for (String a : config.addresses()) {
+                Address address = Address.parse(a);
+                try {
+                    NodeConnection c = NodeConnection.open(address, config, group);
+                    if (byId.putIfAbsent(c.nodeId(), new Node(address, c)) == null) {
+                        ids.add(c.nodeId());
+                    } else {
+                        c.close(); // two addresses of one node
+                    }
+                } catch (NodeUnreachableException e) {
+                    if (unreachable == null) {
+                        unreachable = e;
+                    } else {
+                        unreachable.addSuppressed(e);
+                    }
+                }
+            }
+            if (ids.isEmpty()) {
+                throw unreachable != null ? unreachable
+                        : new NodeUnreachableException("no node at " + config.addresses() + " could be reached");
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        this.ids = List.copyOf(ids);
+    }
+
+    /** The ids of the nodes, in the order of the configured addresses. */
+    List<String> ids() {
+        return ids;
+    }
+
+    String anyNode() {
+        return ids.get(0);
+    }
+
+    /**
+     * The open connection to a node, reconnecting if it was lost.
+     *
+     * @throws NodeUnreachableException if it cannot be reached
+     * @throws IllegalArgumentException if the client does not know the node
+     */
+    NodeConnection connection(String nodeId) {
+        Node node = byId.get(nodeId);
+        if (node == null) {
+            throw new IllegalArgumentException("node '" + nodeId + "' is not one of this client's nodes " + ids);
+        }
+        return node.connection();
+    }
+
+    /**
+     * Sends a request to a node and returns its answer's future (never throws: an unreachable node
+     * fails the future). Type metadata this connection has not seen goes first when {@code withTypes}.
+     */
+    <T> CompletableFuture<T> call(String nodeId, boolean withTypes, Function<NodeConnection, ByteBuf> frame,
+                                  Function<ByteBuf, T> decoder, String cacheName) {
+        NodeConnection c;
+        try {
+            c = connection(nodeId);
+            if (withTypes) {
+                sendTypes(c);
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return c.call(frame.apply(c), decoder, cacheName);
+    }
+
+    /** Sends the client's type metadata on the connection if it changed since it was last sent there. */
+    private void sendTypes(NodeConnection c) {
+        long version = binary.typesVersion();
+        if (c.typesSent == version) {
+            return;
+        }
+        byte[] types = binary.exportTypes();
+        // Written before the caller's request: the node imports it before reading the next frame.
+        c.call(Frames.request(c.alloc(), Op.PUT_TYPES, out -> Wire.writeBlob(out, types, 0, types.length)),
+                body -> null, null);
+        c.typesSent = version;
+    }
+
+    /** Fetches the node's type metadata into the client's registry (an answer held types unknown here). */
+    void fetchTypes(String nodeId) {
+        byte[] types = await(call(nodeId, false, c -> Frames.request(c.alloc(), Op.GET_TYPES, out -> { }),
+                body -> Wire.readBlob(body, "type metadata"), null));
+        binary.importTypes(types);
+    }
+
+    /**
+     * Waits for a request's answer: the node's error as the exception the embedded node would throw,
+     * or {@link NodeUnreachableException}.
+     */
+    <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.get(config.requestTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw unwrap(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new NodeUnreachableException("no answer within " + config.requestTimeout()
+                    + " (ClientConfig.requestTimeout)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SluiceException("interrupted while waiting for the node", e);
+        }
+    }
+
+    static RuntimeException unwrap(Throwable t) {
+        if (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        if (t instanceof RuntimeException e) {
+            return e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new SluiceException(t.toString(), t);
+    }
+
+    @Override
+    public void close() {
+        for (Node node : byId.values()) {
+            node.close();
+        }
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** A node's address and its connection, replaced when lost. */
+    private final class Node {
+        private final Address address;
+        private volatile NodeConnection current;
+        private volatile boolean closed;
+
+        Node(Address address, NodeConnection current) {
+            this.address = address;
+            this.current = current;
+        }
+
+        NodeConnection connection() {
+            NodeConnection c = current;
+            if (c.isOpen()) {
+                return c;
+            }
+            if (closed) {
+                throw new IllegalStateException("the client is closed");
+            }
+            synchronized (this) {
+                if (closed) {
+                    throw new IllegalStateException("the client is closed");
+                }
+                c = current;
+                if (!c.isOpen()) {
+                    c = NodeConnection.open(address, config, group);
+                    current = c;
+                }
+                return c;
+            }
+        }
+
+        synchronized void close() {
+            closed = true;
+            current.close();
+        }
+    }
+}

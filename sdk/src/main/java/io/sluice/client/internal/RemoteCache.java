@@ -1,0 +1,442 @@
+package io.sluice.client.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.Cache;
+import io.sluice.EntryProcessorException;
+import io.sluice.ProcessorRef;
+import io.sluice.Receivers;
+import io.sluice.affinity.internal.Partitioner;
+import io.sluice.affinity.internal.RendezvousAffinity;
+import io.sluice.binary.BinaryFormatException;
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.protocol.internal.BatchOutcome;
+import io.sluice.protocol.internal.BatchRequest;
+import io.sluice.protocol.internal.ErrorKind;
+import io.sluice.protocol.internal.Frames;
+import io.sluice.protocol.internal.Op;
+import io.sluice.protocol.internal.PartitionBatches;
+import io.sluice.protocol.internal.StreamCodec;
+import io.sluice.protocol.internal.Wire;
+
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * A cache of remote nodes: keys and values are encoded here, each operation goes to the node that
+ * owns the key's partition (the streamer's affinity), and answers are decoded here — fetching the
+ * nodes' type metadata first when an answer holds a type this client does not know. Synchronous
+ * operations wait for their answer; async ones complete on the common pool, never on a connection's
+ * event loop. putAll/removeAll send each node one request of per-partition batches to its batched
+ * receiver, as the embedded node applies them.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+final class RemoteCache<K, V> implements Cache<K, V> {
+
+    /** Entries a scan asks for per request. */
+    private static final int SCAN_PAGE = 1024;
+    private static final Executor ASYNC = ForkJoinPool.commonPool();
+
+    private final String name;
+    private final int partitions;
+    private final Nodes nodes;
+    private final BinaryContext binary;
+    private final boolean keepBinary;
+
+    RemoteCache(String name, int partitions, Nodes nodes, BinaryContext binary, boolean keepBinary) {
+        this.name = name;
+        this.partitions = partitions;
+        this.nodes = nodes;
+        this.binary = binary;
+        this.keepBinary = keepBinary;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    // ---- single keys ----
+
+    @Override
+    public V get(K key) {
+        return decodeOrFetch(nodes.await(getBytes(key)));
+    }
+
+    @Override
+    public CompletableFuture<V> getAsync(K key) {
+        return getBytes(key).thenApplyAsync(this::decodeOrFetch, ASYNC);
+    }
+
+    /** The answer's value bytes (with the node that sent them), or null. */
+    private CompletableFuture<Owned> getBytes(K key) {
+        byte[] k = encode(Objects.requireNonNull(key, "key"));
+        String node = ownerOf(k);
+        return nodes.call(node, true, c -> Frames.request(c.alloc(), Op.GET, out -> {
+            Wire.writeString(out, name);
+            Wire.writeBlob(out, k, 0, k.length);
+        }), body -> Wire.readByte(body, "present") == 0 ? null : new Owned(node, Wire.readBlob(body, "value")), name);
+    }
+
+    @Override
+    public void put(K key, V value) {
+        nodes.await(write(key, value, false));
+    }
+
+    @Override
+    public CompletableFuture<Void> putAsync(K key, V value) {
+        return write(key, value, false).thenApplyAsync(changed -> null, ASYNC);
+    }
+
+    @Override
+    public boolean putIfAbsent(K key, V value) {
+        return nodes.await(write(key, value, true));
+    }
+
+    private CompletableFuture<Boolean> write(K key, V value, boolean onlyIfAbsent) {
+        byte[] k = encode(Objects.requireNonNull(key, "key"));
+        byte[] v = encode(Objects.requireNonNull(value, "value"));
+        return nodes.call(ownerOf(k), true, c -> Frames.request(c.alloc(), Op.PUT, out -> {
+            Wire.writeString(out, name);
+            out.writeByte(onlyIfAbsent ? 1 : 0);
+            Wire.writeBlob(out, k, 0, k.length);
+            Wire.writeBlob(out, v, 0, v.length);
+        }), body -> Wire.readByte(body, "changed") != 0, name);
+    }
+
+    @Override
+    public boolean remove(K key) {
+        byte[] k = encode(Objects.requireNonNull(key, "key"));
+        return nodes.await(nodes.call(ownerOf(k), true, c -> Frames.request(c.alloc(), Op.REMOVE, out -> {
+            Wire.writeString(out, name);
+            Wire.writeBlob(out, k, 0, k.length);
+        }), body -> Wire.readByte(body, "removed") != 0, name));
+    }
+
+    // ---- many keys ----
+
+    @Override
+    public Map<K, V> getAll(Set<? extends K> keys) {
+        Objects.requireNonNull(keys, "keys");
+        Map<String, List<K>> byNode = new LinkedHashMap<>();
+        Map<String, List<byte[]>> encodedByNode = new LinkedHashMap<>();
+        for (K key : keys) {
+            byte[] k = encode(Objects.requireNonNull(key, "key"));
+            String node = ownerOf(k);
+            byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(key);
+            encodedByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(k);
+        }
+        Map<K, V> result = new HashMap<>();
+        for (Map.Entry<String, List<K>> e : byNode.entrySet()) {
+            String node = e.getKey();
+            List<byte[]> encoded = encodedByNode.get(node);
+            List<byte[]> values = nodes.await(nodes.call(node, true, c -> Frames.request(c.alloc(), Op.GET_ALL, out -> {
+                Wire.writeString(out, name);
+                out.writeInt(encoded.size());
+                for (byte[] k : encoded) {
+                    Wire.writeBlob(out, k, 0, k.length);
+                }
+            }), body -> {
+                int n = Wire.readCount(body, 1, "value");
+                List<byte[]> vs = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    vs.add(Wire.readByte(body, "present") == 0 ? null : Wire.readBlob(body, "value"));
+                }
+                return vs;
+            }, name));
+            for (int i = 0; i < values.size(); i++) {
+                if (values.get(i) != null) {
+                    result.put(e.getValue().get(i), decodeOrFetch(new Owned(node, values.get(i))));
+                }
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public void putAll(Map<? extends K, ? extends V> entries) {
+        Objects.requireNonNull(entries, "entries");
+        nodes.await(writeAll(PartitionBatches.ofPuts(entries, binary, partitions)));
+    }
+
+    @Override
+    public CompletableFuture<Void> putAllAsync(Map<? extends K, ? extends V> entries) {
+        Objects.requireNonNull(entries, "entries");
+        return writeAll(PartitionBatches.ofPuts(entries, binary, partitions)).thenApplyAsync(v -> v, ASYNC);
+    }
+
+    @Override
+    public void removeAll(Collection<? extends K> keys) {
+        Objects.requireNonNull(keys, "keys");
+        nodes.await(writeAll(PartitionBatches.ofRemovals(keys, binary, partitions)));
+    }
+
+    @Override
+    public CompletableFuture<Void> removeAllAsync(Collection<? extends K> keys) {
+        Objects.requireNonNull(keys, "keys");
+        return writeAll(PartitionBatches.ofRemovals(keys, binary, partitions)).thenApplyAsync(v -> v, ASYNC);
+    }
+
+    /** Each node's partition batches as one request to its batched receiver; fails with the first batch's error. */
+    private CompletableFuture<Void> writeAll(PartitionBatches batches) {
+        Map<String, List<BatchRequest.PartitionBatch>> byNode = new LinkedHashMap<>();
+        for (int i = 0; i < batches.size(); i++) {
+            byNode.computeIfAbsent(owner(batches.partition(i)), n -> new ArrayList<>())
+                    .add(new BatchRequest.PartitionBatch(batches.partition(i), batches.batch(i)));
+        }
+        List<CompletableFuture<List<BatchOutcome>>> sent = new ArrayList<>();
+        for (Map.Entry<String, List<BatchRequest.PartitionBatch>> e : byNode.entrySet()) {
+            BatchRequest request = new BatchRequest(name, Receivers.batched(), true, false, e.getValue());
+            sent.add(nodes.call(e.getKey(), true, c -> StreamCodec.encodeRequest(c.alloc(), 0, request),
+                    body -> StreamCodec.decodeResponse(body, name), name));
+        }
+        return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0])).thenApply(done -> {
+            for (CompletableFuture<List<BatchOutcome>> f : sent) {
+                for (BatchOutcome outcome : f.join()) {
+                    if (!outcome.succeeded()) {
+                        throw Nodes.unwrap(outcome.error());
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public long size() {
+        long size = 0;
+        for (String node : nodes.ids()) {
+            size += nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.SIZE,
+                    out -> Wire.writeString(out, name)), body -> Wire.readLong(body, "size"), name));
+        }
+        return size;
+    }
+
+    @Override
+    public Stream<Map.Entry<K, V>> scan() {
+        return IntStream.range(0, partitions).boxed()
+                .flatMap(p -> StreamSupport.stream(new PartitionScan(p), false));
+    }
+
+    // ---- entry processors ----
+
+    @Override
+    public <R> R invoke(K key, ProcessorRef processor) {
+        Map<K, R> results = invokeAll(java.util.Collections.singleton(key), processor);
+        return results.get(key);
+    }
+
+    @Override
+    public <R> Map<K, R> invokeAll(Set<? extends K> keys, ProcessorRef processor) {
+        return nodes.await(this.<R>startInvokeAll(keys, processor).thenApply(list -> finish(list, processor.name())));
+    }
+
+    @Override
+    public <R> CompletableFuture<Map<K, R>> invokeAllAsync(Set<? extends K> keys, ProcessorRef processor) {
+        CompletableFuture<Map<K, R>> started;
+        try {
+            started = this.<R>startInvokeAll(keys, processor).thenApplyAsync(list -> finish(list, processor.name()), ASYNC);
+        } catch (RuntimeException e) {
+            started = CompletableFuture.failedFuture(e);
+        }
+        return started;
+    }
+
+    /** One node's answers to an INVOKE_ALL: per key, its result's bytes or its failure. */
+    private record Invoked<K>(String node, List<K> keys, List<Object> answers) {
+    }
+
+    private <R> CompletableFuture<List<Invoked<K>>> startInvokeAll(Set<? extends K> keys, ProcessorRef processor) {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(processor, "processor");
+        byte[] argument = encode(processor.argument());
+        Map<String, List<K>> byNode = new LinkedHashMap<>();
+        Map<String, List<byte[]>> encodedByNode = new LinkedHashMap<>();
+        for (K key : keys) {
+            byte[] k = encode(Objects.requireNonNull(key, "key"));
+            String node = ownerOf(k);
+            byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(key);
+            encodedByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(k);
+        }
+        List<CompletableFuture<Invoked<K>>> sent = new ArrayList<>();
+        for (Map.Entry<String, List<K>> e : byNode.entrySet()) {
+            String node = e.getKey();
+            List<byte[]> encoded = encodedByNode.get(node);
+            sent.add(nodes.call(node, true, c -> Frames.request(c.alloc(), Op.INVOKE_ALL, out -> {
+                Wire.writeString(out, name);
+                Wire.writeString(out, processor.name());
+                Wire.writeBlob(out, argument, 0, argument.length);
+                out.writeInt(encoded.size());
+                for (byte[] k : encoded) {
+                    Wire.writeBlob(out, k, 0, k.length);
+                }
+            }), body -> new Invoked<>(node, e.getValue(), readInvoked(body)), name));
+        }
+        return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0]))
+                .thenApply(done -> sent.stream().map(CompletableFuture::join).toList());
+    }
+
+    private List<Object> readInvoked(ByteBuf body) {
+        int n = Wire.readCount(body, 1, "result");
+        List<Object> answers = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            if (Wire.readByte(body, "status") == 0) {
+                answers.add(Wire.readBlob(body, "result"));
+            } else {
+                ErrorKind kind = ErrorKind.of(Wire.readByte(body, "error kind"));
+                answers.add(kind.toException(Wire.readString(body, "error message"), name));
+            }
+        }
+        return answers;
+    }
+
+    /** Decodes the results (off the event loop: an unknown type is fetched from the node). */
+    @SuppressWarnings("unchecked")
+    private <R> Map<K, R> finish(List<Invoked<K>> invoked, String processor) {
+        Map<K, R> results = new HashMap<>();
+        Map<K, Throwable> failures = new LinkedHashMap<>();
+        for (Invoked<K> answer : invoked) {
+            for (int i = 0; i < answer.keys().size(); i++) {
+                Object a = answer.answers().get(i);
+                if (a instanceof Throwable t) {
+                    failures.put(answer.keys().get(i), t);
+                } else {
+                    results.put(answer.keys().get(i), (R) decodeAny(new Owned(answer.node(), (byte[]) a), true));
+                }
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw new EntryProcessorException(processor, results, failures);
+        }
+        return results;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <V1> Cache<K, V1> withKeepBinary() {
+        return keepBinary ? (Cache<K, V1>) this : new RemoteCache<>(name, partitions, nodes, binary, true);
+    }
+
+    // ---- encoding ----
+
+    private byte[] encode(Object value) {
+        GrowableBuffer buf = new GrowableBuffer(64);
+        binary.encode(value, buf);
+        return buf.toByteArray();
+    }
+
+    private String ownerOf(byte[] key) {
+        return owner(Partitioner.partition(key, 0, key.length, partitions));
+    }
+
+    private String owner(int partition) {
+        return RendezvousAffinity.owner(partition, nodes.ids());
+    }
+
+    /** Bytes from a node. */
+    private record Owned(String node, byte[] bytes) {
+    }
+
+    @SuppressWarnings("unchecked")
+    private V decodeOrFetch(Owned owned) {
+        return owned == null ? null : (V) decodeAny(owned, keepBinary);
+    }
+
+    /** Decodes, fetching the node's type metadata once if the bytes hold a type or schema unknown here. */
+    private Object decodeAny(Owned owned, boolean asBinary) {
+        byte[] b = owned.bytes();
+        try {
+            return binary.decode(b, 0, b.length, asBinary);
+        } catch (BinaryFormatException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("unknown ")) {
+                throw e;
+            }
+            nodes.fetchTypes(owned.node());
+            return binary.decode(b, 0, b.length, asBinary);
+        }
+    }
+
+    /** One partition's entries, paged from its node as the stream reaches them. */
+    private final class PartitionScan extends Spliterators.AbstractSpliterator<Map.Entry<K, V>> {
+        private final int partition;
+        private final String node;
+        private List<byte[]> page = List.of();
+        private int next;
+        private boolean more = true;
+        private byte[] after;
+
+        PartitionScan(int partition) {
+            super(Long.MAX_VALUE, Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.DISTINCT);
+            this.partition = partition;
+            this.node = owner(partition);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public boolean tryAdvance(Consumer<? super Map.Entry<K, V>> action) {
+            if (next == page.size()) {
+                if (!more) {
+                    return false;
+                }
+                fetch();
+                if (page.isEmpty()) {
+                    return false;
+                }
+            }
+            byte[] key = page.get(next++);
+            byte[] value = page.get(next++);
+            after = key;
+            action.accept(new AbstractMap.SimpleImmutableEntry<>((K) decodeAny(new Owned(node, key), keepBinary),
+                    decodeOrFetch(new Owned(node, value))));
+            return true;
+        }
+
+        private void fetch() {
+            byte[] from = after;
+            Object[] answer = nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.SCAN, out -> {
+                Wire.writeString(out, name);
+                out.writeInt(partition);
+                out.writeByte(from == null ? 0 : 1);
+                if (from != null) {
+                    Wire.writeBlob(out, from, 0, from.length);
+                }
+                out.writeInt(SCAN_PAGE);
+            }), body -> {
+                int n = Wire.readCount(body, 8, "entry");
+                List<byte[]> entries = new ArrayList<>(2 * n);
+                for (int i = 0; i < 2 * n; i++) {
+                    entries.add(Wire.readBlob(body, "scanned bytes"));
+                }
+                return new Object[]{entries, Wire.readByte(body, "more") != 0};
+            }, name));
+            @SuppressWarnings("unchecked")
+            List<byte[]> entries = (List<byte[]>) answer[0];
+            page = entries;
+            next = 0;
+            more = (Boolean) answer[1];
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RemoteCache{name=" + name + ", partitions=" + partitions + (keepBinary ? ", keepBinary" : "") + '}';
+    }
+}

@@ -1,0 +1,138 @@
+package io.sluice.client.internal;
+
+import io.sluice.Cache;
+import io.sluice.CacheConfig;
+import io.sluice.DataStreamer;
+import io.sluice.Sluice;
+import io.sluice.StreamerOptions;
+import io.sluice.binary.Binary;
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.client.ClientConfig;
+import io.sluice.protocol.internal.Frames;
+import io.sluice.protocol.internal.Op;
+import io.sluice.protocol.internal.Wire;
+import io.sluice.streamer.internal.Streamer;
+
+import java.util.ArrayList;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@link Sluice} over TCP: caches and streamers of remote nodes, with the client's own binary
+ * context (its type metadata is sent to a node before any request that may carry objects of new
+ * types). The streamer is the same code as in-JVM, over {@link ClientTransport}.
+ */
+public final class RemoteSluice implements Sluice {
+
+    private final BinaryContext binary = new BinaryContext();
+    private final Nodes nodes;
+    private final ClientTransport transport;
+    private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * Connects to every configured node that answers.
+     *
+     * @throws io.sluice.NodeUnreachableException if none can be reached
+     */
+    public RemoteSluice(ClientConfig config) {
+        this.nodes = new Nodes(Objects.requireNonNull(config, "config"), binary);
+        this.transport = new ClientTransport(nodes, config.maxFrameSize());
+    }
+
+    @Override
+    public <K, V> Cache<K, V> createCache(CacheConfig config) {
+        return create(config, false);
+    }
+
+    @Override
+    public <K, V> Cache<K, V> getOrCreateCache(CacheConfig config) {
+        return create(config, true);
+    }
+
+    private <K, V> Cache<K, V> create(CacheConfig config, boolean ifAbsent) {
+        Objects.requireNonNull(config, "config");
+        ensureOpen();
+        int partitions = 0;
+        for (String node : nodes.ids()) {
+            partitions = nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.CREATE_CACHE, out -> {
+                Wire.writeString(out, config.name());
+                out.writeInt(config.partitions());
+                out.writeByte(ifAbsent ? 1 : 0);
+            }), body -> Wire.readInt(body, "partitions"), config.name()));
+        }
+        return new RemoteCache<>(config.name(), partitions, nodes, binary, false);
+    }
+
+    @Override
+    public <K, V> Cache<K, V> cache(String name) {
+        Objects.requireNonNull(name, "name");
+        ensureOpen();
+        return new RemoteCache<>(name, transport.partitions(name), nodes, binary, false);
+    }
+
+    @Override
+    public <K, V> DataStreamer<K, V> dataStreamer(String cacheName) {
+        return dataStreamer(cacheName, StreamerOptions.DEFAULT);
+    }
+
+    @Override
+    public <K, V> DataStreamer<K, V> dataStreamer(String cacheName, StreamerOptions options) {
+        Objects.requireNonNull(cacheName, "cacheName");
+        Objects.requireNonNull(options, "options");
+        ensureOpen();
+        AtomicReference<Streamer<?, ?>> self = new AtomicReference<>();
+        Streamer<K, V> streamer = new Streamer<>(cacheName, options, transport, binary,
+                () -> streamers.remove(self.get()));
+        self.set(streamer);
+        streamers.add(streamer);
+        return streamer;
+    }
+
+    @Override
+    public Binary binary() {
+        return binary;
+    }
+
+    /**
+     * Closes every streamer this client made (flushing it), then the connections. Idempotent.
+     *
+     * @throws io.sluice.StreamerException if flushing a streamer failed; the client is closed anyway
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        RuntimeException failure = null;
+        for (Streamer<?, ?> s : new ArrayList<>(streamers)) {
+            try {
+                s.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        nodes.close();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("the client is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RemoteSluice{nodes=" + nodes.ids() + '}';
+    }
+}

@@ -1,0 +1,97 @@
+package io.sluice.protocol.internal;
+
+import io.sluice.CacheNotFoundException;
+import io.sluice.DataRegionFullException;
+import io.sluice.SluiceException;
+import io.sluice.binary.BinaryFormatException;
+import io.sluice.binary.BinaryTypeMismatchException;
+
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * What went wrong on the node, as the wire carries it (u8 kind + message), so the client can throw
+ * the exception the embedded node would have thrown.
+ */
+public enum ErrorKind {
+    INTERNAL(0),
+    CACHE_NOT_FOUND(1),
+    ILLEGAL_ARGUMENT(2),
+    ILLEGAL_STATE(3),
+    DATA_REGION_FULL(4),
+    BINARY_FORMAT(5),
+    TYPE_MISMATCH(6),
+    /** The node is stopping (or its apply threads stopped): a client may retry elsewhere or later. */
+    NODE_STOPPING(7),
+    /** The request did not follow the protocol (an op the node does not know, a malformed body). */
+    MALFORMED_REQUEST(8),
+    NULL_ARGUMENT(9);
+
+    private static final ErrorKind[] BY_CODE = new ErrorKind[256];
+
+    static {
+        for (ErrorKind k : values()) {
+            BY_CODE[k.code] = k;
+        }
+    }
+
+    public final int code;
+
+    ErrorKind(int code) {
+        this.code = code;
+    }
+
+    public static ErrorKind of(int code) {
+        ErrorKind k = code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+        return k == null ? INTERNAL : k;
+    }
+
+    /** The kind of an exception thrown on the node. */
+    public static ErrorKind of(Throwable t) {
+        if (t instanceof CacheNotFoundException) {
+            return CACHE_NOT_FOUND;
+        } else if (t instanceof DataRegionFullException) {
+            return DATA_REGION_FULL;
+        } else if (t instanceof BinaryTypeMismatchException) {
+            return TYPE_MISMATCH;
+        } else if (t instanceof BinaryFormatException || t instanceof EntryBatch.CorruptBatchException) {
+            return BINARY_FORMAT;
+        } else if (t instanceof RejectedExecutionException) {
+            return NODE_STOPPING;
+        } else if (t instanceof Wire.MalformedFrameException) {
+            return MALFORMED_REQUEST;
+        } else if (t instanceof NullPointerException) {
+            return NULL_ARGUMENT;
+        } else if (t instanceof IllegalArgumentException) {
+            return ILLEGAL_ARGUMENT;
+        } else if (t instanceof IllegalStateException) {
+            return ILLEGAL_STATE;
+        }
+        return INTERNAL;
+    }
+
+    /**
+     * The exception a client throws for an error of this kind that the node reported.
+     *
+     * @param cacheName the cache the request named, or null
+     */
+    public RuntimeException toException(String message, String cacheName) {
+        return switch (this) {
+            case CACHE_NOT_FOUND -> cacheName != null ? new CacheNotFoundException(cacheName)
+                    : new SluiceException(message);
+            case DATA_REGION_FULL -> new DataRegionFullException(message);
+            case BINARY_FORMAT -> new BinaryFormatException(message);
+            case ILLEGAL_ARGUMENT, MALFORMED_REQUEST -> new IllegalArgumentException(message);
+            case ILLEGAL_STATE -> new IllegalStateException(message);
+            case NULL_ARGUMENT -> new NullPointerException(message);
+            case NODE_STOPPING -> new RejectedExecutionException(message);
+            case TYPE_MISMATCH -> new SluiceException("binary type mismatch on the node: " + message);
+            default -> new SluiceException("the node failed: " + message);
+        };
+    }
+
+    /** A message for the wire: the exception's own, or its class if it has none. */
+    public static String messageOf(Throwable t) {
+        String m = t.getMessage();
+        return m == null ? t.getClass().getName() : m;
+    }
+}

@@ -1,0 +1,45 @@
+package io.sluice.protocol.internal;
+
+/** The operations of a request, by their one-byte code (bodies in {@code docs/protocol.md}). */
+public enum Op {
+    /** Partition batches of a streamer: cache, receiver, flags, batches of entries as the client buffered them. */
+    STREAM(1),
+    /** The partition count of a cache (and whether it exists). */
+    CACHE_PARTITIONS(2),
+    CREATE_CACHE(3),
+    DESTROY_CACHE(4),
+    GET(5),
+    PUT(6),
+    REMOVE(7),
+    SIZE(8),
+    GET_ALL(9),
+    /** Puts and removals of a putAll/removeAll, as one batch of entries. */
+    WRITE_ALL(10),
+    /** A page of one partition's entries after a key. */
+    SCAN(11),
+    TOPOLOGY(12),
+    /** The client's binary type metadata (types, fields, schemas) for the node's registry. */
+    PUT_TYPES(13),
+    /** The node's binary type metadata. */
+    GET_TYPES(14),
+    INVOKE_ALL(15);
+
+    private static final Op[] BY_CODE = new Op[256];
+
+    static {
+        for (Op op : values()) {
+            BY_CODE[op.code] = op;
+        }
+    }
+
+    public final int code;
+
+    Op(int code) {
+        this.code = code;
+    }
+
+    /** The op of a code, or null if there is none. */
+    public static Op of(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}

@@ -1,2 +1,0 @@
-/** Internal: what moves between streamer and node. May change without notice. */
-package io.sluice.protocol;
