@@ -14,6 +14,9 @@ import java.util.Objects;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * How an embedded {@link SluiceNode} is set up: the size of its off-heap data region, the number
  * of threads that apply streamed batches, and the custom receivers it offers by name. Immutable;
@@ -28,6 +31,8 @@ import java.util.function.Supplier;
  */
 public final class NodeConfig {
 
+    private static final Logger LOG = LoggerFactory.getLogger(NodeConfig.class);
+
     /** The most apply threads a node may have. */
     public static final int MAX_APPLY_THREADS = 1024;
 
@@ -37,7 +42,7 @@ public final class NodeConfig {
     private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors;
 
     private NodeConfig(Builder b) {
-        this.dataRegion = new DataRegionConfig(b.pageSize, b.dataRegionInitialSize, b.dataRegionMaxSize);
+        this.dataRegion = b.region();
         this.applyThreads = b.applyThreads;
         this.receivers = Collections.unmodifiableMap(new LinkedHashMap<>(b.receivers));
         this.processors = Collections.unmodifiableMap(new LinkedHashMap<>(b.processors));
@@ -98,8 +103,9 @@ public final class NodeConfig {
     /** Builds a {@link NodeConfig}; every setter checks its argument, {@link #build()} checks them together. */
     public static final class Builder {
         private int pageSize = DataRegionConfig.DEFAULT_PAGE_SIZE;
-        private long dataRegionInitialSize = DataRegionConfig.DEFAULT_INITIAL_SIZE;
-        private long dataRegionMaxSize = DataRegionConfig.DEFAULT_MAX_SIZE;
+        /** The sizes the user set, or -1 for the default. */
+        private long dataRegionInitialSize = -1;
+        private long dataRegionMaxSize = -1;
         private int applyThreads = Runtime.getRuntime().availableProcessors();
         private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers = new LinkedHashMap<>();
         private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors = new LinkedHashMap<>();
@@ -109,15 +115,15 @@ public final class NodeConfig {
 
         /** @param bytes a power of two from 1024 to 16384; default {@value DataRegionConfig#DEFAULT_PAGE_SIZE} */
         public Builder pageSize(int bytes) {
-            if (bytes < 1024 || bytes > 16384 || Integer.bitCount(bytes) != 1) {
-                throw new IllegalArgumentException("pageSize is " + bytes
-                        + "; it must be a power of two from 1024 to 16384 (NodeConfig.pageSize)");
-            }
+            DataRegionConfig.checkPageSize(bytes);
             this.pageSize = bytes;
             return this;
         }
 
-        /** @param bytes zero or more, at most {@link #dataRegionMaxSize(long)}; default 256 MiB */
+        /**
+         * @param bytes zero or more, at most {@link #dataRegionMaxSize(long)}; default 256 MiB, or the
+         *              max size if that is set lower
+         */
         public Builder dataRegionInitialSize(long bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("dataRegionInitialSize is " + bytes
@@ -127,7 +133,10 @@ public final class NodeConfig {
             return this;
         }
 
-        /** @param bytes at least 16 pages; default 4 GiB. Off-heap memory also needs {@code -XX:MaxDirectMemorySize}. */
+        /**
+         * @param bytes at least {@value DataRegionConfig#MIN_PAGES} pages; default 4 GiB, or the initial size if
+         *              that is set higher
+         */
         public Builder dataRegionMaxSize(long bytes) {
             if (bytes <= 0) {
                 throw new IllegalArgumentException("dataRegionMaxSize is " + bytes
@@ -135,6 +144,28 @@ public final class NodeConfig {
             }
             this.dataRegionMaxSize = bytes;
             return this;
+        }
+
+        /**
+         * The region's sizes: what the user set; a default the user did not set follows the other size
+         * when it would contradict it (logged once), so that setting one size alone never fails.
+         */
+        private DataRegionConfig region() {
+            long initial = dataRegionInitialSize;
+            long max = dataRegionMaxSize;
+            if (initial < 0 && max >= 0 && DataRegionConfig.DEFAULT_INITIAL_SIZE > max) {
+                initial = max;
+                LOG.info("dataRegionInitialSize not set: it follows dataRegionMaxSize down to {} bytes "
+                        + "(the default is {})", max, DataRegionConfig.DEFAULT_INITIAL_SIZE);
+            }
+            if (max < 0 && initial > DataRegionConfig.DEFAULT_MAX_SIZE) {
+                max = initial;
+                LOG.info("dataRegionMaxSize not set: it follows dataRegionInitialSize up to {} bytes "
+                        + "(the default is {})", initial, DataRegionConfig.DEFAULT_MAX_SIZE);
+            }
+            return new DataRegionConfig(pageSize,
+                    initial < 0 ? DataRegionConfig.DEFAULT_INITIAL_SIZE : initial,
+                    max < 0 ? DataRegionConfig.DEFAULT_MAX_SIZE : max);
         }
 
         /** @param threads 1 to {@value NodeConfig#MAX_APPLY_THREADS}; default the number of processors */

@@ -86,6 +86,20 @@ class NodeConfigTest {
     }
 
     @Test
+    void anUnsetSizeFollowsTheSetOne() {
+        NodeConfig small = NodeConfig.builder().dataRegionMaxSize(64L << 20).build();
+        assertThat(small.dataRegionMaxSize()).isEqualTo(64L << 20);
+        assertThat(small.dataRegionInitialSize()).as("default initial size follows the max down").isEqualTo(64L << 20);
+
+        NodeConfig large = NodeConfig.builder().dataRegionInitialSize(8L << 30).build();
+        assertThat(large.dataRegionInitialSize()).isEqualTo(8L << 30);
+        assertThat(large.dataRegionMaxSize()).as("default max size follows the initial up").isEqualTo(8L << 30);
+
+        NodeConfig roomy = NodeConfig.builder().dataRegionMaxSize(1L << 30).build();
+        assertThat(roomy.dataRegionInitialSize()).as("a default that fits stays").isEqualTo(DataRegionConfig.DEFAULT_INITIAL_SIZE);
+    }
+
+    @Test
     void builtInReceiverNamesAreReserved() {
         for (String name : new String[] {Receivers.ISOLATED, Receivers.INDIVIDUAL, Receivers.BATCHED}) {
             assertThatThrownBy(() -> NodeConfig.builder().receiver(name, () -> NOOP))

@@ -18,18 +18,26 @@ public record DataRegionConfig(int pageSize, long initialSize, long maxSize) {
     /** 4 GiB at most. */
     public static final long DEFAULT_MAX_SIZE = 4L << 30;
 
+    /** The fewest pages a region may have. */
+    public static final int MIN_PAGES = 16;
+
     public DataRegionConfig {
-        if (pageSize < 1024 || pageSize > 16384 || Integer.bitCount(pageSize) != 1) {
-            throw new IllegalArgumentException("pageSize is " + pageSize
-                    + "; it must be a power of two from 1024 to 16384 (NodeConfig.pageSize)");
-        }
-        if (maxSize < pageSize * 16L) {
-            throw new IllegalArgumentException("data region maxSize is " + maxSize + " bytes; it must hold at least 16 pages ("
-                    + pageSize * 16L + " bytes) (NodeConfig.dataRegionMaxSize)");
+        checkPageSize(pageSize);
+        if (maxSize < (long) pageSize * MIN_PAGES) {
+            throw new IllegalArgumentException("data region maxSize is " + maxSize + " bytes; it must hold at least "
+                    + MIN_PAGES + " pages (" + (long) pageSize * MIN_PAGES + " bytes) (NodeConfig.dataRegionMaxSize)");
         }
         if (initialSize < 0 || initialSize > maxSize) {
             throw new IllegalArgumentException("data region initialSize is " + initialSize
                     + " bytes; it must be between 0 and maxSize (" + maxSize + ") (NodeConfig.dataRegionInitialSize)");
+        }
+    }
+
+    /** @throws IllegalArgumentException unless a power of two from 1 KiB to 16 KiB */
+    public static void checkPageSize(int pageSize) {
+        if (pageSize < 1024 || pageSize > 16384 || Integer.bitCount(pageSize) != 1) {
+            throw new IllegalArgumentException("pageSize is " + pageSize
+                    + "; it must be a power of two from 1024 to 16384 (NodeConfig.pageSize)");
         }
     }
 
