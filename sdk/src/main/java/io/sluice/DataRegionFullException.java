@@ -10,8 +10,7 @@ public class DataRegionFullException extends SluiceException {
 
     public DataRegionFullException(long maxSize, int pageSize) {
         super("data region is full: all " + maxSize + " bytes (" + (maxSize / pageSize) + " pages of " + pageSize
-                + " bytes) are in use; raise NodeConfig.dataRegionMaxSize, or remove entries"
-                + " (off-heap memory also needs -XX:MaxDirectMemorySize at least that large)");
+                + " bytes) are in use; raise NodeConfig.dataRegionMaxSize, or remove entries");
     }
 
     /** A region that cannot grow for another reason, which the message gives. */

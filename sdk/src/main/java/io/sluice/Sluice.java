@@ -21,6 +21,18 @@ public interface Sluice extends AutoCloseable {
     <K, V> Cache<K, V> getOrCreateCache(CacheConfig config);
 
     /**
+     * Drops a cache and everything in it; its memory goes back to the node's data region for other
+     * caches. Operations on the cache that are running finish first; later ones, and batches of
+     * streamers into it, fail: with {@link CacheNotFoundException} or an {@link IllegalStateException}
+     * saying that the cache was destroyed. A cache of the same name may be created again afterwards.
+     *
+     * @return true if the cache existed, false if there was none of that name
+     * @throws NodeUnreachableException (remote) if a node cannot be reached; the cache may then be
+     *         destroyed on some nodes only, and destroying it again finishes the job
+     */
+    boolean destroyCache(String name);
+
+    /**
      * Returns an existing cache.
      *
      * @throws CacheNotFoundException if there is no cache with that name

@@ -84,6 +84,11 @@ public final class SluiceNode implements Sluice {
     }
 
     @Override
+    public boolean destroyCache(String name) {
+        return engine.destroyCache(name);
+    }
+
+    @Override
     public <K, V> DataStreamer<K, V> dataStreamer(String cacheName) {
         return engine.dataStreamer(cacheName);
     }

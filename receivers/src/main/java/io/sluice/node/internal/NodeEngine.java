@@ -108,6 +108,12 @@ public final class NodeEngine implements Sluice {
         return transport;
     }
 
+    /** Pages of the data region taken from the system so far (in use or free for reuse). */
+    public long allocatedPages() {
+        ensureOpen();
+        return region.allocatedPages();
+    }
+
     /** Pages of the data region in use by trees and rows. */
     public long usedPages() {
         ensureOpen();
@@ -164,6 +170,25 @@ public final class NodeEngine implements Sluice {
     @Override
     public <K, V> Cache<K, V> cache(String name) {
         return cast(nodeCache(name));
+    }
+
+    @Override
+    public boolean destroyCache(String name) {
+        Objects.requireNonNull(name, "name");
+        NodeCache<Object, Object> cache;
+        synchronized (lifecycle) {
+            ensureNotClosing();
+            cache = caches.remove(name);
+        }
+        if (cache == null) {
+            return false;
+        }
+        // Each partition waits for the call running on it, then gives its pages to the free list.
+        String reason = "cache '" + name + "' was destroyed";
+        for (int p = 0; p < cache.partitions(); p++) {
+            cache.store(p).destroy(reason);
+        }
+        return true;
     }
 
     /** The cache of that name. @throws CacheNotFoundException if there is none */

@@ -72,6 +72,13 @@ final class NodeOps {
                     return out -> out.writeInt(n);
                 };
             }
+            case DESTROY_CACHE -> {
+                String cache = Wire.readString(in, "cache name");
+                yield () -> {
+                    boolean existed = node.destroyCache(cache);
+                    return out -> out.writeByte(existed ? 1 : 0);
+                };
+            }
             case GET -> {
                 String cache = Wire.readString(in, "cache name");
                 byte[] key = key(in);

@@ -11,8 +11,9 @@ import io.sluice.store.internal.page.RowStore;
  *
  * <p>The region reserves {@link DataRegionConfig#initialSize()} at start and grows in chunks of up to
  * 64 MiB until {@link DataRegionConfig#maxSize()}; past that, writes fail with
- * {@link DataRegionFullException} and nothing stored is damaged. The memory is direct buffers, so the
- * JVM needs {@code -XX:MaxDirectMemorySize} at least as large as the regions' maximum sizes together.
+ * {@link DataRegionFullException} and nothing stored is damaged. The memory comes from a
+ * {@link io.sluice.store.internal.page.ChunkAllocator} (memory-file-system mappings by default, not
+ * bounded by {@code -XX:MaxDirectMemorySize}) and goes back to the system on {@link #close()}.
  */
 public final class DataRegion implements AutoCloseable {
 
@@ -22,6 +23,8 @@ public final class DataRegion implements AutoCloseable {
     private final RowStore rows;
     /** Batch writers' working state belongs to the thread writing, not to a partition. */
     private final ThreadLocal<BatchWriter> batchWriters;
+    private final java.util.Set<PartitionStore> partitions = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private boolean closed; // guarded by this
 
     public DataRegion(DataRegionConfig config) {
         this.config = config;
@@ -33,7 +36,19 @@ public final class DataRegion implements AutoCloseable {
 
     /** A new, empty partition whose tree and rows live in this region. */
     public PartitionStore createPartition() {
-        return new PartitionStore(rows, batchWriters);
+        PartitionStore partition = new PartitionStore(rows, batchWriters, partitions::remove);
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the data region is closed");
+            }
+            partitions.add(partition);
+        }
+        return partition;
+    }
+
+    /** What the pages are taken from, for logs. */
+    public String describeMemory() {
+        return memory.describeMemory();
     }
 
     /** Pages allocated from the OS so far (in use or free for reuse). */
@@ -55,8 +70,21 @@ public final class DataRegion implements AutoCloseable {
         return config;
     }
 
+    /**
+     * Retires every partition (a call running on one finishes first; later ones fail with
+     * {@link IllegalStateException}), then gives the memory back to the system.
+     */
     @Override
     public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (PartitionStore p : partitions.toArray(new PartitionStore[0])) {
+            p.retire("the node is closed");
+        }
         memory.close();
     }
 }

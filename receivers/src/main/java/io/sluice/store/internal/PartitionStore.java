@@ -26,9 +26,12 @@ public final class PartitionStore {
     private final ThreadLocal<BatchWriter> batchWriters;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final RowWriter writer = new RowWriter();
-    private boolean destroyed;
+    /** Why this partition may no longer be used (its cache was destroyed, its region closed), or null. */
+    private String retired;
+    private final java.util.function.Consumer<PartitionStore> onRetire;
 
-    PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters) {
+    PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters, java.util.function.Consumer<PartitionStore> onRetire) {
+        this.onRetire = onRetire;
         this.rows = rows;
         this.tree = new BPlusTree(rows);
         this.batchWriters = batchWriters;
@@ -106,6 +109,7 @@ public final class PartitionStore {
     public long size() {
         lock.readLock().lock();
         try {
+            checkAlive();
             return tree.size();
         } finally {
             lock.readLock().unlock();
@@ -160,17 +164,38 @@ public final class PartitionStore {
         lock.writeLock().unlock();
     }
 
-    /** Frees every page of this partition (dropping the cache). The partition is unusable afterwards. */
+    /**
+     * Gives every page of this partition back to the region's free list (its cache is dropped). Every
+     * later call fails with {@link IllegalStateException} giving the reason; a call running now
+     * finishes first.
+     */
+    public void destroy(String reason) {
+        retire(reason, true);
+    }
+
+    /** {@link #destroy(String)} for a partition that belongs to no cache (tests, benchmarks). */
     public void destroy() {
+        destroy("the partition was destroyed");
+    }
+
+    /** Makes the partition unusable without touching its pages (the region is about to free them all). */
+    void retire(String reason) {
+        retire(reason, false);
+    }
+
+    private void retire(String reason, boolean freePages) {
         lock.writeLock().lock();
         try {
-            if (!destroyed) {
-                tree.destroy();
-                destroyed = true;
+            if (retired == null) {
+                if (freePages) {
+                    tree.destroy();
+                }
+                retired = reason;
             }
         } finally {
             lock.writeLock().unlock();
         }
+        onRetire.accept(this);
     }
 
     // ---- under the write lock ----
@@ -238,8 +263,8 @@ public final class PartitionStore {
     }
 
     private void checkAlive() {
-        if (destroyed) {
-            throw new IllegalStateException("partition was destroyed");
+        if (retired != null) {
+            throw new IllegalStateException(retired);
         }
     }
 

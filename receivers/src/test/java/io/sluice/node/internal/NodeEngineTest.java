@@ -41,6 +41,46 @@ class NodeEngineTest {
     }
 
     @Test
+    void destroyCacheFailsItsUsersClearlyAndGivesItsPagesToTheNextCache() {
+        node = new NodeEngine(smallNode().build());
+        Cache<Long, String> first = node.createCache(CacheConfig.named("first").withPartitions(64));
+        io.sluice.DataStreamer<Long, String> open = node.dataStreamer("first");
+        load(node, "first");
+        long pagesAfterFirst = node.allocatedPages();
+        long usedWithFirst = node.usedPages();
+
+        assertThat(node.destroyCache("first")).isTrue();
+        assertThat(node.destroyCache("first")).as("a second destroy finds nothing").isFalse();
+
+        assertThat(node.usedPages()).as("the cache's pages are free again").isLessThan(usedWithFirst / 10);
+        assertThatThrownBy(() -> first.get(1L)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cache 'first' was destroyed");
+        assertThatThrownBy(() -> node.cache("first")).isInstanceOf(CacheNotFoundException.class);
+        assertThatThrownBy(() -> node.dataStreamer("first")).isInstanceOf(CacheNotFoundException.class);
+        open.addData(1L, "late");
+        assertThatThrownBy(open::flush).isInstanceOf(io.sluice.StreamerException.class)
+                .hasStackTraceContaining("first");
+        open.close(true);
+
+        node.createCache(CacheConfig.named("second").withPartitions(64));
+        load(node, "second");
+        assertThat(node.cache("second").size()).isEqualTo(100_000);
+        assertThat(node.allocatedPages()).as("the second cache reuses the first one's pages")
+                .isLessThanOrEqualTo(pagesAfterFirst + pagesAfterFirst / 20);
+
+        node.createCache(CacheConfig.named("first").withPartitions(4));
+        assertThat(node.cache("first").size()).as("a new cache of the old name starts empty").isZero();
+    }
+
+    private static void load(NodeEngine node, String cache) {
+        try (io.sluice.DataStreamer<Long, String> streamer = node.dataStreamer(cache)) {
+            for (long k = 0; k < 100_000; k++) {
+                streamer.addData(k, "value-" + k + "-" + "x".repeat(40));
+            }
+        }
+    }
+
+    @Test
     void createCacheRefusesAnExistingName() {
         node = new NodeEngine(smallNode().build());
         node.createCache(CacheConfig.named("orders").withPartitions(8));

@@ -67,6 +67,24 @@ class RemoteCacheOperationsTest {
     }
 
     @Test
+    void destroyCacheOverTheWireDropsTheCacheOnTheNode() {
+        Cache<Long, String> orders = client.createCache(CacheConfig.named("orders").withPartitions(16));
+        for (long k = 0; k < 1000; k++) {
+            orders.put(k, "v" + k);
+        }
+        long used = node.usedPages();
+
+        assertThat(client.destroyCache("orders")).isTrue();
+        assertThat(client.destroyCache("orders")).isFalse();
+
+        assertThat(node.cacheNames()).doesNotContain("orders");
+        assertThat(node.usedPages()).isLessThan(used);
+        assertThatThrownBy(() -> orders.get(1L)).isInstanceOf(CacheNotFoundException.class)
+                .hasMessageContaining("orders");
+        assertThatThrownBy(() -> client.cache("orders")).isInstanceOf(CacheNotFoundException.class);
+    }
+
+    @Test
     void singleAndManyKeysBehaveAsOnTheEmbeddedNode() {
         Cache<Long, String> cache = client.createCache(CacheConfig.named("c").withPartitions(16));
         cache.put(1L, "one");

@@ -48,7 +48,7 @@ class DataRegionFullTest {
                     full = e;
                 }
             }
-            assertThat(full.getMessage()).contains("262144 bytes").contains("MaxDirectMemorySize");
+            assertThat(full.getMessage()).contains("262144 bytes").contains("NodeConfig.dataRegionMaxSize");
             assertThat(region.allocatedPages()).isEqualTo(256);
             assertThat(store.size()).isEqualTo(sizes.size());
             for (int j = 0; j < sizes.size(); j++) {

@@ -166,7 +166,8 @@ public final class LoadGenerator implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         ProgressReporter.Style style = ProgressReporter.Style.detect(noProgress);
         out.println(header(settings));
-        if (settings.modes().stream().anyMatch(LoadMode::needsNode)) {
+        if (settings.modes().stream().anyMatch(LoadMode::needsNode)
+                && io.sluice.store.internal.page.ChunkAllocator.regionsUseDirectMemory()) {
             String memory = DirectMemory.warning(LoadRun.regionBytes(settings, settings.keyPlan()), DirectMemory.limit());
             if (memory != null) {
                 out.println(memory);

@@ -119,7 +119,7 @@ final class LoadRun {
         } catch (Exception | Error e) {
             if (e instanceof OutOfMemoryError) {
                 System.err.println(label + " ran out of memory: " + e.getMessage()
-                        + " (see docs/benchmarks.md for -Xmx and -XX:MaxDirectMemorySize)");
+                        + " (see docs/benchmarks.md for -Xmx)");
             }
             return ModeResult.failed(mode.cliName(), values, plan.entries(), seconds[0], plan.distinct(), e);
         } finally {

@@ -67,6 +67,20 @@ public final class RemoteSluice implements Sluice {
         return new RemoteCache<>(config.name(), partitions, nodes, binary, false);
     }
 
+    /** Destroys the cache on every node; true if any node had it. */
+    @Override
+    public boolean destroyCache(String name) {
+        Objects.requireNonNull(name, "name");
+        ensureOpen();
+        boolean existed = false;
+        for (String node : nodes.ids()) {
+            existed |= nodes.await(nodes.call(node, false,
+                    c -> Frames.request(c.alloc(), Op.DESTROY_CACHE, out -> Wire.writeString(out, name)),
+                    body -> Wire.readByte(body, "existed") != 0, name));
+        }
+        return existed;
+    }
+
     @Override
     public <K, V> Cache<K, V> cache(String name) {
         Objects.requireNonNull(name, "name");

@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Off-heap page memory: direct buffers taken in chunks of up to 64 MiB (never past the region's
- * maximum size), cut into fixed pages. A page id is the page's global index (chunk = id >>> chunkShift,
+ * Off-heap page memory: chunks of up to 64 MiB from a {@link ChunkAllocator} (never past the region's
+ * maximum size), cut into fixed pages, given back to the system by {@link #close()}. A page id is the page's global index (chunk = id >>> chunkShift,
  * page within chunk = id & chunkMask); id 0 is never handed out and means "no page".
  *
  * <p>Every page has a lock word (see {@link #readLock}): readers share a page, one writer holds it
@@ -36,13 +36,21 @@ public final class PageMemory implements AutoCloseable {
     private final AtomicIntegerArray[] locks;
     private long nextPage = 1; // guarded by this
     /**
-     * First page of the chunk the JVM last refused to allocate (direct memory limit), or -1. Pages from
-     * there on fail at once instead of each paying the JDK's collect-and-retry of a refused allocation.
+     * First page of the chunk the system last refused to allocate, or -1. Pages from there on fail at
+     * once instead of each retrying a refused allocation (a direct one costs a collection each time).
      */
     private long refusedFrom = -1; // guarded by this
+    private String refusal; // guarded by this
     private volatile long allocated;
+    private final ChunkAllocator allocator;
+    private boolean closed; // guarded by this
 
     public PageMemory(int pageSize, long initialSize, long maxSize) {
+        this(pageSize, initialSize, maxSize, ChunkAllocator.fromSystem());
+    }
+
+    public PageMemory(int pageSize, long initialSize, long maxSize, ChunkAllocator allocator) {
+        this.allocator = allocator;
         this.pageSize = pageSize;
         this.pageShift = Integer.numberOfTrailingZeros(pageSize);
         this.maxSize = maxSize;
@@ -79,15 +87,18 @@ public final class PageMemory implements AutoCloseable {
     /**
      * A never-used page, zero-filled.
      *
-     * @throws DataRegionFullException if the region's maximum size is reached, or the JVM refuses more
-     *                                 direct memory
+     * @throws DataRegionFullException if the region's maximum size is reached, or the system refuses
+     *                                 more memory
      */
     public synchronized long allocatePage() {
+        if (closed) {
+            throw new IllegalStateException("the data region is closed");
+        }
         if (nextPage > maxPages) {
             throw new DataRegionFullException(maxSize, pageSize);
         }
         if (refusedFrom >= 0 && nextPage >= refusedFrom) {
-            throw directMemoryRefused();
+            throw memoryRefused();
         }
         long id = nextPage;
         chunk(id);
@@ -113,11 +124,12 @@ public final class PageMemory implements AutoCloseable {
             long first = (long) c << chunkShift;
             long pages = Math.min(chunkMask + 1, maxPages + 1 - first);
             try {
-                chunk = ByteBuffer.allocateDirect((int) (pages << pageShift));
-            } catch (OutOfMemoryError e) {
-                // -XX:MaxDirectMemorySize is smaller than the region: refuse cleanly, now and for later pages.
+                chunk = allocator.allocate((int) (pages << pageShift));
+            } catch (ChunkAllocator.ChunkRefusedException e) {
+                // The system has less memory than the region may take: refuse cleanly, now and for later pages.
                 refusedFrom = first;
-                throw directMemoryRefused();
+                refusal = e.getMessage();
+                throw memoryRefused();
             }
             locks[c] = new AtomicIntegerArray((int) pages);
             chunks[c] = chunk;
@@ -125,11 +137,10 @@ public final class PageMemory implements AutoCloseable {
         return chunk;
     }
 
-    private DataRegionFullException directMemoryRefused() {
-        return new DataRegionFullException("data region is full: the JVM refused more direct memory after "
-                + (refusedFrom - 1) * pageSize + " bytes of the region's " + maxSize + " bytes maximum; raise "
-                + "-XX:MaxDirectMemorySize to at least NodeConfig.dataRegionMaxSize (" + maxSize + " bytes), "
-                + "or lower that maximum");
+    private DataRegionFullException memoryRefused() {
+        return new DataRegionFullException("data region is full: the system refused more memory after "
+                + (refusedFrom - 1) * pageSize + " bytes of the region's " + maxSize + " bytes maximum: "
+                + refusal + "; lower NodeConfig.dataRegionMaxSize or give the system more memory");
     }
 
     // ---- per-page read/write lock ----
@@ -179,10 +190,27 @@ public final class PageMemory implements AutoCloseable {
         }
     }
 
+    /** What the pages are taken from, for logs. */
+    public String describeMemory() {
+        return allocator.describe();
+    }
+
+    /**
+     * Gives every chunk back to the system now. The caller makes sure that no page is in use and none
+     * will be (the region retires its partitions first): a page read after this is undefined.
+     */
     @Override
     public synchronized void close() {
-        // Direct buffers are released by the GC once unreachable; drop our references.
-        java.util.Arrays.fill(chunks, null);
-        java.util.Arrays.fill(locks, null);
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int c = 0; c < chunks.length; c++) {
+            if (chunks[c] != null) {
+                allocator.free(chunks[c]);
+                chunks[c] = null;
+                locks[c] = null;
+            }
+        }
     }
 }
