@@ -57,10 +57,16 @@ public interface DataStreamer<K, V> extends AutoCloseable {
      * @throws StreamerException if any batch failed since the previous flush, with the cause and the
      *         number of entries that failed
      * @throws StreamerTimeoutException if the batches did not complete within the timeout
+     * @throws IllegalStateException if the streamer is closed (or being closed): {@link #close()} has
+     *         flushed and reported everything itself, and nothing added after it was accepted
      */
     void flush();
 
-    /** Sends every buffered entry without waiting for the batches to complete. */
+    /**
+     * Sends every buffered entry without waiting for the batches to complete.
+     *
+     * @throws IllegalStateException if the streamer is closed (or being closed)
+     */
     void tryFlush();
 
     /** Flushes, waits, and closes; {@code close(false)}. */

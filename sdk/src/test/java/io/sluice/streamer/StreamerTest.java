@@ -355,6 +355,21 @@ class StreamerTest {
     }
 
     @Test
+    void flushAfterCloseThrowsEveryTimeWhateverTheCloseWas() {
+        for (boolean cancel : new boolean[] {false, true}) {
+            Streamer<Object, Object> s = streamer(NO_AUTO_FLUSH, new TestTransport(PARTITIONS, "n1"));
+            s.addData(1L, "a");
+            s.close(cancel);
+            for (int attempt = 0; attempt < 2; attempt++) {
+                assertThatThrownBy(s::flush).as("cancel=%s, attempt %d", cancel, attempt)
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("is closed");
+                assertThatThrownBy(s::tryFlush).isInstanceOf(IllegalStateException.class);
+                assertThatThrownBy(() -> s.addData(2L, "b")).isInstanceOf(IllegalStateException.class);
+            }
+        }
+    }
+
+    @Test
     void closeThrowsWhenBatchesFailedAndStillRunsOnClose() {
         RuntimeException cause = new RuntimeException("receiver not found");
         TestTransport transport = new TestTransport(PARTITIONS, "n1").failRequestsWith(cause);

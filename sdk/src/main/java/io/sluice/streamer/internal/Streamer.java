@@ -208,6 +208,9 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
 
     @Override
     public void flush() {
+        if (closed.get()) {
+            throw closedException();
+        }
         buffers.sealAll();
         awaitUnfinished("flush");
         throwFailures("flush");
@@ -215,6 +218,9 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
 
     @Override
     public void tryFlush() {
+        if (closed.get()) {
+            throw closedException();
+        }
         buffers.sealAll();
     }
 
