@@ -38,9 +38,13 @@ public final class StreamerOptions {
      * Default total buffered bytes: 256 MiB. Enough for every partition buffer of a 1,024-partition
      * cache to fill by count (512 entries of ~150 bytes each is ~75 MiB) with batches in flight besides:
      * at 64 MiB, half-full buffers held all the memory and loading stalled while the node idled
-     * (1.0 M vs 1.4-1.7 M entries/s in the same run, see docs/benchmarks-results.md).
+     * (1.0 M vs 1.4-1.7 M entries/s in the same run, see docs/benchmarks-results.md). The buffers live
+     * on the heap, so in a JVM whose maximum heap is under 768 MiB the default is a third of it (at
+     * least 16 MiB): a node with {@code -Xmx256m} and a default streamer loads 10 million entries
+     * instead of running out of heap with 288 MB of batches queued.
      */
-    public static final long DEFAULT_BUFFER_MEMORY = 256L * 1024 * 1024;
+    public static final long DEFAULT_BUFFER_MEMORY = Math.min(256L << 20,
+            Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 3));
     /** Default longest wait of {@code addData} for buffer memory: one minute. */
     public static final Duration DEFAULT_MAX_BLOCK = Duration.ofMinutes(1);
     /** Default bound of {@code flush}/{@code close}: five minutes. */
