@@ -1,5 +1,6 @@
 package io.sluice.streamer;
 
+import io.sluice.Receivers;
 import io.sluice.StreamerOptions;
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
@@ -11,6 +12,8 @@ import org.junit.jupiter.api.Timeout;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The hot path allocates nothing per entry: what an adding thread allocates is the batch bytes
- * (the encoded entries themselves, handed to the node) plus a few objects per batch.
+ * The hot path allocates nothing per entry: with a built-in receiver the arrays of applied batches
+ * are reused, so an adding thread allocates a few objects per batch and nothing else; arrays that
+ * someone may still read (a custom receiver's, a failed batch's) are never reused.
  */
 @Timeout(60)
 class StreamerAllocationTest {
@@ -27,7 +31,7 @@ class StreamerAllocationTest {
     private static final List<String> NODES = List.of("n1");
 
     @Test
-    void addingAllocatesOnlyTheBatchBytes() {
+    void addingAllocatesNothingPerEntryOnceBatchArraysAreReused() {
         assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
                 "needs per-thread allocation counters (HotSpot)");
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -74,11 +78,64 @@ class StreamerAllocationTest {
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
         s.close();
 
-        // 8 header + 9 key + 45 value: the bytes that must exist per entry. Allow 1/16 array slack and the
-        // objects made per batch; one 16-byte object per entry would break the bound.
-        int entryBytes = 8 + 9 + 45;
+        // An entry is 8 header + 9 key + 45 value = 62 bytes; before the arrays were reused each entry's
+        // bytes were allocated once more in its batch array. What is left is the objects made per batch
+        // (about 300 bytes per 512 entries); one 16-byte object per entry would break the bound.
         double perEntry = (double) allocated / n;
-        assertThat(perEntry).as("bytes allocated per entry (entry is %d bytes)", entryBytes)
-                .isLessThan(entryBytes * 1.1 + 4);
+        assertThat(perEntry).as("bytes allocated per entry").isLessThan(4);
+    }
+
+    @Test
+    void onlyArraysOfBatchesABuiltInReceiverAppliedAreReused() {
+        for (String receiver : List.of(Receivers.ISOLATED, "audit")) {
+            Map<byte[], Boolean> failedArrays = new IdentityHashMap<>();
+            Map<byte[], Boolean> seen = new IdentityHashMap<>();
+            int[] batches = {0};
+            boolean[] reusedAFailedArray = {false};
+            StreamerTransport transport = new StreamerTransport() {
+                @Override
+                public int partitions(String cacheName) {
+                    return 4;
+                }
+
+                @Override
+                public List<String> nodeIds() {
+                    return NODES;
+                }
+
+                @Override
+                public CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest request) {
+                    BatchOutcome[] outcomes = new BatchOutcome[request.batches().size()];
+                    for (int i = 0; i < outcomes.length; i++) {
+                        byte[] array = request.batches().get(i).entries().data();
+                        reusedAFailedArray[0] |= failedArrays.containsKey(array);
+                        seen.put(array, true);
+                        int size = request.batches().get(i).entries().size();
+                        if (batches[0]++ % 3 == 0) {
+                            failedArrays.put(array, true);
+                            outcomes[i] = BatchOutcome.failure(0, size, new IllegalStateException("refused"));
+                        } else {
+                            outcomes[i] = BatchOutcome.success(size);
+                        }
+                    }
+                    return CompletableFuture.completedFuture(Arrays.asList(outcomes));
+                }
+            };
+            Streamer<Object, Object> s = new Streamer<>("c", StreamerOptions.builder().perPartitionBufferSize(16)
+                    .receiver(receiver.equals(Receivers.ISOLATED) ? Receivers.isolated() : Receivers.named(receiver))
+                    .autoFlushInterval(Duration.ZERO).build(), transport, new TestCodec(), () -> { });
+            for (long k = 0; k < 20_000; k++) {
+                s.addData(k, new byte[40]);
+            }
+            s.close(true);
+
+            assertThat(reusedAFailedArray[0]).as("%s: a failed batch's array came back", receiver).isFalse();
+            if (receiver.equals(Receivers.ISOLATED)) {
+                assertThat(seen.size()).as("distinct arrays for %d batches", batches[0]).isLessThan(batches[0] / 2);
+            } else {
+                assertThat(seen.size()).as("a custom receiver's batches each have their own array")
+                        .isEqualTo(batches[0]);
+            }
+        }
     }
 }

@@ -102,6 +102,16 @@ class TestTransport implements StreamerTransport {
         this.nodes = List.of(ids);
     }
 
+    private static BatchRequest copyOf(BatchRequest r) {
+        List<BatchRequest.PartitionBatch> batches = new java.util.ArrayList<>(r.batches().size());
+        for (BatchRequest.PartitionBatch b : r.batches()) {
+            EntryBatch e = b.entries();
+            byte[] data = java.util.Arrays.copyOfRange(e.data(), e.base(), e.base() + e.length());
+            batches.add(new BatchRequest.PartitionBatch(b.partition(), new EntryBatch(data, e.length(), e.size())));
+        }
+        return new BatchRequest(r.cacheName(), r.receiver(), r.allowOverwrite(), r.skipStore(), batches);
+    }
+
     @Override
     public int partitions(String cacheName) {
         if (!caches.contains(cacheName)) {
@@ -116,7 +126,9 @@ class TestTransport implements StreamerTransport {
     }
 
     @Override
-    public CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest request) {
+    public CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest sentRequest) {
+        // Kept as a node keeps what it applied: copied. The streamer reuses a batch's array once it succeeded.
+        BatchRequest request = copyOf(sentRequest);
         int now = outstanding.computeIfAbsent(nodeId, n -> new AtomicInteger()).incrementAndGet();
         maxOutstandingPerNode.accumulateAndGet(now, Math::max);
         record(nodeId, request);

@@ -25,6 +25,9 @@ public interface StreamerTransport {
      * in the request's order, once every batch has been applied or has failed; it completes
      * exceptionally only if the request as a whole could not be handled (the node went away,
      * unknown cache or receiver).
+     *
+     * <p>The batches' arrays belong to the streamer again once a batch's outcome is a success: it
+     * reuses them for later batches (built-in receivers only), so nothing may read them after that.
      */
     CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest request);
 }

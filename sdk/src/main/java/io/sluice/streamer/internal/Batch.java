@@ -35,6 +35,8 @@ final class Batch {
 
     private final int partition;
     private final BatchLedger ledger;
+    /** Where the array goes back when the batch succeeded (only a built-in receiver's batches: see BatchArrays). */
+    private final BatchArrays arrays;
     private final BatchFuture future = new BatchFuture();
     /** Null while pending; set once, through STATE. */
     @SuppressWarnings("unused")
@@ -42,7 +44,8 @@ final class Batch {
     /** Set once by seal, under the partition buffer's lock; read after the hand-over to the sender. */
     private EntryBatch entries;
 
-    Batch(int partition, BatchLedger ledger) {
+    Batch(int partition, BatchLedger ledger, BatchArrays arrays) {
+        this.arrays = arrays;
         this.partition = partition;
         this.ledger = ledger;
     }
@@ -119,6 +122,9 @@ final class Batch {
             future.fail(cause);
         }
         ledger.forget(this);
+        if (finalState == FinalState.SUCCEEDED) {
+            arrays.give(entries.data());
+        }
     }
 
     @Override

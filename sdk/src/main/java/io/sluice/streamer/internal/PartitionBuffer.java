@@ -20,6 +20,7 @@ final class PartitionBuffer {
     private final int partition;
     private final BatchLedger ledger;
     private final BufferMemory memory;
+    private final BatchArrays arrays;
     private final int maxCapacity;
     private final int maxEntries;
     /** Capacity of the next array: the last batch's size plus some slack; 0 before the first batch. */
@@ -41,8 +42,9 @@ final class PartitionBuffer {
      * @param firstCapacity largest capacity of the first array
      * @param maxCapacity   largest capacity chosen up front (arrays grow past it for a large entry)
      */
-    PartitionBuffer(int partition, BatchLedger ledger, BufferMemory memory, int maxEntries, int firstCapacity,
-                    int maxCapacity) {
+    PartitionBuffer(int partition, BatchLedger ledger, BufferMemory memory, BatchArrays arrays, int maxEntries,
+                    int firstCapacity, int maxCapacity) {
+        this.arrays = arrays;
         this.partition = partition;
         this.ledger = ledger;
         this.memory = memory;
@@ -78,7 +80,7 @@ final class PartitionBuffer {
     /** Appends an encoded entry whose memory is already reserved; returns the future of the batch it joined. */
     BatchFuture append(byte[] src, int entryLength) {
         if (batch == null) {
-            batch = new Batch(partition, ledger);
+            batch = new Batch(partition, ledger, arrays);
             future = batch.future();
             firstEntryNanos = System.nanoTime();
             int capacity = nextCapacity;
@@ -86,7 +88,8 @@ final class PartitionBuffer {
                 // First batch: guess that entries are alike, so it fills by count, within the first-capacity cap.
                 capacity = (int) Math.min((long) entryLength * maxEntries, firstCapacity);
             }
-            data = new byte[Math.max(MIN_CAPACITY, Math.max(capacity, entryLength))];
+            int wanted = Math.max(MIN_CAPACITY, Math.max(capacity, entryLength));
+            data = arrays.take(Math.max(entryLength, capacity - (capacity >>> 3)), wanted);
         }
         if (length + entryLength > data.length) {
             long grown = Math.max((long) length + entryLength, (long) data.length * 2);

@@ -19,7 +19,7 @@ final class PartitionBuffers {
     private volatile boolean closed;
 
     PartitionBuffers(int partitions, int maxEntries, int maxBytes, BufferMemory memory, BatchLedger ledger,
-                     BatchSender sender) {
+                     BatchSender sender, BatchArrays arrays) {
         long bufferMemory = memory.limit();
         this.buffers = new PartitionBuffer[partitions];
         // A full buffer holds maxBytes plus at most one entry. Before the first batch shows the entry size, start
@@ -27,7 +27,7 @@ final class PartitionBuffers {
         int maxCapacity = (int) Math.min((long) maxBytes + 1024, Integer.MAX_VALUE - 16);
         int firstCapacity = (int) Math.min(maxCapacity, Math.max(4096, bufferMemory / partitions));
         for (int p = 0; p < partitions; p++) {
-            buffers[p] = new PartitionBuffer(p, ledger, memory, maxEntries, firstCapacity, maxCapacity);
+            buffers[p] = new PartitionBuffer(p, ledger, memory, arrays, maxEntries, firstCapacity, maxCapacity);
         }
         // Memory is reserved ahead in chunks, at most 4 KiB and small enough that credits held by every open
         // buffer stay under an eighth of the buffer memory; with a small memory that means entry by entry.

@@ -1,6 +1,7 @@
 package io.sluice.streamer.internal;
 
 import io.sluice.DataStreamer;
+import io.sluice.Receivers;
 import io.sluice.SluiceException;
 import io.sluice.StreamerException;
 import io.sluice.StreamerMetrics;
@@ -97,7 +98,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         this.sender = new BatchSender(cacheName, options.receiver(), options.allowOverwrite(), options.skipStore(),
                 options.perNodeParallelOperations(), transport, new PartitionOwners(transport, partitions), counters);
         this.buffers = new PartitionBuffers(partitions, options.perPartitionBufferSize(),
-                options.perPartitionBufferBytes(), memory, ledger, sender);
+                options.perPartitionBufferBytes(), memory, ledger, sender, batchArrays(options, partitions));
         counters.openBuffers(buffers::openEntries, buffers::openCredit);
         this.autoFlusher = AutoFlusher.startIfEnabled(cacheName, buffers, options.autoFlushInterval());
     }
@@ -204,6 +205,17 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         } catch (BufferMemory.Closed closedWhileWaiting) {
             throw closedException();
         }
+    }
+
+    /**
+     * Applied batches' arrays are reused for a built-in receiver, which keeps nothing that reads them;
+     * up to one array per partition and a quarter of the buffer memory are kept.
+     */
+    private static BatchArrays batchArrays(StreamerOptions options, int partitions) {
+        String receiver = options.receiver().name();
+        boolean builtIn = receiver.equals(Receivers.ISOLATED) || receiver.equals(Receivers.INDIVIDUAL)
+                || receiver.equals(Receivers.BATCHED);
+        return builtIn ? new BatchArrays(partitions, options.bufferMemory() / 4) : BatchArrays.disabled();
     }
 
     @Override
