@@ -57,9 +57,12 @@ record AxisScale(double max, double step) {
 
     /** A tick's label: k for thousands and M for millions when the axis reaches them, as many decimals as the step needs. */
     String label(double value) {
+        if (value == 0) {
+            return "0";
+        }
         double unit = max >= 1e6 ? 1e6 : max >= 1e3 ? 1e3 : 1;
         String suffix = unit == 1e6 ? "M" : unit == 1e3 ? "k" : "";
         int decimals = (int) Math.max(0, Math.min(3, Math.ceil(-Math.log10(step / unit) - 1e-9)));
-        return String.format(Locale.ROOT, "%." + decimals + "f", value / unit) + (value == 0 ? "" : suffix);
+        return String.format(Locale.ROOT, "%." + decimals + "f", value / unit) + suffix;
     }
 }

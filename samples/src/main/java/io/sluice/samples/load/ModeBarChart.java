@@ -22,6 +22,8 @@ final class ModeBarChart {
     private static final double BOTTOM = 12;
     /** Room right of the longest bar for its figure and a note. */
     private static final double VALUE_ROOM = 190;
+    /** Characters of a failure shown next to its mode (the whole reason is under the result table). */
+    private static final int MAX_NOTE = 100;
 
     private ModeBarChart() {
     }
@@ -75,7 +77,11 @@ final class ModeBarChart {
         svg.text("text", label, "class", "bar-label", "x", number(plotX - 8), "y", number(textY),
                 "text-anchor", "end");
         if (!finished(r)) {
-            svg.text("text", "failed: " + r.problem(), "class", "bar-note", "x", number(plotX + 6),
+            String problem = "failed: " + r.problem();
+            if (problem.length() > MAX_NOTE) {
+                problem = problem.substring(0, MAX_NOTE - 3) + "...";
+            }
+            svg.text("text", problem, "class", "bar-note", "x", number(plotX + 6),
                     "y", number(textY), "fill", PlotStyle.PROBLEM_COLOR);
             svg.close();
             return;

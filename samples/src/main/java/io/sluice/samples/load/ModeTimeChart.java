@@ -56,7 +56,8 @@ final class ModeTimeChart {
 
         svg.open("g", "class", "time-chart", "style", FONT + ";font-size:" + FONT_SIZE + "px",
                 "fill", PlotStyle.TEXT_COLOR);
-        svg.text("text", "entries/s over time per mode (each point: the rate since the previous sample)",
+        svg.text("text", "entries/s over time per mode (progress sampled every " + ProgressReporter.SAMPLE_MILLIS
+                        + " ms; each point: entries/s since the previous point)",
                 "class", "heading", "x", number(x), "y", number(y + 15),
                 "style", "font-size:" + (FONT_SIZE + 2) + "px;font-weight:bold");
         svg.empty("rect", "class", "plot-area", "x", number(plotX), "y", number(plotY), "width", number(plotWidth),

@@ -70,6 +70,13 @@ public final class ProgressTimeline {
         if (++offered < stride) {
             return;
         }
+        if (size == capacity) {
+            halve();
+            // Half a new stride after the newest kept sample: this one is off the new stride.
+            if (offered < stride) {
+                return;
+            }
+        }
         offered = 0;
         keep(elapsedNanos, entries);
     }
