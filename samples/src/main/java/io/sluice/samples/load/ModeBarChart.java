@@ -89,7 +89,7 @@ final class ModeBarChart {
         String figure = PlotStyle.rate(r.entriesPerSecond());
         double barWidth = scale.fraction(r.entriesPerSecond()) * plotWidth;
         svg.open("rect", "x", number(plotX), "y", number(barY), "width", number(barWidth), "height", number(BAR),
-                "fill", PlotStyle.color(index));
+                "fill", PlotStyle.color(index), "fill-opacity", PlotStyle.barOpacity(index));
         svg.text("title", String.format(java.util.Locale.ROOT, "%s: %s entries/s (%,d entries in %.2f s)",
                 label, figure, r.entries(), r.seconds()));
         svg.close();

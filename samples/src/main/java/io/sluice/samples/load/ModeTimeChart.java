@@ -26,7 +26,7 @@ final class ModeTimeChart {
     private static final double LEGEND_ROW = 20;
     private static final double SWATCH = 18;
     /** Lines with at most this many points also mark each point. */
-    private static final int MARKED_POINTS = 60;
+    private static final int MARKED_POINTS = 12;
 
     private ModeTimeChart() {
     }
@@ -88,8 +88,8 @@ final class ModeTimeChart {
             ProgressTimeline samples = results.get(i).progress();
             if (samples.size() > 0) {
                 anySamples = true;
-                drawLine(svg, PlotStyle.label(results.get(i)), samples, PlotStyle.color(i), plotX, plotBottom,
-                        plotWidth, xScale, yScale);
+                drawLine(svg, PlotStyle.label(results.get(i)), samples, i, plotX, plotBottom, plotWidth, xScale,
+                        yScale);
             }
         }
         if (!anySamples) {
@@ -100,7 +100,7 @@ final class ModeTimeChart {
         svg.close();
     }
 
-    private static void drawLine(Svg svg, String label, ProgressTimeline samples, String color, double plotX,
+    private static void drawLine(Svg svg, String label, ProgressTimeline samples, int index, double plotX,
                                  double plotBottom, double plotWidth, AxisScale xScale, AxisScale yScale) {
         StringBuilder points = new StringBuilder(samples.size() * 12);
         double[] xs = new double[samples.size()];
@@ -114,8 +114,9 @@ final class ModeTimeChart {
             points.append(number(xs[i])).append(',').append(number(ys[i]));
         }
         svg.open("g", "class", "series-group", "data-mode", label);
+        String color = PlotStyle.color(index);
         svg.open("polyline", "class", "series", "data-mode", label, "points", points.toString(), "fill", "none",
-                "stroke", color, "stroke-width", "2", "stroke-linejoin", "round");
+                "stroke", color, "stroke-width", "2", "stroke-linejoin", "round", "stroke-dasharray", dashes(index));
         svg.text("title", String.format(Locale.ROOT, "%s: %d samples", label, samples.size()));
         svg.close();
         if (samples.size() <= MARKED_POINTS) {
@@ -133,12 +134,19 @@ final class ModeTimeChart {
             double itemY = y + row * LEGEND_ROW;
             for (int index : rows.get(row)) {
                 String text = legendText(results.get(index));
-                svg.empty("rect", "x", number(itemX), "y", number(itemY + 5), "width", number(SWATCH), "height", "4",
-                        "fill", PlotStyle.color(index));
+                svg.empty("line", "x1", number(itemX), "y1", number(itemY + 7), "x2", number(itemX + SWATCH),
+                        "y2", number(itemY + 7), "stroke", PlotStyle.color(index), "stroke-width", "4",
+                        "stroke-dasharray", dashes(index));
                 svg.text("text", text, "class", "legend", "x", number(itemX + SWATCH + 5), "y", number(itemY + 11));
                 itemX += legendItemWidth(text);
             }
         }
+    }
+
+    /** The line's dashes; {@code none} for a solid line. */
+    private static String dashes(int index) {
+        String dashes = PlotStyle.dashes(index);
+        return dashes == null ? "none" : dashes;
     }
 
     private static String legendText(ModeResult r) {

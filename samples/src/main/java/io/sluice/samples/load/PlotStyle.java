@@ -26,6 +26,20 @@ final class PlotStyle {
         return COLORS[index % COLORS.length];
     }
 
+    /**
+     * The dashes of the result's line at {@code index}: solid for the first colours' round, then
+     * dashed, so that two modes sharing a colour still differ; {@code null} for solid.
+     */
+    static String dashes(int index) {
+        int round = index / COLORS.length;
+        return round == 0 ? null : round == 1 ? "7,4" : "2,3";
+    }
+
+    /** How opaque the result's bar at {@code index} is: lighter from the second colours' round on. */
+    static String barOpacity(int index) {
+        return index < COLORS.length ? "1" : "0.55";
+    }
+
     /** A result's name in the charts, as in the progress lines: {@code mode/values}. */
     static String label(ModeResult result) {
         return result.mode() + '/' + result.values();
