@@ -120,6 +120,11 @@ public final class LoadGenerator implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the result table as JSON.")
     Path json;
 
+    @Option(names = "--plot", paramLabel = "FILE",
+            description = "Also draw the run as an SVG file: entries/s per mode, and entries/s over time per mode "
+                    + "(progress sampled every " + ProgressReporter.SAMPLE_MILLIS + " ms, --no-progress or not).")
+    Path plot;
+
     @Option(names = "--no-progress", description = "Print no progress while loading, only the table.")
     boolean noProgress;
 
@@ -165,7 +170,8 @@ public final class LoadGenerator implements Callable<Integer> {
         LoadSettings settings = validate();
         PrintWriter out = spec.commandLine().getOut();
         ProgressReporter.Style style = ProgressReporter.Style.detect(noProgress);
-        out.println(header(settings));
+        String header = header(settings);
+        out.println(header);
         if (settings.modes().stream().anyMatch(LoadMode::needsNode)
                 && io.sluice.store.internal.page.ChunkAllocator.regionsUseDirectMemory()) {
             String memory = DirectMemory.warning(LoadRun.regionBytes(settings, settings.keyPlan()), DirectMemory.limit());
@@ -200,6 +206,10 @@ public final class LoadGenerator implements Callable<Integer> {
         if (json != null) {
             ResultFiles.writeJson(json, settings, rows);
         }
+        if (plot != null) {
+            LoadPlot.write(plot, header, results);
+            out.println("plot written to " + plot);
+        }
         long failed = rows.stream().filter(r -> !r.verified()).count();
         if (failed > 0) {
             out.printf(Locale.ROOT, "%d of %d loads did not verify: see above%n", failed, rows.size());
@@ -210,7 +220,10 @@ public final class LoadGenerator implements Callable<Integer> {
 
     private List<ModeResult> runLoads(LoadSettings settings, NodeLauncher launcher, PrintWriter out,
                                       ProgressReporter.Style style) {
-        LoadRun run = new LoadRun(settings, launcher, new ProgressReporter(out, style, ProgressReporter.interval(style)));
+        // --plot samples the progress whether it is shown or not.
+        ProgressReporter progress = new ProgressReporter(out, style, ProgressReporter.interval(style),
+                plot != null ? ProgressReporter.SAMPLE_MILLIS : 0);
+        LoadRun run = new LoadRun(settings, launcher, progress);
         hook.apply(run);
         return run.run();
     }
@@ -293,6 +306,11 @@ public final class LoadGenerator implements Callable<Integer> {
         }
         checkParentExists("--csv", csv);
         checkParentExists("--json", json);
+        checkParentExists("--plot", plot);
+        if (plot != null && plot.getFileName() != null
+                && plot.getFileName().toString().toLowerCase(Locale.ROOT).matches(".*\\.(png|jpe?g|gif)")) {
+            throw invalid("--plot is %s; sluice-load draws SVG only: name the file .svg", plot);
+        }
         return new LoadSettings(entries, producerThreads, parseModes(), parseValues(), valueSize, collisionRatio,
                 bufferSize, flushIntervalMs, parallelOps, pageSize, partitions,
                 // A warm-up longer than the run itself would only cost time.

@@ -109,11 +109,11 @@ final class LoadRun {
     private ModeResult timeMode(LoadMode mode, String values, KeyPlan plan, LoadOpener opener, String label) {
         double[] seconds = {0};
         try (ModeLoad load = opener.open(plan)) {
-            seconds[0] = measure(label, load, plan, seconds, true);
+            ProgressTimeline samples = measure(label, load, plan, seconds, true);
             if (load instanceof CacheLoad cacheLoad) {
                 afterLoad.accept(cacheLoad.cache());
             }
-            return verify(mode.cliName(), values, plan, load, seconds[0]);
+            return verify(mode.cliName(), values, plan, load, seconds[0]).withProgress(samples);
         } catch (ValuePadding.ValueSizeException e) {
             throw e;
         } catch (Exception | Error e) {
@@ -128,8 +128,13 @@ final class LoadRun {
         }
     }
 
-    /** Runs the producers and the load's finish, timed; {@code elapsed[0]} holds the time so far if it throws. */
-    private double measure(String label, ModeLoad load, KeyPlan plan, double[] elapsed, boolean report)
+    /**
+     * Runs the producers and the load's finish, timed: {@code elapsed[0]} holds the time taken, or the
+     * time so far if it throws.
+     *
+     * @return the progress samples of the load ({@link ProgressTimeline#NONE} if not reported or recorded)
+     */
+    private ProgressTimeline measure(String label, ModeLoad load, KeyPlan plan, double[] elapsed, boolean report)
             throws Exception {
         LongAdder done = new LongAdder();
         CountDownLatch go = new CountDownLatch(1);
@@ -168,7 +173,7 @@ final class LoadRun {
         if (failed instanceof Error e) {
             throw e;
         }
-        return elapsed[0];
+        return shown.timeline();
     }
 
     private ModeResult verify(String mode, String values, KeyPlan plan, ModeLoad load, double seconds) {

@@ -13,9 +13,31 @@ package io.sluice.samples.load;
  * @param sampled      values read back and compared field by field
  * @param mismatched   sampled values missing or different
  * @param problem      {@code null} if verified, else what went wrong
+ * @param progress     entries written over the load's time, sampled for {@code --plot};
+ *                     {@link ProgressTimeline#NONE} when not recorded or when the load failed
  */
 public record ModeResult(String mode, String values, long entries, double seconds, long encodedBytes,
-                         long expectedSize, long actualSize, int sampled, int mismatched, String problem) {
+                         long expectedSize, long actualSize, int sampled, int mismatched, String problem,
+                         ProgressTimeline progress) {
+
+    /** A result with no progress samples. */
+    public ModeResult(String mode, String values, long entries, double seconds, long encodedBytes,
+                      long expectedSize, long actualSize, int sampled, int mismatched, String problem) {
+        this(mode, values, entries, seconds, encodedBytes, expectedSize, actualSize, sampled, mismatched, problem,
+                ProgressTimeline.NONE);
+    }
+
+    /** The same result, with its mode's name replaced (e.g. marked remote). */
+    ModeResult withMode(String name) {
+        return new ModeResult(name, values, entries, seconds, encodedBytes, expectedSize, actualSize, sampled,
+                mismatched, problem, progress);
+    }
+
+    /** The same result with the load's progress samples. */
+    ModeResult withProgress(ProgressTimeline samples) {
+        return new ModeResult(mode, values, entries, seconds, encodedBytes, expectedSize, actualSize, sampled,
+                mismatched, problem, samples);
+    }
 
     /** Whether the load failed nothing and verification found nothing wrong. */
     public boolean verified() {

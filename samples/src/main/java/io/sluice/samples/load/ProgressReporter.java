@@ -36,15 +36,38 @@ final class ProgressReporter {
     private static final int TERMINAL_BAR_WIDTH = 12;
     private static final int TERMINAL_WIDTH = 79;
 
+    /** Time between two progress samples recorded for {@code --plot}. */
+    static final long SAMPLE_MILLIS = 100;
+
     private final PrintWriter out;
     private final Style style;
     private final long intervalMillis;
+    private final long sampleMillis;
 
-    /** @param intervalMillis time between two reports; the style's usual interval is {@link #interval(Style)} */
+    /**
+     * A reporter that records no samples.
+     *
+     * @param intervalMillis time between two reports; the style's usual interval is {@link #interval(Style)}
+     */
     ProgressReporter(PrintWriter out, Style style, long intervalMillis) {
+        this(out, style, intervalMillis, 0);
+    }
+
+    /**
+     * @param intervalMillis time between two reports; the style's usual interval is {@link #interval(Style)}
+     * @param sampleMillis   time between two samples recorded in each report's {@link Report#timeline()}
+     *                       (whatever the style, {@link Style#NONE} included), e.g. {@link #SAMPLE_MILLIS};
+     *                       0 = record none
+     */
+    ProgressReporter(PrintWriter out, Style style, long intervalMillis, long sampleMillis) {
+        if (intervalMillis < 1 || sampleMillis < 0) {
+            throw new IllegalArgumentException("interval " + intervalMillis + " ms, sample interval "
+                    + sampleMillis + " ms: the interval must be positive and the sample interval not negative");
+        }
         this.out = out;
         this.style = style;
         this.intervalMillis = intervalMillis;
+        this.sampleMillis = sampleMillis;
     }
 
     /** 200 ms on a terminal, 2 s otherwise. */
@@ -53,43 +76,78 @@ final class ProgressReporter {
     }
 
     /**
-     * Starts reporting a load.
+     * Starts reporting a load. One thread wakes every sample interval (or report interval, if
+     * shorter or not recording), records a sample and prints when a report is due.
      *
      * @param label what is loading, e.g. {@code streamer-isolated/binary}
      * @param total entries it will write
      * @param done  entries written so far
-     * @return stops reporting (and prints the last state) when closed
+     * @return stops reporting (and prints and records the last state) when closed
      */
     Report start(String label, long total, LongSupplier done) {
-        if (style == Style.NONE) {
+        boolean printing = style != Style.NONE;
+        boolean recording = sampleMillis > 0;
+        if (!printing && !recording) {
             return () -> { };
         }
+        long tickMillis = recording ? Math.min(sampleMillis, intervalMillis) : intervalMillis;
+        long ticksPerReport = Math.max(1, Math.round((double) intervalMillis / tickMillis));
+        ProgressTimeline timeline = recording
+                ? new ProgressTimeline(TimeUnit.MILLISECONDS.toNanos(tickMillis)) : ProgressTimeline.NONE;
         long startNanos = System.nanoTime();
         Thread reporter = new Thread(() -> {
             try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    TimeUnit.MILLISECONDS.sleep(intervalMillis);
-                    print(label, done.getAsLong(), total, startNanos, false);
+                // Each sleep is measured from the start, so that samples do not drift apart.
+                for (long tick = 1; !Thread.currentThread().isInterrupted(); tick++) {
+                    long due = startNanos + TimeUnit.MILLISECONDS.toNanos(tick * tickMillis);
+                    long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                    long elapsed = System.nanoTime() - startNanos;
+                    long entries = done.getAsLong();
+                    timeline.sample(elapsed, entries);
+                    if (printing && tick % ticksPerReport == 0) {
+                        print(label, entries, total, elapsed / 1e9, false);
+                    }
                 }
             } catch (InterruptedException stop) {
-                // Closed: the last state is printed by the closer.
+                // Closed: the last state is recorded and printed by the closer.
             }
         }, "sluice-load-progress");
         reporter.setDaemon(true);
         reporter.start();
-        return () -> {
-            reporter.interrupt();
-            try {
-                reporter.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        return new Report() {
+            private boolean closed;
+
+            @Override
+            public void close() {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                reporter.interrupt();
+                try {
+                    reporter.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                long elapsed = System.nanoTime() - startNanos;
+                long entries = done.getAsLong();
+                timeline.last(elapsed, entries);
+                if (printing) {
+                    print(label, entries, total, elapsed / 1e9, true);
+                }
             }
-            print(label, done.getAsLong(), total, startNanos, true);
+
+            @Override
+            public ProgressTimeline timeline() {
+                return timeline;
+            }
         };
     }
 
-    private synchronized void print(String label, long done, long total, long startNanos, boolean last) {
-        double seconds = (System.nanoTime() - startNanos) / 1e9;
+    private synchronized void print(String label, long done, long total, double seconds, boolean last) {
         if (style == Style.TERMINAL) {
             out.print('\r' + terminalLine(label, done, total, seconds));
             if (last) {
@@ -158,7 +216,16 @@ final class ProgressReporter {
 
     /** Stops a report. */
     interface Report extends AutoCloseable {
+        /** Stops reporting; the second and later calls do nothing. */
         @Override
         void close();
+
+        /**
+         * The samples recorded (complete once closed), or {@link ProgressTimeline#NONE} if the
+         * reporter records none.
+         */
+        default ProgressTimeline timeline() {
+            return ProgressTimeline.NONE;
+        }
     }
 }

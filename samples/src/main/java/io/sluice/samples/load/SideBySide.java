@@ -17,8 +17,7 @@ final class SideBySide {
     static List<ModeResult> remote(List<ModeResult> results) {
         List<ModeResult> marked = new ArrayList<>(results.size());
         for (ModeResult r : results) {
-            marked.add(new ModeResult(r.mode() + REMOTE, r.values(), r.entries(), r.seconds(), r.encodedBytes(),
-                    r.expectedSize(), r.actualSize(), r.sampled(), r.mismatched(), r.problem()));
+            marked.add(r.withMode(r.mode() + REMOTE));
         }
         return marked;
     }

@@ -74,6 +74,35 @@ class LoadGeneratorEndToEndTest {
     }
 
     @Test
+    void plotDrawsTheRunsFiguresAndProgressEvenWithoutShownProgress(@TempDir Path dir) throws Exception {
+        Path plot = dir.resolve("run.svg");
+        Path json = dir.resolve("run.json");
+        int exit = run(new LoadGenerator(), "--entries", "20000", "--threads", "2", "--warmup", "0",
+                "--modes", "raw,put,streamer-isolated", "--no-progress", "--plot", plot.toString(),
+                "--json", json.toString());
+        String output = out.toString();
+        assertThat(exit).as(output + err).isZero();
+        assertThat(output).doesNotContain("/ 20,000 entries").contains("plot written to " + plot);
+
+        org.w3c.dom.Document svg = SvgTest.parse(Files.readString(plot));
+        java.util.Map<String, org.w3c.dom.Element> bars = LoadPlotTest.byMode(svg.getElementsByTagName("g"), "bar");
+        java.util.Map<String, org.w3c.dom.Element> lines =
+                LoadPlotTest.byMode(svg.getElementsByTagName("polyline"), "series");
+        JsonNode results = new ObjectMapper().readTree(json.toFile()).path("results");
+        assertThat(results).hasSize(3);
+        assertThat(bars).hasSize(3);
+        for (JsonNode row : results) {
+            String mode = row.path("mode").asText() + "/" + row.path("values").asText();
+            // The figure on the bar is the run's own, as the table and the JSON give it.
+            assertThat(LoadPlotTest.figure(bars.get(mode))).as(mode)
+                    .isEqualTo(String.format(java.util.Locale.ROOT, "%,.0f", row.path("entriesPerSecond").asDouble()));
+            // Sampled with progress off: at least the sample taken when the load ended.
+            assertThat(lines.get(mode)).as(mode).isNotNull();
+            assertThat(lines.get(mode).getAttribute("points").split(" ")).isNotEmpty();
+        }
+    }
+
+    @Test
     void collisionsAndPaddingAreVerifiedAgainstTheDistinctKeys() {
         int exit = run(new LoadGenerator(), "--entries", "4000", "--threads", "3", "--collision-ratio", "0.5",
                 "--value-size", "300", "--values", "both", "--no-progress",

@@ -55,6 +55,8 @@ class LoadGeneratorOptionsTest {
             "--connect=localhost        | --connect is 'localhost'; it must be HOST:PORT",
             "--connect=localhost:99999  | --connect is 'localhost:99999'; it must be HOST:PORT",
             "--csv=/no/such/dir/r.csv   | --csv is /no/such/dir/r.csv; its directory /no/such/dir does not exist",
+            "--plot=/no/such/dir/r.svg  | --plot is /no/such/dir/r.svg; its directory /no/such/dir does not exist",
+            "--plot=run.png             | --plot is run.png; sluice-load draws SVG only: name the file .svg",
     })
     void invalidOptionIsRejectedNamingOptionValueAndLimit(String option, String message) {
         assertThat(run(option)).isEqualTo(2);

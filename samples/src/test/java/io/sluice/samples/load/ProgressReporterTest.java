@@ -84,6 +84,54 @@ class ProgressReporterTest {
     }
 
     @Test
+    void samplesAreRecordedOncePerSampleIntervalEvenWhenNothingIsPrinted() {
+        StringWriter text = new StringWriter();
+        ProgressReporter reporter = new ProgressReporter(new PrintWriter(text), ProgressReporter.Style.NONE, 2000, 20);
+        AtomicLong reads = new AtomicLong();
+        long start = System.nanoTime();
+        ProgressReporter.Report report = reporter.start("put/binary", 1000, () -> 10 * reads.incrementAndGet());
+        await().atMost(Duration.ofSeconds(10)).until(() -> reads.get() >= 10);
+        report.close();
+        double elapsedMillis = (System.nanoTime() - start) / 1e6;
+        report.close();
+
+        ProgressTimeline samples = report.timeline();
+        assertThat(text.toString()).isEmpty();
+        // One sample per read of the counter, the closing read replacing the newest sample if it came just after it.
+        assertThat(samples.size()).isBetween((int) reads.get() - 1, (int) reads.get());
+        // Memory follows time, not load size: at most one sample per interval, and the last one.
+        assertThat(samples.size()).isLessThanOrEqualTo((int) (elapsedMillis / 20) + 1);
+        assertThat(samples.entries(samples.size() - 1)).isEqualTo(10 * reads.get());
+        for (int i = 1; i < samples.size(); i++) {
+            assertThat(samples.seconds(i)).isGreaterThan(samples.seconds(i - 1));
+            assertThat(samples.entries(i)).isGreaterThan(samples.entries(i - 1));
+        }
+    }
+
+    @Test
+    void printingEveryFewSamplesKeepsTheReportInterval() {
+        StringWriter text = new StringWriter();
+        ProgressReporter reporter = new ProgressReporter(new PrintWriter(text), ProgressReporter.Style.PLAIN, 100, 10);
+        AtomicLong done = new AtomicLong();
+        ProgressReporter.Report report = reporter.start("raw/fields", 100, done::get);
+        await().atMost(Duration.ofSeconds(10)).until(() -> text.toString().lines().count() >= 2);
+        done.set(100);
+        report.close();
+        // About ten samples per printed line (the line printed on close comes on top).
+        long lines = text.toString().lines().count();
+        assertThat(report.timeline().size()).isGreaterThanOrEqualTo((int) (lines - 1) * 10 - 1);
+    }
+
+    @Test
+    void aReporterWithoutSampleIntervalRecordsNothing() {
+        ProgressReporter reporter = new ProgressReporter(new PrintWriter(new StringWriter()),
+                ProgressReporter.Style.PLAIN, 10);
+        ProgressReporter.Report report = reporter.start("x", 1, () -> 1);
+        report.close();
+        assertThat(report.timeline()).isSameAs(ProgressTimeline.NONE);
+    }
+
+    @Test
     void progressOffMeansNoneWhateverTheTerminal() {
         assertThat(ProgressReporter.Style.detect(true)).isEqualTo(ProgressReporter.Style.NONE);
         // Surefire's forked JVM has no terminal.
