@@ -14,7 +14,16 @@ import io.sluice.processor.internal.ProcessorRegistry;
 import io.sluice.receiver.internal.ReceiverRegistry;
 import io.sluice.store.internal.DataRegion;
 import io.sluice.store.internal.DataRegionConfig;
+import io.sluice.store.internal.BatchApplyException;
+import io.sluice.store.internal.BatchMode;
 import io.sluice.store.internal.PartitionStore;
+import io.sluice.store.internal.StoreJournal;
+import io.sluice.store.internal.wal.WalCorruptedException;
+import io.sluice.store.internal.wal.WalReader;
+import io.sluice.store.internal.wal.WriteAheadLog;
+import io.sluice.protocol.internal.EntryBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.sluice.streamer.internal.Streamer;
 
 import java.util.ArrayList;
@@ -22,7 +31,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -37,6 +48,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class NodeEngine implements Sluice {
 
+    private static final Logger LOG = LoggerFactory.getLogger(NodeEngine.class);
+
     /** How long {@link #close()} lets the apply threads finish batches already queued. */
     private static final long STOP_TIMEOUT_SECONDS = 30;
 
@@ -48,6 +61,12 @@ public final class NodeEngine implements Sluice {
     private final EmbeddedTransport transport;
     private final ProcessorRegistry processors;
     private final ConcurrentHashMap<String, NodeCache<Object, Object>> caches = new ConcurrentHashMap<>();
+    /** The write-ahead log of a persistent region, or null. */
+    private final WriteAheadLog wal;
+    /** Caches by the id their log records name (guarded by lifecycle; read by the replay only). */
+    private final ConcurrentHashMap<Integer, NodeCache<Object, Object>> cachesById = new ConcurrentHashMap<>();
+    /** The id of the next cache created (guarded by lifecycle). */
+    private int nextCacheId;
     private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
     private final Object lifecycle = new Object();
     /** No new caches or streamers; streamers are being closed. */
@@ -69,13 +88,107 @@ public final class NodeEngine implements Sluice {
         this.processors = new ProcessorRegistry(config.processors(), config.applyThreads(), binary);
         ReceiverRegistry receivers = new ReceiverRegistry(config.receivers(), processors, config.applyThreads());
         this.region = new DataRegion(DataRegionConfig.of(config));
+        WriteAheadLog log = null;
         try {
+            if (config.persistence().enabled()) {
+                log = new WriteAheadLog(config.persistence(), binary::typesVersion, binary::exportTypes);
+            }
+            this.wal = log;
+            if (wal != null) {
+                long start = System.nanoTime();
+                WalReader.Summary summary = wal.recover(new Replay());
+                LOG.info("recovered {} caches, {} records ({} bytes of log) from {} in {} ms{}", cachesById.size(),
+                        summary.records(), summary.bytes(), wal.directory(), (System.nanoTime() - start) / 1_000_000,
+                        summary.dropped() == null ? "" : "; dropped a torn tail: " + summary.dropped());
+            }
             this.stripes = new StripedExecutor(config.applyThreads(), "sluice-apply");
         } catch (RuntimeException | Error e) {
+            if (log != null) {
+                log.close();
+            }
             region.close();
             throw e;
         }
         this.transport = new EmbeddedTransport(this, stripes, receivers);
+    }
+
+    /** Applies the log's records to the fresh store at start: the same store operations on the same bytes. */
+    private final class Replay implements WalReader.Handler {
+        @Override
+        public void types(byte[] metadata) {
+            binary.importTypes(metadata);
+        }
+
+        @Override
+        public void cache(int cacheId, int partitions, String name) {
+            synchronized (lifecycle) {
+                if (caches.containsKey(name)) {
+                    throw new WalCorruptedException("the log creates cache '" + name + "' twice");
+                }
+                newCache(CacheConfig.named(name).withPartitions(partitions), cacheId);
+            }
+        }
+
+        @Override
+        public void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries) {
+            NodeCache<Object, Object> cache = cachesById.get(cacheId);
+            if (cache == null) {
+                throw new WalCorruptedException("a record names cache id " + cacheId + ", which no earlier record created");
+            }
+            if (partition < 0 || partition >= cache.partitions()) {
+                throw new WalCorruptedException("a record names partition " + partition + " of cache '" + cache.name()
+                        + "', which has " + cache.partitions());
+            }
+            try {
+                cache.store(partition).applyBatch(entries, mode);
+            } catch (BatchApplyException e) {
+                if (!partial) {
+                    throw e;
+                }
+                // It failed part way when it was first applied too (and was not acknowledged).
+                LOG.warn("replay: a batch of cache '{}' partition {} that failed part way when applied failed again: {}",
+                        cache.name(), partition, e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Blocks until every write this thread made is durable per the WAL mode (at once without
+     * persistence, or on an apply thread: the batch's task waits for its batch as a whole).
+     *
+     * @throws io.sluice.store.internal.wal.WalFailedException if the log failed
+     */
+    void awaitDurable() {
+        if (wal != null && !stripes.isStripeThread()) {
+            wal.awaitDurable(wal.end());
+        }
+    }
+
+    /** Calls done (with null, or the log's failure) once every write made so far is durable; it must not block. */
+    void whenDurable(Consumer<Throwable> done) {
+        if (wal == null) {
+            done.accept(null);
+        } else {
+            wal.whenDurable(wal.end(), done);
+        }
+    }
+
+    /** The future's result, once the writes made before it completed are durable. */
+    <T> CompletableFuture<T> durable(CompletableFuture<T> future) {
+        if (wal == null || stripes.isStripeThread()) {
+            return future;
+        }
+        return future.thenCompose(value -> {
+            CompletableFuture<T> out = new CompletableFuture<>();
+            whenDurable(error -> {
+                if (error == null) {
+                    out.complete(value);
+                } else {
+                    out.completeExceptionally(error);
+                }
+            });
+            return out;
+        });
     }
 
     /** The apply threads (caches run entry processors and async writes on them). */
@@ -143,10 +256,21 @@ public final class NodeEngine implements Sluice {
     }
 
     private NodeCache<Object, Object> newCache(CacheConfig config) {
+        int cacheId = nextCacheId;
+        if (wal != null) {
+            wal.appendCache(cacheId, config.partitions(), config.name());
+        }
+        NodeCache<Object, Object> cache = newCache(config, cacheId);
+        awaitDurable();
+        return cache;
+    }
+
+    /** Creates a cache whose partitions log their writes under this cache id (under the lifecycle lock). */
+    private NodeCache<Object, Object> newCache(CacheConfig config, int cacheId) {
         PartitionStore[] stores = new PartitionStore[config.partitions()];
         try {
             for (int p = 0; p < stores.length; p++) {
-                stores[p] = region.createPartition();
+                stores[p] = region.createPartition(wal == null ? StoreJournal.NONE : wal.journal(cacheId, p));
             }
         } catch (RuntimeException e) {
             for (PartitionStore store : stores) {
@@ -158,6 +282,8 @@ public final class NodeEngine implements Sluice {
         }
         NodeCache<Object, Object> cache = new NodeCache<>(this, config, stores, binary, false);
         caches.put(config.name(), cache);
+        cachesById.put(cacheId, cache);
+        nextCacheId = Math.max(nextCacheId, cacheId + 1);
         return cache;
     }
 
@@ -241,6 +367,9 @@ public final class NodeEngine implements Sluice {
         }
         stripes.stop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         closed = true;
+        if (wal != null) {
+            wal.close();
+        }
         region.close();
         if (failure != null) {
             throw failure;

@@ -31,9 +31,14 @@ public final class DataRegion implements AutoCloseable {
         this.batchWriters = ThreadLocal.withInitial(() -> new BatchWriter(rows));
     }
 
-    /** A new, empty partition whose tree and rows live in this region. */
+    /** A new, empty partition whose tree and rows live in this region; its writes are not journaled. */
     public PartitionStore createPartition() {
-        return new PartitionStore(rows, batchWriters);
+        return createPartition(StoreJournal.NONE);
+    }
+
+    /** A new, empty partition whose tree and rows live in this region and whose writes go to the journal. */
+    public PartitionStore createPartition(StoreJournal journal) {
+        return new PartitionStore(rows, batchWriters, journal);
     }
 
     /** Pages allocated from the OS so far (in use or free for reuse). */

@@ -26,12 +26,20 @@ public final class PartitionStore {
     private final ThreadLocal<BatchWriter> batchWriters;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final RowWriter writer = new RowWriter();
+    /** Where each write is logged, under the write lock (the write-ahead log of a persistent region). */
+    private final StoreJournal journal;
     private boolean destroyed;
 
-    PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters) {
+    PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters, StoreJournal journal) {
         this.rows = rows;
         this.tree = new BPlusTree(rows);
         this.batchWriters = batchWriters;
+        this.journal = journal;
+    }
+
+    /** The journal this partition's writes go to. */
+    StoreJournal journal() {
+        return journal;
     }
 
     /** The value stored for the key, or {@code null}. */
@@ -51,7 +59,10 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            return write(key, keyOffset, keyLength, value, valueOffset, valueLength, true) == INSERTED;
+            journal.checkWritable();
+            boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, true) == INSERTED;
+            journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.UPSERT);
+            return inserted;
         } finally {
             lock.writeLock().unlock();
         }
@@ -62,7 +73,12 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            return write(key, keyOffset, keyLength, value, valueOffset, valueLength, false) == INSERTED;
+            journal.checkWritable();
+            boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, false) == INSERTED;
+            if (inserted) {
+                journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.INSERT_IF_ABSENT);
+            }
+            return inserted;
         } finally {
             lock.writeLock().unlock();
         }
@@ -73,7 +89,12 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            return delete(key, keyOffset, keyLength);
+            journal.checkWritable();
+            boolean removed = delete(key, keyOffset, keyLength);
+            if (removed) {
+                journal.entry(key, keyOffset, keyLength, null, 0, 0, BatchMode.UPSERT);
+            }
+            return removed;
         } finally {
             lock.writeLock().unlock();
         }
@@ -90,6 +111,7 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
+            journal.checkWritable();
             work.run(new StoredEntry(this, rows));
         } finally {
             lock.writeLock().unlock();
@@ -139,7 +161,18 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            return batchWriters.get().apply(tree, batch, mode);
+            journal.checkWritable();
+            BatchResult result;
+            try {
+                result = batchWriters.get().apply(tree, batch, mode);
+            } catch (BatchApplyException e) {
+                if (e.applied() > 0) {
+                    journal.batch(batch, mode, true);
+                }
+                throw e;
+            }
+            journal.batch(batch, mode, false);
+            return result;
         } finally {
             lock.writeLock().unlock();
         }
