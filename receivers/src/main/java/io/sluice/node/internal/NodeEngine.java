@@ -221,6 +221,11 @@ public final class NodeEngine implements Sluice {
         return transport;
     }
 
+    /** Fsyncs the write-ahead log made for records so far (0 without persistence). */
+    public long walSyncs() {
+        return wal == null ? 0 : wal.syncs();
+    }
+
     /** Pages of the data region in use by trees and rows. */
     public long usedPages() {
         ensureOpen();
