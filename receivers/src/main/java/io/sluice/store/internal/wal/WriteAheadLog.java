@@ -20,7 +20,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -67,7 +68,12 @@ public final class WriteAheadLog implements AutoCloseable {
     private final FileChannel lockChannel;
     private final FileLock dirLock;
 
-    private final Object lock = new Object();
+    /** Guards the buffers, positions and waiters; held only for memory copies, never for I/O. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when the writer may have work: data, a waiter, closing. */
+    private final Condition writerWork = lock.newCondition();
+    /** Signalled when the writer swapped buffers (room for appenders) or the log failed. */
+    private final Condition room = lock.newCondition();
     // ---- guarded by lock ----
     private ByteBuffer filling = ByteBuffer.allocateDirect(BUFFER_SIZE);
     private ByteBuffer spare = ByteBuffer.allocateDirect(BUFFER_SIZE);
@@ -145,8 +151,11 @@ public final class WriteAheadLog implements AutoCloseable {
      */
     public WalReader.Summary recover(WalReader.Handler handler) {
         WalReader.Summary summary = new WalReader(directory).replay(handler);
-        synchronized (lock) {
+        lock.lock();
+        try {
             appended = summary.endPosition();
+        } finally {
+            lock.unlock();
         }
         written = summary.endPosition();
         synced = summary.endPosition();
@@ -238,7 +247,8 @@ public final class WriteAheadLog implements AutoCloseable {
         }
         int checksum = (int) crc.getValue();
         long version = typesVersion.getAsLong();
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (closing) {
                 throw new WalFailedException("the write-ahead log in " + directory + " is closed (the node is stopping)",
                         null);
@@ -255,6 +265,8 @@ public final class WriteAheadLog implements AutoCloseable {
             }
             appended += WalFormat.RECORD_HEADER + body;
             wakeWriterLocked();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -280,9 +292,9 @@ public final class WriteAheadLog implements AutoCloseable {
                 break;
             }
             appenderWaiting = true;
-            lock.notifyAll();
+            writerWork.signal();
             try {
-                lock.wait();
+                room.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new WalFailedException("interrupted while waiting for room in the log buffer", e);
@@ -295,7 +307,7 @@ public final class WriteAheadLog implements AutoCloseable {
     private void wakeWriterLocked() {
         if (writerWaiting && (mode == WalMode.FSYNC || mode == WalMode.LOG_ONLY
                 || filling.position() > filling.capacity() / 2)) {
-            lock.notifyAll();
+            writerWork.signal();
         }
     }
 
@@ -322,8 +334,11 @@ public final class WriteAheadLog implements AutoCloseable {
 
     /** The position after the last record appended so far. */
     public long end() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             return appended;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -346,15 +361,18 @@ public final class WriteAheadLog implements AutoCloseable {
             done.accept(null);
             return;
         }
-        synchronized (lock) {
+        lock.lock();
+        try {
             f = failure;
             if (f == null && !acknowledged(position)) {
                 waiters.add(new Waiter(position, done));
                 if (writerWaiting) {
-                    lock.notifyAll();
+                    writerWork.signal();
                 }
                 return;
             }
+        } finally {
+            lock.unlock();
         }
         done.accept(f);
     }
@@ -403,7 +421,8 @@ public final class WriteAheadLog implements AutoCloseable {
             ByteBuffer batch;
             long end;
             boolean stop;
-            synchronized (lock) {
+            lock.lock();
+            try {
                 while (!closing && failure == null && !mustWriteLocked(nextForce)) {
                     writerWaiting = true;
                     try {
@@ -413,9 +432,9 @@ public final class WriteAheadLog implements AutoCloseable {
                                 nextForce = System.nanoTime() + flushIntervalNanos;
                                 wait = flushIntervalNanos;
                             }
-                            TimeUnit.NANOSECONDS.timedWait(lock, wait);
+                            writerWork.awaitNanos(wait);
                         } else {
-                            lock.wait();
+                            writerWork.await();
                         }
                     } catch (InterruptedException e) {
                         // close() interrupts only after setting closing
@@ -431,7 +450,9 @@ public final class WriteAheadLog implements AutoCloseable {
                 spare = null;
                 end = appended;
                 appenderWaiting = false;
-                lock.notifyAll();
+                room.signalAll();
+            } finally {
+                lock.unlock();
             }
             try {
                 batch.flip();
@@ -460,18 +481,24 @@ public final class WriteAheadLog implements AutoCloseable {
                 break;
             } finally {
                 batch.clear();
-                synchronized (lock) {
+                lock.lock();
+                try {
                     if (spare == null) {
                         spare = batch;
                     }
+                } finally {
+                    lock.unlock();
                 }
             }
             completeWaiters();
             if (stop) {
-                synchronized (lock) {
+                lock.lock();
+                try {
                     if (filling.position() == 0) {
                         break;
                     }
+                } finally {
+                    lock.unlock();
                 }
             }
         }
@@ -491,12 +518,15 @@ public final class WriteAheadLog implements AutoCloseable {
 
     private void completeWaiters() {
         List<Waiter> all;
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (waiters.isEmpty()) {
                 return;
             }
             all = waiters;
             waiters = new ArrayList<>();
+        } finally {
+            lock.unlock();
         }
         WalFailedException f = failure;
         List<Waiter> later = null;
@@ -515,8 +545,11 @@ public final class WriteAheadLog implements AutoCloseable {
             }
         }
         if (later != null) {
-            synchronized (lock) {
+            lock.lock();
+            try {
                 waiters.addAll(later);
+            } finally {
+                lock.unlock();
             }
         }
     }
@@ -524,9 +557,13 @@ public final class WriteAheadLog implements AutoCloseable {
     private void fail(Exception e) {
         LOG.error("the write-ahead log in {} failed; writes to the persistent region now fail until a restart",
                 directory, e);
-        synchronized (lock) {
+        lock.lock();
+        try {
             failure = new WalFailedException("writing the log segment " + segmentName() + " failed: " + e, e);
-            lock.notifyAll();
+            room.signalAll();
+            writerWork.signal();
+        } finally {
+            lock.unlock();
         }
         completeWaiters();
     }
@@ -576,12 +613,15 @@ public final class WriteAheadLog implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (closing) {
                 return;
             }
             closing = true;
-            lock.notifyAll();
+            writerWork.signal();
+        } finally {
+            lock.unlock();
         }
         if (writer != null) {
             try {
