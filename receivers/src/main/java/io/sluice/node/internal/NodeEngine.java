@@ -164,8 +164,11 @@ public final class NodeEngine implements Sluice {
         }
     }
 
-    /** Calls done (with null, or the log's failure) once every write made so far is durable; it must not block. */
-    void whenDurable(Consumer<Throwable> done) {
+    /**
+     * Calls done (with null, or the log's failure) once every write made so far is durable per the WAL
+     * mode: at once without persistence, else on this thread or the log's writer thread (it must not block).
+     */
+    public void whenDurable(Consumer<Throwable> done) {
         if (wal == null) {
             done.accept(null);
         } else {

@@ -48,7 +48,11 @@ import java.util.stream.Stream;
  *     load [entries=2000000] [rounds=2] [dir=target/durability-load]
  * java -Xmx1g -XX:MaxDirectMemorySize=2g -cp samples/target/benchmarks.jar io.sluice.samples.bench.DurabilityLoad \
  *     commits [secondsPerCell=3] [dir=target/durability-load]
+ * java -Xmx1g -XX:MaxDirectMemorySize=6g -cp samples/target/benchmarks.jar io.sluice.samples.bench.DurabilityLoad \
+ *     restart [entries=10000000] [dir=target/durability-load]
  * </pre>
+ * {@code restart} loads the entries with FSYNC, closes the node, and times a node started on the same
+ * directory (the whole log replayed: no checkpoints yet).
  */
 public final class DurabilityLoad {
 
@@ -61,6 +65,11 @@ public final class DurabilityLoad {
             int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
             Path dir = Path.of(args.length > 2 ? args[2] : "target/durability-load");
             commits(seconds, dir);
+        } else if (what.equals("restart")) {
+            int entries = args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000;
+            Path dir = Path.of(args.length > 2 ? args[2] : "target/durability-load");
+            System.out.printf("loading %,d entries with FSYNC: %,.0f entries/s%n", entries, loadOnce("FSYNC", entries, dir));
+            restart(entries, dir.resolve("FSYNC"));
         } else {
             int entries = args.length > 1 ? Integer.parseInt(args[1]) : 2_000_000;
             int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 2;
@@ -76,27 +85,41 @@ public final class DurabilityLoad {
                 .split(","));
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         configs.forEach(c -> rates.put(c, new ArrayList<>()));
-        long warm = Math.min(entries, 300_000);
-        System.out.printf("warm-up: %,d entries in memory%n", warm);
-        loadOnce("in-memory", (int) warm, dir);
+        System.out.printf("warm-up: %,d entries in memory and with FSYNC%n", entries);
+        loadOnce("in-memory", entries, dir);
+        loadOnce("FSYNC", entries, dir);
+        Map<String, List<Double>> ratios = new LinkedHashMap<>();
+        configs.forEach(c -> ratios.put(c, new ArrayList<>()));
         for (int round = 1; round <= rounds; round++) {
+            double memory = 0;
             for (String config : configs) {
                 double rate = loadOnce(config, entries, dir);
                 rates.get(config).add(rate);
-                System.out.printf("round %d  %-10s %,12.0f entries/s%n", round, config, rate);
+                if (config.equals("in-memory")) {
+                    memory = rate;
+                }
+                double ratio = memory == 0 ? Double.NaN : rate / memory;
+                ratios.get(config).add(ratio);
+                System.out.printf("round %d  %-10s %,12.0f entries/s  %5.0f%% of this round's in-memory%n", round, config,
+                        rate, 100 * ratio);
             }
         }
-        double base = rates.containsKey("in-memory") ? best(rates.get("in-memory")) : 1;
         System.out.println();
-        System.out.printf("%-10s %14s %9s   (best of %d rounds, %,d entries each)%n", "config", "entries/s", "vs memory",
-                rounds, entries);
+        System.out.printf("%-10s %14s %14s %22s   (%d rounds of %,d entries, interleaved)%n", "config",
+                "median /s", "best /s", "median of round ratios", rounds, entries);
         for (String config : configs) {
-            double r = best(rates.get(config));
-            System.out.printf("%-10s %,14.0f %8.0f%%%n", config, r, 100 * r / base);
+            System.out.printf("%-10s %,14.0f %,14.0f %21.0f%%%n", config, median(rates.get(config)),
+                    best(rates.get(config)), 100 * median(ratios.get(config)));
         }
         if (configs.contains("FSYNC")) {
             restart(entries, dir.resolve("FSYNC"));
         }
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n == 0 ? Double.NaN : n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static double best(List<Double> rates) {
