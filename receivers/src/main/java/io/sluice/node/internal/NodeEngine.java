@@ -31,7 +31,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
@@ -96,7 +101,10 @@ public final class NodeEngine implements Sluice {
             this.wal = log;
             if (wal != null) {
                 long start = System.nanoTime();
-                WalReader.Summary summary = wal.recover(new Replay());
+                WalReader.Summary summary;
+                try (Replay replay = new Replay(config.applyThreads())) {
+                    summary = wal.recover(replay);
+                }
                 LOG.info("recovered {} caches, {} records ({} bytes of log) from {} in {} ms{}", cachesById.size(),
                         summary.records(), summary.bytes(), wal.directory(), (System.nanoTime() - start) / 1_000_000,
                         summary.dropped() == null ? "" : "; dropped a torn tail: " + summary.dropped());
@@ -113,7 +121,28 @@ public final class NodeEngine implements Sluice {
     }
 
     /** Applies the log's records to the fresh store at start: the same store operations on the same bytes. */
-    private final class Replay implements WalReader.Handler {
+    private final class Replay implements WalReader.Handler, AutoCloseable {
+        /**
+         * BATCH records are applied on {@code applyThreads} lanes, a partition always on the same lane, so a
+         * partition's records keep their log order while partitions replay in parallel. CACHE and TYPES
+         * records are applied at once on the reading thread (the batches after them are not submitted yet).
+         */
+        private final ExecutorService[] lanes;
+        /** The segment's submitted batches, awaited at its end (the segment's bytes are kept until then). */
+        private final List<Future<?>> pending = new ArrayList<>();
+
+        Replay(int threads) {
+            lanes = new ExecutorService[threads];
+            for (int i = 0; i < threads; i++) {
+                int lane = i;
+                lanes[i] = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "sluice-replay-" + lane);
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+        }
+
         @Override
         public void types(byte[] metadata) {
             binary.importTypes(metadata);
@@ -139,15 +168,52 @@ public final class NodeEngine implements Sluice {
                 throw new WalCorruptedException("a record names partition " + partition + " of cache '" + cache.name()
                         + "', which has " + cache.partitions());
             }
+            int lane = Math.floorMod(cacheId * 31 + partition, lanes.length);
+            pending.add(lanes[lane].submit(() -> apply(cache, partition, mode, partial, entries)));
+        }
+
+        private void apply(NodeCache<Object, Object> cache, int partition, BatchMode mode, boolean partial,
+                           EntryBatch entries) {
             try {
                 cache.store(partition).applyBatch(entries, mode);
             } catch (BatchApplyException e) {
                 if (!partial) {
-                    throw e;
+                    throw new WalCorruptedException("replaying a batch of cache '" + cache.name() + "' partition "
+                            + partition + " failed (is the data region smaller than when it was logged?): "
+                            + e.getMessage(), e);
                 }
                 // It failed part way when it was first applied too (and was not acknowledged).
                 LOG.warn("replay: a batch of cache '{}' partition {} that failed part way when applied failed again: {}",
                         cache.name(), partition, e.getMessage());
+            }
+        }
+
+        @Override
+        public void segmentEnd(Path segment) {
+            RuntimeException failure = null;
+            for (Future<?> f : pending) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause() instanceof WalCorruptedException c ? c : new WalCorruptedException(
+                                "replaying a record of " + segment + " failed: " + e.getCause(), e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new WalCorruptedException("interrupted while replaying " + segment, e);
+                }
+            }
+            pending.clear();
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        @Override
+        public void close() {
+            for (ExecutorService lane : lanes) {
+                lane.shutdownNow();
             }
         }
     }

@@ -49,8 +49,15 @@ public final class WalReader {
         /** A cache was created with this id. */
         void cache(int cacheId, int partitions, String name);
 
-        /** A store write: apply {@code entries} to the partition with the mode. */
+        /**
+         * A store write: apply {@code entries} to the partition with the mode. The entries' bytes stay valid
+         * until {@link #segmentEnd} returns, so the handler may apply them later (on other threads).
+         */
         void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries);
+
+        /** Every record of the segment was handed over: finish applying them (a failure stops the replay). */
+        default void segmentEnd(Path segment) {
+        }
     }
 
     /**
@@ -128,6 +135,7 @@ public final class WalReader {
                 position += end - at;
                 at = end;
             }
+            handler.segmentEnd(file);
         }
         if (droppedWhat != null) {
             LOG.warn("write-ahead log: dropped a torn tail: {}", droppedWhat);
