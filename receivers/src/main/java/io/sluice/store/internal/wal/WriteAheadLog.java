@@ -88,6 +88,8 @@ public final class WriteAheadLog implements AutoCloseable {
     private volatile long synced;
     private volatile WalFailedException failure;
     private volatile boolean recovering = true;
+    /** The writer thread has ended (closed or failed): nobody will complete a new waiter. */
+    private boolean writerEnded;
     private volatile long writes;
     private volatile long syncs;
 
@@ -364,6 +366,9 @@ public final class WriteAheadLog implements AutoCloseable {
         lock.lock();
         try {
             f = failure;
+            if (f == null && !acknowledged(position) && writerEnded) {
+                f = new WalFailedException("the write-ahead log in " + directory + " is closed", null);
+            }
             if (f == null && !acknowledged(position)) {
                 waiters.add(new Waiter(position, done));
                 if (writerWaiting) {
@@ -502,6 +507,12 @@ public final class WriteAheadLog implements AutoCloseable {
                 }
             }
         }
+        lock.lock();
+        try {
+            writerEnded = true;
+        } finally {
+            lock.unlock();
+        }
         completeWaiters();
     }
 
@@ -518,6 +529,7 @@ public final class WriteAheadLog implements AutoCloseable {
 
     private void completeWaiters() {
         List<Waiter> all;
+        boolean ended;
         lock.lock();
         try {
             if (waiters.isEmpty()) {
@@ -525,10 +537,14 @@ public final class WriteAheadLog implements AutoCloseable {
             }
             all = waiters;
             waiters = new ArrayList<>();
+            ended = writerEnded;
         } finally {
             lock.unlock();
         }
         WalFailedException f = failure;
+        if (f == null && ended) { // a waiter the closed log never wrote for (it cannot happen through the node)
+            f = new WalFailedException("the write-ahead log in " + directory + " is closed", null);
+        }
         List<Waiter> later = null;
         for (Waiter w : all) {
             if (f == null && !acknowledged(w.position)) {
@@ -539,7 +555,7 @@ public final class WriteAheadLog implements AutoCloseable {
                 continue;
             }
             try {
-                w.done.accept(f);
+                w.done.accept(acknowledged(w.position) ? null : f);
             } catch (RuntimeException | Error e) {
                 LOG.error("a completion callback of the write-ahead log threw", e);
             }

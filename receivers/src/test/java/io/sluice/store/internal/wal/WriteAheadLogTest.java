@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -238,6 +239,17 @@ class WriteAheadLogTest {
         Recorder replay = new Recorder();
         new WalReader(dir).replay(replay);
         assertThat(replay.seen).containsExactly("types 2", "batch 0/1 UPSERT k=v", "types 2", "batch 0/1 UPSERT k=w");
+    }
+
+    @Test
+    void aWaiterTheClosedLogCannotServeIsToldSoAtOnce() {
+        WriteAheadLog wal = open(WalMode.FSYNC, new Recorder());
+        wal.close();
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        wal.whenDurable(wal.end() + 1, outcome::set);
+        assertThat(outcome.get()).isInstanceOf(WalFailedException.class).hasMessageContaining("closed");
+        assertThatThrownBy(() -> wal.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, null, 0, 0))
+                .isInstanceOf(WalFailedException.class).hasMessageContaining("closed");
     }
 
     @Test
