@@ -38,12 +38,14 @@ public final class NodeConfig {
 
     private final DataRegionConfig dataRegion;
     private final int applyThreads;
+    private final PersistenceConfig persistence;
     private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers;
     private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors;
 
     private NodeConfig(Builder b) {
         this.dataRegion = b.region();
         this.applyThreads = b.applyThreads;
+        this.persistence = b.persistence;
         this.receivers = Collections.unmodifiableMap(new LinkedHashMap<>(b.receivers));
         this.processors = Collections.unmodifiableMap(new LinkedHashMap<>(b.processors));
     }
@@ -78,6 +80,11 @@ public final class NodeConfig {
         return applyThreads;
     }
 
+    /** Whether and how the data region is persisted; {@link PersistenceConfig#disabled()} unless set. */
+    public PersistenceConfig persistence() {
+        return persistence;
+    }
+
     /** The custom receivers by name, in the order they were registered. */
     public Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers() {
         return receivers;
@@ -97,7 +104,7 @@ public final class NodeConfig {
     public String toString() {
         return "NodeConfig{pageSize=" + pageSize() + ", dataRegionInitialSize=" + dataRegionInitialSize()
                 + ", dataRegionMaxSize=" + dataRegionMaxSize() + ", applyThreads=" + applyThreads
-                + ", receivers=" + receivers.keySet() + ", processors=" + processors.keySet() + '}';
+                + ", persistence=" + persistence + ", receivers=" + receivers.keySet() + ", processors=" + processors.keySet() + '}';
     }
 
     /** Builds a {@link NodeConfig}; every setter checks its argument, {@link #build()} checks them together. */
@@ -107,6 +114,7 @@ public final class NodeConfig {
         private long dataRegionInitialSize = -1;
         private long dataRegionMaxSize = -1;
         private int applyThreads = Runtime.getRuntime().availableProcessors();
+        private PersistenceConfig persistence = PersistenceConfig.disabled();
         private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers = new LinkedHashMap<>();
         private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors = new LinkedHashMap<>();
 
@@ -175,6 +183,17 @@ public final class NodeConfig {
                         + MAX_APPLY_THREADS + " (NodeConfig.applyThreads)");
             }
             this.applyThreads = threads;
+            return this;
+        }
+
+        /**
+         * Whether and how the data region survives a restart (a directory and a {@link WalMode}); default
+         * {@link PersistenceConfig#disabled()}: in memory only.
+         *
+         * @throws NullPointerException if persistence is null
+         */
+        public Builder persistence(PersistenceConfig persistence) {
+            this.persistence = Objects.requireNonNull(persistence, "persistence");
             return this;
         }
 

@@ -94,7 +94,7 @@ public final class EmbeddedTransport implements StreamerTransport {
                 continue;
             }
             BatchReceiver receiver = receivers.receiver(receiverName, stripes.stripeOf(partition));
-            ApplyTask task = new ApplyTask(completion, i, cache, receiver, batch, untrusted ? node.binaryContext() : null);
+            ApplyTask task = new ApplyTask(node, completion, i, cache, receiver, batch, untrusted ? node.binaryContext() : null);
             try {
                 stripes.execute(partition, task);
             } catch (RejectedExecutionException e) {
@@ -129,6 +129,7 @@ public final class EmbeddedTransport implements StreamerTransport {
 
     /** One partition batch, applied on its stripe thread. */
     private static final class ApplyTask implements StripedExecutor.StripeTask {
+        private final NodeEngine node;
         private final RequestCompletion completion;
         private final int index;
         private final NodeCache<Object, Object> cache;
@@ -137,8 +138,9 @@ public final class EmbeddedTransport implements StreamerTransport {
         /** Set when the batch came from the network: it is checked before it is applied. */
         private final BinaryContext verifier;
 
-        ApplyTask(RequestCompletion completion, int index, NodeCache<Object, Object> cache, BatchReceiver receiver,
-                  PartitionBatch batch, BinaryContext verifier) {
+        ApplyTask(NodeEngine node, RequestCompletion completion, int index, NodeCache<Object, Object> cache,
+                  BatchReceiver receiver, PartitionBatch batch, BinaryContext verifier) {
+            this.node = node;
             this.completion = completion;
             this.index = index;
             this.cache = cache;
@@ -156,7 +158,11 @@ public final class EmbeddedTransport implements StreamerTransport {
                     return;
                 }
             }
-            completion.complete(index, apply(receiver, cache, batch));
+            BatchOutcome outcome = apply(receiver, cache, batch);
+            // The outcome is reported once what the batch wrote is durable per the WAL mode (at once without
+            // persistence); meanwhile this thread applies the next batches, which share the same log write.
+            node.whenDurable(error -> completion.complete(index, error == null ? outcome
+                    : BatchOutcome.failure(0, batch.entries().size(), error)));
         }
 
         @Override

@@ -137,6 +137,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         for (int i = 0; i < batches.size(); i++) {
             applyBatch(batches.partition(i), batches.batch(i));
         }
+        node.awaitDurable();
     }
 
     @Override
@@ -156,9 +157,11 @@ public final class NodeCache<K, V> implements Cache<K, V> {
             byte[] bytes = buf.array();
             int valueLength = buf.position() - keyLength;
             PartitionStore store = storeOf(bytes, keyLength);
-            return onlyIfAbsent
+            boolean stored = onlyIfAbsent
                     ? store.putIfAbsent(bytes, 0, keyLength, bytes, keyLength, valueLength)
                     : store.put(bytes, 0, keyLength, bytes, keyLength, valueLength);
+            node.awaitDurable();
+            return stored;
         } finally {
             release(buf);
         }
@@ -169,8 +172,13 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         Objects.requireNonNull(key, "key");
         node.ensureOpen();
         GrowableBuffer buf = encodeKey(key);
-        boolean removed = storeOf(buf.array(), buf.position()).remove(buf.array(), 0, buf.position());
-        release(buf);
+        boolean removed;
+        try {
+            removed = storeOf(buf.array(), buf.position()).remove(buf.array(), 0, buf.position());
+        } finally {
+            release(buf);
+        }
+        node.awaitDurable();
         return removed;
     }
 
@@ -183,6 +191,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         for (int i = 0; i < batches.size(); i++) {
             applyBatch(batches.partition(i), batches.batch(i));
         }
+        node.awaitDurable();
     }
 
     /** Applies a put/remove batch to a partition; a region that fills up fails it with the region's error. */
@@ -208,7 +217,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
 
     @Override
     public <R> Map<K, R> invokeAll(Set<? extends K> keys, ProcessorRef processor) {
-        CompletableFuture<Map<K, R>> future = startInvokeAll(keys, processor);
+        CompletableFuture<Map<K, R>> future = node.durable(startInvokeAll(keys, processor));
         try {
             return future.join();
         } catch (CompletionException e) {
@@ -218,7 +227,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
 
     @Override
     public <R> CompletableFuture<Map<K, R>> invokeAllAsync(Set<? extends K> keys, ProcessorRef processor) {
-        return offApplyThreads(startInvokeAll(keys, processor));
+        return offApplyThreads(node.durable(startInvokeAll(keys, processor)));
     }
 
     /**
@@ -332,9 +341,13 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                         done.completeExceptionally(t);
                         return;
                     }
-                    if (remaining.decrementAndGet() == 0) {
-                        done.complete(null);
-                    }
+                    node.whenDurable(error -> {
+                        if (error != null) {
+                            done.completeExceptionally(error);
+                        } else if (remaining.decrementAndGet() == 0) {
+                            done.complete(null);
+                        }
+                    });
                 }
 
                 @Override

@@ -14,7 +14,16 @@ import io.sluice.processor.internal.ProcessorRegistry;
 import io.sluice.receiver.internal.ReceiverRegistry;
 import io.sluice.store.internal.DataRegion;
 import io.sluice.store.internal.DataRegionConfig;
+import io.sluice.store.internal.BatchApplyException;
+import io.sluice.store.internal.BatchMode;
 import io.sluice.store.internal.PartitionStore;
+import io.sluice.store.internal.StoreJournal;
+import io.sluice.store.internal.wal.WalCorruptedException;
+import io.sluice.store.internal.wal.WalReader;
+import io.sluice.store.internal.wal.WriteAheadLog;
+import io.sluice.protocol.internal.EntryBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.sluice.streamer.internal.Streamer;
 
 import java.util.ArrayList;
@@ -22,7 +31,14 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -37,6 +53,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class NodeEngine implements Sluice {
 
+    private static final Logger LOG = LoggerFactory.getLogger(NodeEngine.class);
+
     /** How long {@link #close()} lets the apply threads finish batches already queued. */
     private static final long STOP_TIMEOUT_SECONDS = 30;
 
@@ -48,6 +66,12 @@ public final class NodeEngine implements Sluice {
     private final EmbeddedTransport transport;
     private final ProcessorRegistry processors;
     private final ConcurrentHashMap<String, NodeCache<Object, Object>> caches = new ConcurrentHashMap<>();
+    /** The write-ahead log of a persistent region, or null. */
+    private final WriteAheadLog wal;
+    /** Caches by the id their log records name (guarded by lifecycle; read by the replay only). */
+    private final ConcurrentHashMap<Integer, NodeCache<Object, Object>> cachesById = new ConcurrentHashMap<>();
+    /** The id of the next cache created (guarded by lifecycle). */
+    private int nextCacheId;
     private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
     private final Object lifecycle = new Object();
     /** No new caches or streamers; streamers are being closed. */
@@ -69,13 +93,171 @@ public final class NodeEngine implements Sluice {
         this.processors = new ProcessorRegistry(config.processors(), config.applyThreads(), binary);
         ReceiverRegistry receivers = new ReceiverRegistry(config.receivers(), processors, config.applyThreads());
         this.region = new DataRegion(DataRegionConfig.of(config));
+        WriteAheadLog log = null;
         try {
+            if (config.persistence().enabled()) {
+                log = new WriteAheadLog(config.persistence(), binary::typesVersion, binary::exportTypes);
+            }
+            this.wal = log;
+            if (wal != null) {
+                long start = System.nanoTime();
+                WalReader.Summary summary;
+                try (Replay replay = new Replay(config.applyThreads())) {
+                    summary = wal.recover(replay);
+                }
+                LOG.info("recovered {} caches, {} records ({} bytes of log) from {} in {} ms{}", cachesById.size(),
+                        summary.records(), summary.bytes(), wal.directory(), (System.nanoTime() - start) / 1_000_000,
+                        summary.dropped() == null ? "" : "; dropped a torn tail: " + summary.dropped());
+            }
             this.stripes = new StripedExecutor(config.applyThreads(), "sluice-apply");
         } catch (RuntimeException | Error e) {
+            if (log != null) {
+                log.close();
+            }
             region.close();
             throw e;
         }
         this.transport = new EmbeddedTransport(this, stripes, receivers);
+    }
+
+    /** Applies the log's records to the fresh store at start: the same store operations on the same bytes. */
+    private final class Replay implements WalReader.Handler, AutoCloseable {
+        /**
+         * BATCH records are applied on {@code applyThreads} lanes, a partition always on the same lane, so a
+         * partition's records keep their log order while partitions replay in parallel. CACHE and TYPES
+         * records are applied at once on the reading thread (the batches after them are not submitted yet).
+         */
+        private final ExecutorService[] lanes;
+        /** The segment's submitted batches, awaited at its end (the segment's bytes are kept until then). */
+        private final List<Future<?>> pending = new ArrayList<>();
+
+        Replay(int threads) {
+            lanes = new ExecutorService[threads];
+            for (int i = 0; i < threads; i++) {
+                int lane = i;
+                lanes[i] = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "sluice-replay-" + lane);
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+        }
+
+        @Override
+        public void types(byte[] metadata) {
+            binary.importTypes(metadata);
+        }
+
+        @Override
+        public void cache(int cacheId, int partitions, String name) {
+            synchronized (lifecycle) {
+                if (caches.containsKey(name)) {
+                    throw new WalCorruptedException("the log creates cache '" + name + "' twice");
+                }
+                newCache(CacheConfig.named(name).withPartitions(partitions), cacheId);
+            }
+        }
+
+        @Override
+        public void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries) {
+            NodeCache<Object, Object> cache = cachesById.get(cacheId);
+            if (cache == null) {
+                throw new WalCorruptedException("a record names cache id " + cacheId + ", which no earlier record created");
+            }
+            if (partition < 0 || partition >= cache.partitions()) {
+                throw new WalCorruptedException("a record names partition " + partition + " of cache '" + cache.name()
+                        + "', which has " + cache.partitions());
+            }
+            int lane = Math.floorMod(cacheId * 31 + partition, lanes.length);
+            pending.add(lanes[lane].submit(() -> apply(cache, partition, mode, partial, entries)));
+        }
+
+        private void apply(NodeCache<Object, Object> cache, int partition, BatchMode mode, boolean partial,
+                           EntryBatch entries) {
+            try {
+                cache.store(partition).applyBatch(entries, mode);
+            } catch (BatchApplyException e) {
+                if (!partial) {
+                    throw new WalCorruptedException("replaying a batch of cache '" + cache.name() + "' partition "
+                            + partition + " failed (is the data region smaller than when it was logged?): "
+                            + e.getMessage(), e);
+                }
+                // It failed part way when it was first applied too (and was not acknowledged).
+                LOG.warn("replay: a batch of cache '{}' partition {} that failed part way when applied failed again: {}",
+                        cache.name(), partition, e.getMessage());
+            }
+        }
+
+        @Override
+        public void segmentEnd(Path segment) {
+            RuntimeException failure = null;
+            for (Future<?> f : pending) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause() instanceof WalCorruptedException c ? c : new WalCorruptedException(
+                                "replaying a record of " + segment + " failed: " + e.getCause(), e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new WalCorruptedException("interrupted while replaying " + segment, e);
+                }
+            }
+            pending.clear();
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        @Override
+        public void close() {
+            for (ExecutorService lane : lanes) {
+                lane.shutdownNow();
+            }
+        }
+    }
+
+    /**
+     * Blocks until every write this thread made is durable per the WAL mode (at once without
+     * persistence, or on an apply thread: the batch's task waits for its batch as a whole).
+     *
+     * @throws io.sluice.store.internal.wal.WalFailedException if the log failed
+     */
+    void awaitDurable() {
+        if (wal != null && !stripes.isStripeThread()) {
+            wal.awaitDurable(wal.end());
+        }
+    }
+
+    /**
+     * Calls done (with null, or the log's failure) once every write made so far is durable per the WAL
+     * mode: at once without persistence, else on this thread or the log's writer thread (it must not block).
+     */
+    public void whenDurable(Consumer<Throwable> done) {
+        if (wal == null) {
+            done.accept(null);
+        } else {
+            wal.whenDurable(wal.end(), done);
+        }
+    }
+
+    /** The future's result, once the writes made before it completed are durable. */
+    <T> CompletableFuture<T> durable(CompletableFuture<T> future) {
+        if (wal == null || stripes.isStripeThread()) {
+            return future;
+        }
+        return future.thenCompose(value -> {
+            CompletableFuture<T> out = new CompletableFuture<>();
+            whenDurable(error -> {
+                if (error == null) {
+                    out.complete(value);
+                } else {
+                    out.completeExceptionally(error);
+                }
+            });
+            return out;
+        });
     }
 
     /** The apply threads (caches run entry processors and async writes on them). */
@@ -114,6 +296,11 @@ public final class NodeEngine implements Sluice {
         return region.allocatedPages();
     }
 
+    /** Fsyncs the write-ahead log made for records so far (0 without persistence). */
+    public long walSyncs() {
+        return wal == null ? 0 : wal.syncs();
+    }
+
     /** Pages of the data region in use by trees and rows. */
     public long usedPages() {
         ensureOpen();
@@ -149,10 +336,21 @@ public final class NodeEngine implements Sluice {
     }
 
     private NodeCache<Object, Object> newCache(CacheConfig config) {
+        int cacheId = nextCacheId;
+        if (wal != null) {
+            wal.appendCache(cacheId, config.partitions(), config.name());
+        }
+        NodeCache<Object, Object> cache = newCache(config, cacheId);
+        awaitDurable();
+        return cache;
+    }
+
+    /** Creates a cache whose partitions log their writes under this cache id (under the lifecycle lock). */
+    private NodeCache<Object, Object> newCache(CacheConfig config, int cacheId) {
         PartitionStore[] stores = new PartitionStore[config.partitions()];
         try {
             for (int p = 0; p < stores.length; p++) {
-                stores[p] = region.createPartition();
+                stores[p] = region.createPartition(wal == null ? StoreJournal.NONE : wal.journal(cacheId, p));
             }
         } catch (RuntimeException e) {
             for (PartitionStore store : stores) {
@@ -164,6 +362,8 @@ public final class NodeEngine implements Sluice {
         }
         NodeCache<Object, Object> cache = new NodeCache<>(this, config, stores, binary, false);
         caches.put(config.name(), cache);
+        cachesById.put(cacheId, cache);
+        nextCacheId = Math.max(nextCacheId, cacheId + 1);
         return cache;
     }
 
@@ -178,7 +378,15 @@ public final class NodeEngine implements Sluice {
         NodeCache<Object, Object> cache;
         synchronized (lifecycle) {
             ensureNotClosing();
+            if (wal != null && caches.containsKey(name)) {
+                // The log has no record that drops a cache yet: recovery would bring it back.
+                throw new UnsupportedOperationException("destroyCache('" + name + "'): not supported yet on a node"
+                        + " with persistence on (the write-ahead log cannot record it)");
+            }
             cache = caches.remove(name);
+            if (cache != null) {
+                cachesById.values().remove(cache);
+            }
         }
         if (cache == null) {
             return false;
@@ -266,6 +474,9 @@ public final class NodeEngine implements Sluice {
         }
         stripes.stop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         closed = true;
+        if (wal != null) {
+            wal.close();
+        }
         region.close();
         if (failure != null) {
             throw failure;

@@ -13,6 +13,8 @@ import io.sluice.CacheConfig;
 import io.sluice.EntryProcessor;
 import io.sluice.StreamReceiver;
 import io.sluice.node.NodeConfig;
+import io.sluice.node.PersistenceConfig;
+import io.sluice.node.WalMode;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,19 +40,26 @@ import java.util.stream.Collectors;
  *   "receivers": {"audit": "com.example.AuditReceiver"},
  *   "processors": {"bump": "com.example.BumpProcessor"},
  *   "maxFrameSize": "64m", "maxConnections": 1024, "idleTimeoutSeconds": 0, "maxQueuedBytes": "128m",
- *   "token": "secret"
+ *   "token": "secret",
+ *   "persistence": {"enabled": true, "directory": "/var/lib/sluice", "walMode": "FSYNC",
+ *                   "walFlushIntervalMillis": 1000, "walSegmentSize": "64m"}
  * }
  * }</pre>
+ * Without {@code persistence} (or with {@code "enabled": false}) the node keeps everything in memory.
  */
 public record NodeFileConfig(String host, Integer port, Integer pageSize, Long dataRegionInitialSize,
                              Long dataRegionMaxSize, Integer applyThreads, List<CacheEntry> caches,
                              Map<String, String> receivers, Map<String, String> processors, Long maxFrameSize,
-                             Integer maxConnections, Long idleTimeoutSeconds, Long maxQueuedBytes, String token) {
+                             Integer maxConnections, Long idleTimeoutSeconds, Long maxQueuedBytes, String token,
+                             PersistenceEntry persistence) {
 
     /** The keys a config file may have (what an unknown key's message lists). */
     static final List<String> KEYS = List.of("host", "port", "pageSize", "dataRegionInitialSize", "dataRegionMaxSize",
             "applyThreads", "caches", "receivers", "processors", "maxFrameSize", "maxConnections",
-            "idleTimeoutSeconds", "maxQueuedBytes", "token");
+            "idleTimeoutSeconds", "maxQueuedBytes", "token", "persistence");
+    /** The keys of the {@code persistence} object. */
+    static final List<String> PERSISTENCE_KEYS = List.of("enabled", "directory", "walMode", "walFlushIntervalMillis",
+            "walSegmentSize");
 
     @JsonCreator
     public NodeFileConfig(@JsonProperty("host") String host, @JsonProperty("port") Integer port,
@@ -65,11 +74,61 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                           @JsonProperty("maxConnections") Integer maxConnections,
                           @JsonProperty("idleTimeoutSeconds") Long idleTimeoutSeconds,
                           @JsonProperty("maxQueuedBytes") JsonNode maxQueuedBytes,
-                          @JsonProperty("token") String token) {
+                          @JsonProperty("token") String token,
+                          @JsonProperty("persistence") PersistenceEntry persistence) {
         this(host, port, pageSize, size("dataRegionInitialSize", dataRegionInitialSize),
                 size("dataRegionMaxSize", dataRegionMaxSize), applyThreads, caches, receivers, processors,
                 size("maxFrameSize", maxFrameSize), maxConnections, idleTimeoutSeconds,
-                size("maxQueuedBytes", maxQueuedBytes), token);
+                size("maxQueuedBytes", maxQueuedBytes), token, persistence);
+    }
+
+    /** The data region's persistence: absent, or {@code enabled: false}, means in memory only. */
+    public record PersistenceEntry(Boolean enabled, String directory, String walMode, Long walFlushIntervalMillis,
+                                   Long walSegmentSize) {
+        @JsonCreator
+        public PersistenceEntry(@JsonProperty("enabled") Boolean enabled, @JsonProperty("directory") String directory,
+                                @JsonProperty("walMode") String walMode,
+                                @JsonProperty("walFlushIntervalMillis") Long walFlushIntervalMillis,
+                                @JsonProperty("walSegmentSize") JsonNode walSegmentSize) {
+            this(enabled, directory, walMode, walFlushIntervalMillis, size("persistence.walSegmentSize", walSegmentSize));
+        }
+
+        /** The config it describes. @throws IllegalArgumentException naming the key of a bad or missing value */
+        PersistenceConfig config() {
+            if (Boolean.FALSE.equals(enabled)) {
+                return PersistenceConfig.disabled();
+            }
+            if (directory == null || directory.isBlank()) {
+                throw new IllegalArgumentException("key 'persistence.directory' is missing; persistence needs a directory"
+                        + " (or set \"enabled\": false)");
+            }
+            PersistenceConfig config = PersistenceConfig.at(Path.of(directory));
+            if (walMode != null) {
+                WalMode mode;
+                try {
+                    mode = WalMode.valueOf(walMode.trim().toUpperCase(Locale.ROOT));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("key 'persistence.walMode' is '" + walMode + "'; it must be one of "
+                            + java.util.Arrays.toString(WalMode.values()));
+                }
+                config = config.withWalMode(mode);
+            }
+            try {
+                if (walFlushIntervalMillis != null) {
+                    config = config.withWalFlushInterval(Duration.ofMillis(walFlushIntervalMillis));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("key 'persistence.walFlushIntervalMillis': " + e.getMessage(), e);
+            }
+            try {
+                if (walSegmentSize != null) {
+                    config = config.withWalSegmentSize(walSegmentSize);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("key 'persistence.walSegmentSize': " + e.getMessage(), e);
+            }
+            return config;
+        }
     }
 
     /** A cache to create at start. */
@@ -79,7 +138,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
     /** No file: every default. */
     static NodeFileConfig empty() {
         return new NodeFileConfig(null, null, null, (Long) null, null, null, null, null, null, (Long) null, null,
-                null, null, null);
+                null, null, null, null);
     }
 
     /**
@@ -94,7 +153,8 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
             return mapper.readValue(Files.readAllBytes(file), NodeFileConfig.class);
         } catch (UnrecognizedPropertyException e) {
             throw new IllegalArgumentException(file + ": unknown key '" + e.getPropertyName() + "'"
-                    + where(e.getPath()) + "; the keys are " + (e.getPath().size() > 1 ? "name, partitions" : KEYS));
+                    + where(e.getPath()) + "; the keys are " + (e.getPath().size() <= 1 ? KEYS
+                    : "persistence".equals(e.getPath().get(0).getFieldName()) ? PERSISTENCE_KEYS : "name, partitions"));
         } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new IllegalArgumentException(file + ": " + cause.getMessage(), e);
@@ -158,6 +218,9 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         apply("dataRegionInitialSize", dataRegionInitialSize, v -> b.dataRegionInitialSize(v));
         apply("dataRegionMaxSize", dataRegionMaxSize, v -> b.dataRegionMaxSize(v));
         apply("applyThreads", applyThreads, v -> b.applyThreads(v));
+        if (persistence != null) {
+            b.persistence(persistence.config());
+        }
         if (receivers != null) {
             receivers.forEach((name, cls) -> apply("receivers." + name, cls, c -> {
                 Supplier<Object> make = factory("receivers." + name, c, StreamReceiver.class);
@@ -258,6 +321,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         m.put("receivers", receivers == null ? Map.of() : receivers.keySet());
         m.put("processors", processors == null ? Map.of() : processors.keySet());
         m.put("token", token == null ? "none" : "set");
+        m.put("persistence", persistence == null ? PersistenceConfig.disabled() : persistence.config());
         return m;
     }
 }

@@ -63,12 +63,14 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                     handedOver = true;
                 }
                 case PUT_TYPES -> // imported before the next frame is read: requests behind it find the types
-                        respond(channel, requestId, handlers.putTypes(frame));
+                        respond(channel, requestId, handlers.putTypes(frame), false);
                 default -> {
                     NodeOps.Call call = handlers.decode(op, frame);
                     long id = requestId;
+                    boolean writes = op == Op.PUT || op == Op.REMOVE || op == Op.WRITE_ALL || op == Op.INVOKE_ALL
+                            || op == Op.CREATE_CACHE;
                     try {
-                        ops.execute(() -> respond(channel, id, call));
+                        ops.execute(() -> respond(channel, id, call, writes));
                     } catch (RejectedExecutionException e) {
                         fail(channel, id, e);
                     }
@@ -109,8 +111,11 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         });
     }
 
-    /** Runs a decoded call and answers it: its body, or the error it threw. */
-    private void respond(Channel channel, long requestId, NodeOps.Call call) {
+    /**
+     * Runs a decoded call and answers it: its body, or the error it threw. A call that writes is answered
+     * once its writes are durable per the WAL mode of a persistent node (at once otherwise).
+     */
+    private void respond(Channel channel, long requestId, NodeOps.Call call, boolean writes) {
         Consumer<ByteBuf> body;
         try {
             body = call.run();
@@ -118,7 +123,17 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             fail(channel, requestId, t);
             return;
         }
-        channel.writeAndFlush(Frames.ok(channel.alloc(), requestId, body));
+        if (!writes) {
+            channel.writeAndFlush(Frames.ok(channel.alloc(), requestId, body));
+            return;
+        }
+        node.whenDurable(error -> {
+            if (error == null) {
+                channel.writeAndFlush(Frames.ok(channel.alloc(), requestId, body));
+            } else {
+                fail(channel, requestId, error);
+            }
+        });
     }
 
     static void fail(Channel channel, long requestId, Throwable error) {

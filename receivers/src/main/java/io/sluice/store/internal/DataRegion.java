@@ -34,9 +34,14 @@ public final class DataRegion implements AutoCloseable {
         this.batchWriters = ThreadLocal.withInitial(() -> new BatchWriter(rows));
     }
 
-    /** A new, empty partition whose tree and rows live in this region. */
+    /** A new, empty partition whose tree and rows live in this region; its writes are not journaled. */
     public PartitionStore createPartition() {
-        PartitionStore partition = new PartitionStore(rows, batchWriters, partitions::remove);
+        return createPartition(StoreJournal.NONE);
+    }
+
+    /** A new, empty partition whose tree and rows live in this region and whose writes go to the journal. */
+    public PartitionStore createPartition(StoreJournal journal) {
+        PartitionStore partition = new PartitionStore(rows, batchWriters, journal, partitions::remove);
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("the data region is closed");

@@ -29,12 +29,21 @@ public final class PartitionStore {
     /** Why this partition may no longer be used (its cache was destroyed, its region closed), or null. */
     private String retired;
     private final java.util.function.Consumer<PartitionStore> onRetire;
+    /** Where each write is logged, under the write lock (the write-ahead log of a persistent region). */
+    private final StoreJournal journal;
 
-    PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters, java.util.function.Consumer<PartitionStore> onRetire) {
+    PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters, StoreJournal journal,
+                   java.util.function.Consumer<PartitionStore> onRetire) {
         this.onRetire = onRetire;
+        this.journal = journal;
         this.rows = rows;
         this.tree = new BPlusTree(rows);
         this.batchWriters = batchWriters;
+    }
+
+    /** The journal this partition's writes go to. */
+    StoreJournal journal() {
+        return journal;
     }
 
     /** The value stored for the key, or {@code null}. */
@@ -54,7 +63,10 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            return write(key, keyOffset, keyLength, value, valueOffset, valueLength, true) == INSERTED;
+            journal.checkWritable();
+            boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, true) == INSERTED;
+            journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.UPSERT);
+            return inserted;
         } finally {
             lock.writeLock().unlock();
         }
@@ -65,7 +77,12 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            return write(key, keyOffset, keyLength, value, valueOffset, valueLength, false) == INSERTED;
+            journal.checkWritable();
+            boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, false) == INSERTED;
+            if (inserted) {
+                journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.INSERT_IF_ABSENT);
+            }
+            return inserted;
         } finally {
             lock.writeLock().unlock();
         }
@@ -76,7 +93,12 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            return delete(key, keyOffset, keyLength);
+            journal.checkWritable();
+            boolean removed = delete(key, keyOffset, keyLength);
+            if (removed) {
+                journal.entry(key, keyOffset, keyLength, null, 0, 0, BatchMode.UPSERT);
+            }
+            return removed;
         } finally {
             lock.writeLock().unlock();
         }
@@ -93,6 +115,7 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
+            journal.checkWritable();
             work.run(new StoredEntry(this, rows));
         } finally {
             lock.writeLock().unlock();
@@ -143,7 +166,18 @@ public final class PartitionStore {
         lock.writeLock().lock();
         try {
             checkAlive();
-            return batchWriters.get().apply(tree, batch, mode);
+            journal.checkWritable();
+            BatchResult result;
+            try {
+                result = batchWriters.get().apply(tree, batch, mode);
+            } catch (BatchApplyException e) {
+                if (e.applied() > 0) {
+                    journal.batch(batch, mode, true);
+                }
+                throw e;
+            }
+            journal.batch(batch, mode, false);
+            return result;
         } finally {
             lock.writeLock().unlock();
         }

@@ -67,6 +67,12 @@ public final class StoredEntry {
     public void overwriteValue(int at, byte[] src, int srcOffset, int length) {
         requireValue();
         rows.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
+        StoreJournal journal = store.journal();
+        if (journal != StoreJournal.NONE) { // the log holds whole values: it records the value as it now is
+            byte[] value = new byte[valueLength];
+            readValue(value, 0);
+            journal.entry(key, keyOffset, keyLength, value, 0, valueLength, BatchMode.UPSERT);
+        }
     }
 
     /**
@@ -76,12 +82,16 @@ public final class StoredEntry {
      */
     public void put(byte[] value, int valueOffset, int length) {
         store.write(key, keyOffset, keyLength, value, valueOffset, length, true);
+        store.journal().entry(key, keyOffset, keyLength, value, valueOffset, length, BatchMode.UPSERT);
         at(key, keyOffset, keyLength);
     }
 
     /** Removes the entry. @return true if it had a value */
     public boolean remove() {
         boolean removed = link != 0 && store.delete(key, keyOffset, keyLength);
+        if (removed) {
+            store.journal().entry(key, keyOffset, keyLength, null, 0, 0, BatchMode.UPSERT);
+        }
         link = 0;
         valueLength = -1;
         return removed;

@@ -1,0 +1,137 @@
+package io.sluice.node;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Whether a node's data region survives a restart, and how: its directory and its write-ahead log's
+ * {@link WalMode}. Immutable. The default, {@link #disabled()}, keeps everything in memory only
+ * (nothing is written to disk, a restart starts empty). With persistence on, every write is logged
+ * (one record per applied batch) and a node started on the same directory replays the log, so it
+ * comes back with every acknowledged write (per the mode's guarantee, see {@link WalMode}).
+ *
+ * <pre>{@code
+ * NodeConfig.builder()
+ *         .persistence(PersistenceConfig.at(Path.of("/var/lib/sluice")).withWalMode(WalMode.FSYNC))
+ *         .build();
+ * }</pre>
+ */
+public final class PersistenceConfig {
+
+    /** The mode unless set otherwise. */
+    public static final WalMode DEFAULT_WAL_MODE = WalMode.LOG_ONLY;
+    /** How often {@link WalMode#BACKGROUND} writes and fsyncs the log unless set otherwise. */
+    public static final Duration DEFAULT_FLUSH_INTERVAL = Duration.ofSeconds(1);
+    /** Log segment size unless set otherwise: 64 MiB. */
+    public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
+    /** The smallest segment size: 1 MiB. */
+    public static final long MIN_SEGMENT_SIZE = 1L << 20;
+
+    private static final PersistenceConfig DISABLED = new PersistenceConfig(null, DEFAULT_WAL_MODE,
+            DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE);
+
+    private final Path directory;
+    private final WalMode walMode;
+    private final Duration walFlushInterval;
+    private final long walSegmentSize;
+
+    private PersistenceConfig(Path directory, WalMode walMode, Duration walFlushInterval, long walSegmentSize) {
+        this.directory = directory;
+        this.walMode = walMode;
+        this.walFlushInterval = walFlushInterval;
+        this.walSegmentSize = walSegmentSize;
+    }
+
+    /** In memory only: nothing is written to disk (the default). */
+    public static PersistenceConfig disabled() {
+        return DISABLED;
+    }
+
+    /**
+     * Persistence on, in this directory (created at start if missing; one node per directory), with
+     * mode {@link #DEFAULT_WAL_MODE}.
+     *
+     * @throws NullPointerException if directory is null
+     */
+    public static PersistenceConfig at(Path directory) {
+        Objects.requireNonNull(directory, "directory");
+        return new PersistenceConfig(directory, DEFAULT_WAL_MODE, DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE);
+    }
+
+    /**
+     * A copy with this WAL mode.
+     *
+     * @throws NullPointerException if mode is null
+     * @throws IllegalStateException if persistence is disabled (a mode needs a directory)
+     */
+    public PersistenceConfig withWalMode(WalMode mode) {
+        Objects.requireNonNull(mode, "mode");
+        requireEnabled("walMode");
+        return new PersistenceConfig(directory, mode, walFlushInterval, walSegmentSize);
+    }
+
+    /**
+     * A copy with this flush interval ({@link WalMode#BACKGROUND} writes and fsyncs the log this often).
+     *
+     * @throws IllegalArgumentException unless 1 ms &lt;= interval &lt;= 1 hour
+     */
+    public PersistenceConfig withWalFlushInterval(Duration interval) {
+        Objects.requireNonNull(interval, "interval");
+        requireEnabled("walFlushInterval");
+        if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("walFlushInterval is " + interval
+                    + "; it must be between 1 ms and 1 hour (PersistenceConfig.walFlushInterval)");
+        }
+        return new PersistenceConfig(directory, walMode, interval, walSegmentSize);
+    }
+
+    /**
+     * A copy with this log segment size (a segment is closed and the next one started once it is this big).
+     *
+     * @throws IllegalArgumentException unless {@value #MIN_SEGMENT_SIZE} &lt;= bytes &lt;= 1 GiB
+     */
+    public PersistenceConfig withWalSegmentSize(long bytes) {
+        requireEnabled("walSegmentSize");
+        if (bytes < MIN_SEGMENT_SIZE || bytes > 1L << 30) {
+            throw new IllegalArgumentException("walSegmentSize is " + bytes + " bytes; it must be between "
+                    + MIN_SEGMENT_SIZE + " (1 MiB) and 1 GiB (PersistenceConfig.walSegmentSize)");
+        }
+        return new PersistenceConfig(directory, walMode, walFlushInterval, bytes);
+    }
+
+    /** Whether the region is persisted. */
+    public boolean enabled() {
+        return directory != null;
+    }
+
+    /** The directory of the log (null when disabled). */
+    public Path directory() {
+        return directory;
+    }
+
+    public WalMode walMode() {
+        return walMode;
+    }
+
+    public Duration walFlushInterval() {
+        return walFlushInterval;
+    }
+
+    public long walSegmentSize() {
+        return walSegmentSize;
+    }
+
+    private void requireEnabled(String setting) {
+        if (directory == null) {
+            throw new IllegalStateException(setting + " needs persistence on: start from PersistenceConfig.at(directory)");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return directory == null ? "PersistenceConfig{disabled}" : "PersistenceConfig{directory=" + directory
+                + ", walMode=" + walMode + ", walFlushInterval=" + walFlushInterval + ", walSegmentSize="
+                + walSegmentSize + '}';
+    }
+}

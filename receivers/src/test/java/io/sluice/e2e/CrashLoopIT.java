@@ -1,0 +1,172 @@
+package io.sluice.e2e;
+
+import io.sluice.CacheConfig;
+import io.sluice.DataStreamer;
+import io.sluice.Sluice;
+import io.sluice.StreamerOptions;
+import io.sluice.client.ClientConfig;
+import io.sluice.client.SluiceClient;
+import io.sluice.node.WalMode;
+import io.sluice.server.internal.NodeProcess;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * The crash test of RocksDB's kind: a node process with a persistent region is loaded by a streamer
+ * and killed with kill -9 at a random moment, again and again; after each restart every entry whose
+ * batch future completed successfully must be there with its value.
+ *
+ * <p>CI runs {@value #CI_KILLS} kills per mode. The long version (100 kills of FSYNC):
+ * <pre>
+ * ./mvnw -B -o verify -pl receivers -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dit.test=CrashLoopIT -Dsluice.crashLoop.kills=100
+ * </pre>
+ * The seed is printed; {@code -Dsluice.crashLoop.seed=N} replays the same kill times. So that a long run stays
+ * bounded in disk, replay time and the test's own record, a fresh directory is started every
+ * {@value #KILLS_PER_DIRECTORY} kills (each kill still hits a log that earlier kills left behind).
+ */
+class CrashLoopIT {
+
+    static final int CI_KILLS = 4;
+    static final int KILLS_PER_DIRECTORY = 10;
+    private static final int KILLS = Integer.getInteger("sluice.crashLoop.kills", CI_KILLS);
+    private static final long SEED = Long.getLong("sluice.crashLoop.seed", System.nanoTime());
+
+    @Test
+    void fsyncKeepsEveryAcknowledgedEntryAcrossKills() {
+        bounded(WalMode.FSYNC, KILLS);
+    }
+
+    /** LOG_ONLY acknowledges once the OS has the record: a process kill (not an OS crash) loses nothing acknowledged. */
+    @Test
+    void logOnlyKeepsEveryAcknowledgedEntryAcrossProcessKills() {
+        bounded(WalMode.LOG_ONLY, Math.max(2, KILLS / 2));
+    }
+
+    /** The loop, failing if it takes more than 60 s plus 30 s a kill (a start, a load, a kill, a verification). */
+    private void bounded(WalMode mode, int kills) {
+        assertTimeoutPreemptively(Duration.ofSeconds(60 + 30L * kills), () -> crashLoop(mode, kills));
+    }
+
+    private void crashLoop(WalMode mode, int kills) throws Exception {
+        Random random = new Random(SEED + mode.ordinal());
+        System.out.println("CrashLoopIT " + mode + ": " + kills + " kills, seed " + SEED
+                + " (-Dsluice.crashLoop.seed=" + SEED + " replays it)");
+        int done = 0;
+        while (done < kills) {
+            int these = Math.min(KILLS_PER_DIRECTORY, kills - done);
+            crashLoopInOneDirectory(mode, these, random);
+            done += these;
+        }
+    }
+
+    private void crashLoopInOneDirectory(WalMode mode, int kills, Random random) throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "crash-loop-" + mode + "-");
+        String config = """
+                {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "1g", "applyThreads": 2,
+                 "caches": [{"name": "orders", "partitions": 64}],
+                 "persistence": {"directory": "%s", "walMode": "%s"}}
+                """.formatted(dir.toString().replace("\\", "\\\\"), mode);
+        Map<Long, String> acknowledged = new ConcurrentHashMap<>();
+        long nextKey = 0;
+        for (int round = 0; round < kills; round++) {
+            NodeProcess node = NodeProcesses.start(config, List.of());
+            try {
+                verify(node, acknowledged, round);
+                long killAfterMillis = 200 + random.nextInt(1300);
+                long first = nextKey;
+                nextKey = load(node, acknowledged, first, round, killAfterMillis);
+                System.out.println("round " + round + ": killed after " + killAfterMillis + " ms; keys " + first + ".."
+                        + nextKey + " offered, " + acknowledged.size() + " acknowledged in all");
+            } catch (AssertionError | RuntimeException e) {
+                System.err.println("node log of round " + round + ":\n" + node.log());
+                throw e;
+            } finally {
+                node.close();
+            }
+        }
+        NodeProcess last = NodeProcesses.start(config, List.of());
+        try {
+            verify(last, acknowledged, kills);
+            assertThat(acknowledged).as("the loads got entries acknowledged at all").isNotEmpty();
+        } finally {
+            last.stop();
+        }
+    }
+
+    /** Streams new keys until the node is killed; returns the next unused key. */
+    private long load(NodeProcess node, Map<Long, String> acknowledged, long firstKey, int round, long killAfterMillis)
+            throws Exception {
+        AtomicLong next = new AtomicLong(firstKey);
+        AtomicBoolean stop = new AtomicBoolean();
+        Sluice client = SluiceClient.connect(ClientConfig.builder().addresses(node.address())
+                .requestTimeout(Duration.ofSeconds(5)).build());
+        DataStreamer<Long, String> streamer = client.dataStreamer("orders", StreamerOptions.builder()
+                .perPartitionBufferSize(256).timeout(Duration.ofSeconds(10)).build());
+        Thread loader = new Thread(() -> {
+            try {
+                while (!stop.get()) {
+                    long key = next.getAndIncrement();
+                    String value = "v" + key + "@" + round;
+                    streamer.addData(key, value).whenComplete((ok, error) -> {
+                        if (error == null) {
+                            acknowledged.put(key, value);
+                        }
+                    });
+                }
+            } catch (RuntimeException e) {
+                // the node is gone: the streamer refuses more data
+            }
+        }, "crash-loop-loader");
+        loader.start();
+        Thread.sleep(killAfterMillis);
+        node.kill(); // kill -9: no drain, no final fsync
+        stop.set(true);
+        loader.join(30_000);
+        streamer.close(true);
+        client.close();
+        return next.get();
+    }
+
+    /** Every acknowledged entry is in the restarted node with its value. */
+    private static void verify(NodeProcess node, Map<Long, String> acknowledged, int round) {
+        if (acknowledged.isEmpty()) {
+            return;
+        }
+        try (Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
+            Map<Long, String> stored = new HashMap<>();
+            client.<Long, String>cache("orders").scan().forEach(e -> stored.put(e.getKey(), e.getValue()));
+            long missing = 0;
+            long wrong = 0;
+            Long example = null;
+            for (Map.Entry<Long, String> e : acknowledged.entrySet()) {
+                String value = stored.get(e.getKey());
+                if (value == null) {
+                    missing++;
+                    example = example == null ? e.getKey() : example;
+                } else if (!value.equals(e.getValue())) {
+                    wrong++;
+                    example = example == null ? e.getKey() : example;
+                }
+            }
+            assertThat(missing + wrong).as("after restart " + round + ": of " + acknowledged.size()
+                    + " acknowledged entries, " + missing + " are missing and " + wrong + " have another value"
+                    + " (e.g. key " + example + ")").isZero();
+            System.out.println("restart " + round + ": all " + acknowledged.size() + " acknowledged entries present ("
+                    + stored.size() + " stored)");
+        }
+    }
+}

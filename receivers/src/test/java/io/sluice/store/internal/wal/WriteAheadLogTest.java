@@ -1,0 +1,263 @@
+package io.sluice.store.internal.wal;
+
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.node.PersistenceConfig;
+import io.sluice.node.WalMode;
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.store.internal.BatchMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The log on real files: what is appended replays as it was; torn tails and damaged records are told apart. */
+@Timeout(60)
+class WriteAheadLogTest {
+
+    @TempDir
+    Path dir;
+
+    /** What a replay saw, as strings. */
+    private static final class Recorder implements WalReader.Handler {
+        final List<String> seen = new ArrayList<>();
+
+        @Override
+        public void types(byte[] metadata) {
+            seen.add("types " + metadata.length);
+        }
+
+        @Override
+        public void cache(int cacheId, int partitions, String name) {
+            seen.add("cache " + cacheId + " " + partitions + " " + name);
+        }
+
+        @Override
+        public void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries) {
+            StringBuilder s = new StringBuilder("batch " + cacheId + "/" + partition + " " + mode + (partial ? " partial" : ""));
+            for (int i = 0; i < entries.size(); i++) {
+                s.append(' ').append(new String(entries.data(), entries.keyOffset(i), entries.keyLength(i)));
+                s.append('=').append(entries.isRemoval(i) ? "-" : new String(entries.data(), entries.valueOffset(i),
+                        entries.valueLength(i)));
+            }
+            seen.add(s.toString());
+        }
+    }
+
+    private WriteAheadLog open(WalMode mode, Recorder recorder) {
+        WriteAheadLog wal = new WriteAheadLog(PersistenceConfig.at(dir).withWalMode(mode), () -> 1, () -> new byte[]{7, 7});
+        wal.recover(recorder);
+        return wal;
+    }
+
+    private static EntryBatch batch(String... kv) {
+        GrowableBuffer out = new GrowableBuffer(64);
+        for (int i = 0; i < kv.length; i += 2) {
+            EntryBatch.append(out, kv[i].getBytes(), kv[i + 1] == null ? null : kv[i + 1].getBytes());
+        }
+        return new EntryBatch(out.array(), out.position(), kv.length / 2);
+    }
+
+    private Path onlySegment() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> segments = files.filter(f -> f.getFileName().toString().startsWith("wal-")).sorted().toList();
+            return segments.get(segments.size() - 1);
+        }
+    }
+
+    private void writeSample() {
+        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+            wal.appendCache(0, 8, "orders");
+            wal.appendBatch(0, 3, BatchMode.INSERT_IF_ABSENT, false, batch("a", "1", "b", "2"));
+            wal.appendEntry(0, 4, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
+            wal.appendEntry(0, 3, BatchMode.UPSERT, "a".getBytes(), 0, 1, null, 0, 0);
+            wal.awaitDurable(wal.end());
+        }
+    }
+
+    @Test
+    void appendedRecordsReplayInOrderWithTheirBytes() {
+        writeSample();
+        Recorder replay = new Recorder();
+        WalReader.Summary summary = new WalReader(dir).replay(replay);
+
+        assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders",
+                "batch 0/3 INSERT_IF_ABSENT a=1 b=2", "batch 0/4 UPSERT k=v", "batch 0/3 UPSERT a=-");
+        assertThat(summary.dropped()).isNull();
+    }
+
+    @Test
+    void aTornTailIsDroppedReportedAndCutOff() throws IOException {
+        writeSample();
+        Path segment = onlySegment();
+        long size = Files.size(segment);
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+            f.setLength(size - 3); // the last record's last 3 bytes never reached the disk
+        }
+        Recorder replay = new Recorder();
+        WalReader.Summary summary = new WalReader(dir).replay(replay);
+
+        assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders",
+                "batch 0/3 INSERT_IF_ABSENT a=1 b=2", "batch 0/4 UPSERT k=v");
+        assertThat(summary.dropped()).contains(segment.getFileName().toString()).contains("dropped");
+        long lastRecord = 12 + 15 + 8 + 1; // header, batch fields, entry header, key "a"
+        assertThat(summary.droppedBytes()).isEqualTo(lastRecord - 3);
+        assertThat(Files.size(segment)).isEqualTo(size - lastRecord);
+        // The next start appends after the cut, and a replay sees a clean log.
+        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+            wal.appendEntry(0, 5, BatchMode.UPSERT, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
+            wal.awaitDurable(wal.end());
+        }
+        Recorder again = new Recorder();
+        assertThat(new WalReader(dir).replay(again).dropped()).isNull();
+        assertThat(again.seen).endsWith("batch 0/4 UPSERT k=v", "types 2", "batch 0/5 UPSERT z=9");
+    }
+
+    @Test
+    void zerosAtTheEndAreATornTail() throws IOException {
+        writeSample();
+        Path segment = onlySegment();
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+            f.setLength(Files.size(segment) + 4096); // a file system extended the file before the data came
+        }
+        Recorder replay = new Recorder();
+        WalReader.Summary summary = new WalReader(dir).replay(replay);
+        assertThat(replay.seen).hasSize(5);
+        assertThat(summary.dropped()).contains("zeros");
+    }
+
+    @Test
+    void aFlippedByteInARecordBeforeTheTailStopsRecoveryNamingFileAndPosition() throws IOException {
+        writeSample();
+        Path segment = onlySegment();
+        long recordAt = 32 + (12 + 1 + 2) + (12 + 9 + "orders".length()); // segment header, TYPES, CACHE: the first BATCH
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+            f.seek(recordAt + 30); // inside its entries
+            int b = f.read();
+            f.seek(recordAt + 30);
+            f.write(b ^ 0x10);
+        }
+        assertThatThrownBy(() -> new WalReader(dir).replay(new Recorder()))
+                .isInstanceOf(WalCorruptedException.class)
+                .hasMessageContaining(segment.toString() + " position " + recordAt)
+                .hasMessageContaining("fails its CRC32C check")
+                .hasMessageContaining("not a torn tail");
+    }
+
+    @Test
+    void aFlippedByteInARecordLengthIsCaughtByItsCheck() throws IOException {
+        writeSample();
+        Path segment = onlySegment();
+        long recordAt = 32 + (12 + 1 + 2) + (12 + 9 + "orders".length());
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+            f.seek(recordAt + 2);
+            f.write(0x7F); // the length now claims far more bytes than the file has
+        }
+        assertThatThrownBy(() -> new WalReader(dir).replay(new Recorder()))
+                .isInstanceOf(WalCorruptedException.class)
+                .hasMessageContaining("position " + recordAt)
+                .hasMessageContaining("damaged record header");
+    }
+
+    @Test
+    void aDamagedRecordInAnOlderSegmentIsAnErrorEvenAtItsEnd() throws IOException {
+        writeSample();
+        Path first = onlySegment();
+        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) { // a second segment
+            wal.appendEntry(0, 5, BatchMode.UPSERT, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
+            wal.awaitDurable(wal.end());
+        }
+        try (RandomAccessFile f = new RandomAccessFile(first.toFile(), "rw")) {
+            f.setLength(Files.size(first) - 1);
+        }
+        assertThatThrownBy(() -> new WalReader(dir).replay(new Recorder()))
+                .isInstanceOf(WalCorruptedException.class)
+                .hasMessageContaining(first.toString())
+                .hasMessageContaining("not the last one");
+    }
+
+    @Test
+    void concurrentAppendersShareFsyncs() throws Exception {
+        int threads = 16;
+        int perThread = 200;
+        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < perThread; i++) {
+                        byte[] key = ("t" + thread + "-" + i).getBytes();
+                        wal.appendEntry(0, thread, BatchMode.UPSERT, key, 0, key.length, key, 0, key.length);
+                        wal.awaitDurable(wal.end()); // each write waits for its own durability, as Cache.put does
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> f : done) {
+                f.get(50, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            // Every write waited for an fsync, yet they shared them: fewer fsyncs than writes by far.
+            assertThat(wal.syncs()).isLessThan(threads * perThread / 2);
+        }
+        Recorder replay = new Recorder();
+        new WalReader(dir).replay(replay);
+        assertThat(replay.seen).hasSize(1 + threads * perThread);
+    }
+
+    @Test
+    void logOnlyAcknowledgesAfterTheWriteAndBackgroundAtOnce() {
+        try (WriteAheadLog wal = open(WalMode.LOG_ONLY, new Recorder())) {
+            wal.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
+            wal.awaitDurable(wal.end());
+            assertThat(wal.writes()).isGreaterThanOrEqualTo(1);
+            assertThat(wal.syncs()).isZero();
+        }
+        try (WriteAheadLog wal = open(WalMode.BACKGROUND, new Recorder())) {
+            wal.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, "w".getBytes(), 0, 1);
+            wal.awaitDurable(wal.end()); // returns at once
+        }
+        Recorder replay = new Recorder();
+        new WalReader(dir).replay(replay);
+        assertThat(replay.seen).containsExactly("types 2", "batch 0/1 UPSERT k=v", "types 2", "batch 0/1 UPSERT k=w");
+    }
+
+    @Test
+    void aWaiterTheClosedLogCannotServeIsToldSoAtOnce() {
+        WriteAheadLog wal = open(WalMode.FSYNC, new Recorder());
+        wal.close();
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        wal.whenDurable(wal.end() + 1, outcome::set);
+        assertThat(outcome.get()).isInstanceOf(WalFailedException.class).hasMessageContaining("closed");
+        assertThatThrownBy(() -> wal.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, null, 0, 0))
+                .isInstanceOf(WalFailedException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void aSecondLogOnTheSameDirectoryIsRefused() {
+        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+            assertThatThrownBy(() -> new WriteAheadLog(PersistenceConfig.at(dir), () -> 1, () -> new byte[0]))
+                    .isInstanceOf(WalFailedException.class)
+                    .hasMessageContaining("in use by another node");
+        }
+    }
+}
