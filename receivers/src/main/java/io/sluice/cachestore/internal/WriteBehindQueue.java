@@ -88,9 +88,10 @@ public final class WriteBehindQueue implements AutoCloseable {
                 if (closed) {
                     throw new IllegalStateException("write-behind of " + label + " is closed");
                 }
-                LinkedHashMap<Object, Object> queue = queues.get(e.getValue().partition());
+                int partition = e.getValue().partition();
                 Object key = e.getKey();
-                if (queue.containsKey(key)) {
+                if (queues.get(partition).containsKey(key)) {
+                    LinkedHashMap<Object, Object> queue = queues.get(partition);
                     queue.remove(key); // coalesced: the last change wins and moves to the end
                     queue.put(key, e.getValue().value());
                     continue;
@@ -103,7 +104,8 @@ public final class WriteBehindQueue implements AutoCloseable {
                 if (closed) {
                     throw new IllegalStateException("write-behind of " + label + " is closed");
                 }
-                queue.put(key, e.getValue().value());
+                // Looked up after the wait: the flusher may have taken the partition's queue meanwhile.
+                queues.get(partition).put(key, e.getValue().value());
                 held++;
                 queued++;
             }
@@ -176,6 +178,10 @@ public final class WriteBehindQueue implements AutoCloseable {
                 flushed.signalAll();
                 if (last && queued == 0) {
                     return;
+                }
+                if (last) {
+                    // Still queued after close: a writer that was waiting for room got in; take it next round.
+                    flushRequested = true;
                 }
             } finally {
                 lock.unlock();
