@@ -37,8 +37,10 @@ import java.util.Objects;
  * <ul>
  *   <li><b>Writes</b> are upserts ({@code INSERT ... ON CONFLICT (key) DO UPDATE}). A
  *   {@link #writeBatch} keeps the last value of a key that occurs twice (PostgreSQL refuses to update
- *   a row twice in one statement) and runs as one JDBC batch, which pgjdbc's
- *   {@code reWriteBatchedInserts} turns into multi-row INSERTs; a batch of at least
+ *   a row twice in one statement) and runs as one statement over two arrays
+ *   ({@code INSERT ... SELECT * FROM unnest(keys, values) ON CONFLICT ...}, the default), or as one JDBC
+ *   batch in a transaction, which pgjdbc's {@code reWriteBatchedInserts} turns into multi-row INSERTs
+ *   ({@link JdbcStoreConfig.BatchStatement}); a batch of at least
  *   {@link JdbcStoreConfig#copyThreshold()} entries is {@code COPY}ed (binary) into a temporary
  *   staging table and upserted from it in one statement. Each call is one transaction: it is written
  *   whole or not at all.</li>
@@ -92,14 +94,15 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         // A fixed-size pool (HikariCP's advice): no connection churn under a steady load.
         hc.setMaximumPoolSize(config.poolSize());
         hc.setMinimumIdle(config.poolSize());
-        hc.setAutoCommit(false);
+        // One statement is its own transaction (no BEGIN/COMMIT round trips); multi-statement work opens one.
+        hc.setAutoCommit(true);
         hc.setConnectionTimeout(config.connectionTimeout().toMillis());
         hc.setValidationTimeout(Math.min(config.connectionTimeout().toMillis(), 5_000));
         hc.setKeepaliveTime(120_000);
         hc.addDataSourceProperty("reWriteBatchedInserts", "true");
         this.pool = new HikariDataSource(hc);
         if (config.createTable()) {
-            inTransaction("create table " + config.table(), List.of(), c -> {
+            inTransaction("create table " + config.table(), List.of(), false, c -> {
                 try (Statement s = c.createStatement()) {
                     s.execute(sql.createTable);
                 }
@@ -111,7 +114,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     @Override
     public Object load(Object key) throws Exception {
         Object column = keys.columnValue(key);
-        byte[] value = inTransaction("load from " + config.table(), List.of(key), c -> {
+        byte[] value = inTransaction("load from " + config.table(), List.of(key), false, c -> {
             try (PreparedStatement s = c.prepareStatement(sql.select)) {
                 keys.bind(s, 1, column);
                 try (ResultSet rs = s.executeQuery()) {
@@ -131,10 +134,10 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             byColumn.put(KeyBinder.lookupKey(column), key);
             columns.add(column);
         }
-        Map<Object, byte[]> rows = inTransaction("loadAll from " + config.table(), new ArrayList<>(wanted), c -> {
+        Map<Object, byte[]> rows = inTransaction("loadAll from " + config.table(), new ArrayList<>(wanted), false, c -> {
             Map<Object, byte[]> found = new HashMap<>();
             try (PreparedStatement s = c.prepareStatement(sql.selectAny)) {
-                Array array = c.createArrayOf(config.keyType().arrayElement(), columns.toArray());
+                Array array = c.createArrayOf(config.keyType().arrayElement(), typedKeys(columns));
                 s.setArray(1, array);
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
@@ -153,7 +156,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     public void write(Object key, Object value) throws Exception {
         Object column = keys.columnValue(key);
         byte[] bytes = context.toBytes(value);
-        inTransaction("write to " + config.table(), List.of(key), c -> {
+        inTransaction("write to " + config.table(), List.of(key), false, c -> {
             try (PreparedStatement s = c.prepareStatement(sql.upsert)) {
                 keys.bind(s, 1, column);
                 s.setBytes(2, bytes);
@@ -179,15 +182,50 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             return;
         }
         boolean copy = config.copyThreshold() > 0 && rows.size() >= config.copyThreshold();
+        boolean arrays = !copy && config.batchStatement() == JdbcStoreConfig.BatchStatement.UNNEST_ARRAYS;
         inTransaction((copy ? "COPY" : "writeBatch") + " of " + rows.size() + " entries to " + config.table(), named,
-                c -> {
+                !arrays, c -> {
                     if (copy) {
                         copyThenUpsert(c, rows.values());
+                    } else if (arrays) {
+                        upsertArrays(c, rows.values());
                     } else {
                         upsertBatch(c, rows.values());
                     }
                     return null;
                 });
+    }
+
+    /** Key column values as the typed array pgjdbc binds (byte[][] for bytea). */
+    private Object[] typedKeys(List<Object> columns) {
+        return switch (config.keyType()) {
+            case BIGINT -> columns.toArray(new Long[0]);
+            case INTEGER -> columns.toArray(new Integer[0]);
+            case TEXT -> columns.toArray(new String[0]);
+            case BYTEA -> columns.toArray(new byte[0][]);
+        };
+    }
+
+    /** One statement whatever the size: the keys and values as two arrays, unnested into rows. */
+    private void upsertArrays(Connection c, Collection<Row> rows) throws SQLException {
+        // pgjdbc wants typed arrays (byte[][] for bytea).
+        Object[] keyArray = switch (config.keyType()) {
+            case BIGINT -> new Long[rows.size()];
+            case INTEGER -> new Integer[rows.size()];
+            case TEXT -> new String[rows.size()];
+            case BYTEA -> new byte[rows.size()][];
+        };
+        byte[][] valueArray = new byte[rows.size()][];
+        int i = 0;
+        for (Row row : rows) {
+            keyArray[i] = row.key;
+            valueArray[i++] = row.value;
+        }
+        try (PreparedStatement s = c.prepareStatement(sql.upsertArrays)) {
+            s.setArray(1, c.createArrayOf(config.keyType().arrayElement(), keyArray));
+            s.setArray(2, c.createArrayOf("bytea", valueArray));
+            s.executeUpdate();
+        }
     }
 
     private void upsertBatch(Connection c, Collection<Row> rows) throws SQLException {
@@ -222,7 +260,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     @Override
     public void delete(Object key) throws Exception {
         Object column = keys.columnValue(key);
-        inTransaction("delete from " + config.table(), List.of(key), c -> {
+        inTransaction("delete from " + config.table(), List.of(key), false, c -> {
             try (PreparedStatement s = c.prepareStatement(sql.delete)) {
                 keys.bind(s, 1, column);
                 s.executeUpdate();
@@ -241,9 +279,9 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             columns.add(keys.columnValue(key));
         }
         inTransaction("deleteBatch of " + columns.size() + " keys from " + config.table(), new ArrayList<>(toDelete),
-                c -> {
+                false, c -> {
                     try (PreparedStatement s = c.prepareStatement(sql.deleteAny)) {
-                        s.setArray(1, c.createArrayOf(config.keyType().arrayElement(), columns.toArray()));
+                        s.setArray(1, c.createArrayOf(config.keyType().arrayElement(), typedKeys(columns)));
                         s.executeUpdate();
                     }
                     return null;
@@ -264,8 +302,9 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         }
     }
 
-    /** Runs the work in one transaction, retrying transient failures; wraps the final failure with the keys. */
-    private <T> T inTransaction(String what, List<?> involved, SqlWork<T> work) throws CacheStoreException {
+    /** Runs the work in one transaction (one statement, or several in an explicit one), retrying transient failures; wraps the final failure with the keys. */
+    private <T> T inTransaction(String what, List<?> involved, boolean multiStatement, SqlWork<T> work)
+            throws CacheStoreException {
         HikariDataSource p = pool;
         if (p == null) {
             throw new IllegalStateException("the JDBC store of table " + config.table() + " is not open");
@@ -273,6 +312,10 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         try {
             return retry.executeCallable(() -> {
                 try (Connection c = p.getConnection()) {
+                    if (!multiStatement) {
+                        return work.run(c);
+                    }
+                    c.setAutoCommit(false); // the pool sets it back when the connection returns
                     try {
                         T result = work.run(c);
                         c.commit();

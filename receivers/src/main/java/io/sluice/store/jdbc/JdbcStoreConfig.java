@@ -50,6 +50,14 @@ public final class JdbcStoreConfig {
         }
     }
 
+    /** The statement a writeBatch below {@link #copyThreshold()} runs. */
+    public enum BatchStatement {
+        /** One {@code INSERT ... SELECT * FROM unnest(?, ?) ON CONFLICT ...} with the keys and values as two arrays: one statement and round trip for any size, atomic on its own. */
+        UNNEST_ARRAYS,
+        /** A JDBC batch of single-row upserts in a transaction, which pgjdbc's {@code reWriteBatchedInserts} rewrites into multi-row INSERTs. */
+        REWRITTEN_BATCH
+    }
+
     /** An identifier: letters, digits, underscores; a table may be schema-qualified. */
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
@@ -63,6 +71,7 @@ public final class JdbcStoreConfig {
     private final boolean createTable;
     private final int maxBatchSize;
     private final int copyThreshold;
+    private final BatchStatement batchStatement;
     private final int poolSize;
     private final Duration connectionTimeout;
     private final int retryAttempts;
@@ -79,6 +88,7 @@ public final class JdbcStoreConfig {
         this.createTable = b.createTable;
         this.maxBatchSize = b.maxBatchSize;
         this.copyThreshold = b.copyThreshold;
+        this.batchStatement = b.batchStatement;
         this.poolSize = b.poolSize;
         this.connectionTimeout = b.connectionTimeout;
         this.retryAttempts = b.retryAttempts;
@@ -130,6 +140,10 @@ public final class JdbcStoreConfig {
         return copyThreshold;
     }
 
+    public BatchStatement batchStatement() {
+        return batchStatement;
+    }
+
     public int poolSize() {
         return poolSize;
     }
@@ -151,7 +165,7 @@ public final class JdbcStoreConfig {
         // No password.
         return "JdbcStoreConfig{url=" + jdbcUrl + ", user=" + username + ", table=" + table + " (" + keyColumn + ' '
                 + keyType.sql() + ", " + valueColumn + " bytea), maxBatchSize=" + maxBatchSize + ", copyThreshold="
-                + copyThreshold + ", poolSize=" + poolSize + ", retryAttempts=" + retryAttempts + '}';
+                + copyThreshold + ", batchStatement=" + batchStatement + ", poolSize=" + poolSize + ", retryAttempts=" + retryAttempts + '}';
     }
 
     /** Builds a {@link JdbcStoreConfig}; setters check their argument. */
@@ -166,6 +180,7 @@ public final class JdbcStoreConfig {
         private boolean createTable;
         private int maxBatchSize = 512;
         private int copyThreshold = 0;
+        private BatchStatement batchStatement = BatchStatement.UNNEST_ARRAYS;
         private int poolSize = 4;
         private Duration connectionTimeout = Duration.ofSeconds(5);
         private int retryAttempts = 3;
@@ -253,6 +268,12 @@ public final class JdbcStoreConfig {
                         + "; it must not be negative (JdbcStoreConfig.copyThreshold)");
             }
             this.copyThreshold = entries;
+            return this;
+        }
+
+        /** @param statement how a writeBatch below the copy threshold is written; default {@link BatchStatement#UNNEST_ARRAYS} */
+        public Builder batchStatement(BatchStatement statement) {
+            this.batchStatement = Objects.requireNonNull(statement, "statement");
             return this;
         }
 

@@ -10,6 +10,7 @@ public final class StoreSql {
 
     public final String createTable;
     public final String upsert;
+    public final String upsertArrays;
     public final String select;
     public final String selectAny;
     public final String delete;
@@ -28,6 +29,8 @@ public final class StoreSql {
         // pgjdbc's reWriteBatchedInserts turns a batch of this into multi-row INSERTs; keys are unique per batch.
         upsert = "INSERT INTO " + t + " (" + k + ", " + v + ") VALUES (?, ?) ON CONFLICT (" + k + ") DO UPDATE SET "
                 + v + " = EXCLUDED." + v;
+        upsertArrays = "INSERT INTO " + t + " (" + k + ", " + v + ") SELECT * FROM unnest(?::" + c.keyType().sql()
+                + "[], ?::bytea[]) ON CONFLICT (" + k + ") DO UPDATE SET " + v + " = EXCLUDED." + v;
         select = "SELECT " + v + " FROM " + t + " WHERE " + k + " = ?";
         selectAny = "SELECT " + k + ", " + v + " FROM " + t + " WHERE " + k + " = ANY (?)";
         delete = "DELETE FROM " + t + " WHERE " + k + " = ?";
