@@ -50,6 +50,8 @@ public final class CacheStoreConfig {
     public static final int DEFAULT_QUEUE_BOUND = 100_000;
     /** Write-behind tries a failing flush this many times in all, unless set otherwise. */
     public static final int DEFAULT_FLUSH_ATTEMPTS = 3;
+    /** Write-behind writes a flush's store calls on this many threads at once, unless set otherwise. */
+    public static final int DEFAULT_FLUSH_THREADS = 1;
 
     private final String storeName;
     private final boolean readThrough;
@@ -58,9 +60,16 @@ public final class CacheStoreConfig {
     private final Duration flushInterval;
     private final int queueBound;
     private final int flushAttempts;
+    private final int flushThreads;
 
     private CacheStoreConfig(String storeName, boolean readThrough, WriteMode writeMode, int flushSize,
                              Duration flushInterval, int queueBound, int flushAttempts) {
+        this(storeName, readThrough, writeMode, flushSize, flushInterval, queueBound, flushAttempts,
+                DEFAULT_FLUSH_THREADS);
+    }
+
+    private CacheStoreConfig(String storeName, boolean readThrough, WriteMode writeMode, int flushSize,
+                             Duration flushInterval, int queueBound, int flushAttempts, int flushThreads) {
         this.storeName = storeName;
         this.readThrough = readThrough;
         this.writeMode = writeMode;
@@ -68,6 +77,7 @@ public final class CacheStoreConfig {
         this.flushInterval = flushInterval;
         this.queueBound = queueBound;
         this.flushAttempts = flushAttempts;
+        this.flushThreads = flushThreads;
     }
 
     /** Write-through to the named store, no read-through. @throws IllegalArgumentException if the name is blank */
@@ -97,13 +107,13 @@ public final class CacheStoreConfig {
     /** A copy with that write mode. */
     public CacheStoreConfig withWriteMode(WriteMode mode) {
         return new CacheStoreConfig(storeName, readThrough, Objects.requireNonNull(mode, "mode"), flushSize,
-                flushInterval, queueBound, flushAttempts);
+                flushInterval, queueBound, flushAttempts, flushThreads);
     }
 
     /** A copy that loads a missing key from the store on {@code get}/{@code getAll} (and keeps it in memory). */
     public CacheStoreConfig withReadThrough(boolean readThrough) {
         return new CacheStoreConfig(storeName, readThrough, writeMode, flushSize, flushInterval, queueBound,
-                flushAttempts);
+                flushAttempts, flushThreads);
     }
 
     /** @param keys write-behind flushes once this many keys are queued; at least 1 */
@@ -111,7 +121,8 @@ public final class CacheStoreConfig {
         if (keys < 1) {
             throw new IllegalArgumentException("flushSize is " + keys + "; it must be at least 1 (CacheStoreConfig.flushSize)");
         }
-        return new CacheStoreConfig(storeName, readThrough, writeMode, keys, flushInterval, queueBound, flushAttempts);
+        return new CacheStoreConfig(storeName, readThrough, writeMode, keys, flushInterval, queueBound, flushAttempts,
+                flushThreads);
     }
 
     /** @param interval write-behind flushes what is queued at least this often; positive */
@@ -121,7 +132,8 @@ public final class CacheStoreConfig {
             throw new IllegalArgumentException("flushInterval is " + interval
                     + "; it must be positive (CacheStoreConfig.flushInterval)");
         }
-        return new CacheStoreConfig(storeName, readThrough, writeMode, flushSize, interval, queueBound, flushAttempts);
+        return new CacheStoreConfig(storeName, readThrough, writeMode, flushSize, interval, queueBound, flushAttempts,
+                flushThreads);
     }
 
     /** @param keys write-behind blocks writers once this many keys are queued or in flight; at least 1 */
@@ -129,7 +141,8 @@ public final class CacheStoreConfig {
         if (keys < 1) {
             throw new IllegalArgumentException("queueBound is " + keys + "; it must be at least 1 (CacheStoreConfig.queueBound)");
         }
-        return new CacheStoreConfig(storeName, readThrough, writeMode, flushSize, flushInterval, keys, flushAttempts);
+        return new CacheStoreConfig(storeName, readThrough, writeMode, flushSize, flushInterval, keys, flushAttempts,
+                flushThreads);
     }
 
     /** @param attempts write-behind tries a failing flush this many times in all before reporting it; at least 1 */
@@ -138,7 +151,26 @@ public final class CacheStoreConfig {
             throw new IllegalArgumentException("flushAttempts is " + attempts
                     + "; it must be at least 1 (CacheStoreConfig.flushAttempts)");
         }
-        return new CacheStoreConfig(storeName, readThrough, writeMode, flushSize, flushInterval, queueBound, attempts);
+        return new CacheStoreConfig(storeName, readThrough, writeMode, flushSize, flushInterval, queueBound, attempts,
+                flushThreads);
+    }
+
+    /**
+     * @param threads write-behind writes the store calls of one flush (of {@code maxBatchSize} each) on
+     *                this many threads at once; 1 to 64. A key is in one call of a flush and the next
+     *                flush starts when all calls are done, so each key's order is kept.
+     */
+    public CacheStoreConfig withFlushThreads(int threads) {
+        if (threads < 1 || threads > 64) {
+            throw new IllegalArgumentException("flushThreads is " + threads
+                    + "; it must be between 1 and 64 (CacheStoreConfig.flushThreads)");
+        }
+        return new CacheStoreConfig(storeName, readThrough, writeMode, flushSize, flushInterval, queueBound,
+                flushAttempts, threads);
+    }
+
+    public int flushThreads() {
+        return flushThreads;
     }
 
     public String storeName() {
@@ -173,18 +205,20 @@ public final class CacheStoreConfig {
     public boolean equals(Object o) {
         return o instanceof CacheStoreConfig c && c.storeName.equals(storeName) && c.readThrough == readThrough
                 && c.writeMode == writeMode && c.flushSize == flushSize && c.flushInterval.equals(flushInterval)
-                && c.queueBound == queueBound && c.flushAttempts == flushAttempts;
+                && c.queueBound == queueBound && c.flushAttempts == flushAttempts && c.flushThreads == flushThreads;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(storeName, readThrough, writeMode, flushSize, flushInterval, queueBound, flushAttempts);
+        return Objects.hash(storeName, readThrough, writeMode, flushSize, flushInterval, queueBound, flushAttempts,
+                flushThreads);
     }
 
     @Override
     public String toString() {
         return "CacheStoreConfig{store=" + storeName + ", readThrough=" + readThrough + ", writeMode=" + writeMode
                 + (writeMode == WriteMode.WRITE_BEHIND ? ", flushSize=" + flushSize + ", flushInterval=" + flushInterval
-                + ", queueBound=" + queueBound + ", flushAttempts=" + flushAttempts : "") + '}';
+                + ", queueBound=" + queueBound + ", flushAttempts=" + flushAttempts + ", flushThreads=" + flushThreads : "")
+                + '}';
     }
 }

@@ -10,6 +10,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -57,6 +60,8 @@ public final class WriteBehindQueue implements AutoCloseable {
     private boolean flushRequested;
     private boolean closed;
     private final Thread flusher;
+    /** Writes a flush's calls in parallel when {@link CacheStoreConfig#flushThreads()} &gt; 1, else null. */
+    private final ExecutorService callWriters;
     private final AtomicLong writtenKeys = new AtomicLong();
     private final AtomicLong failedKeys = new AtomicLong();
     private final AtomicLong flushes = new AtomicLong();
@@ -70,6 +75,11 @@ public final class WriteBehindQueue implements AutoCloseable {
         for (int p = 0; p < partitions; p++) {
             queues.add(new LinkedHashMap<>());
         }
+        this.callWriters = config.flushThreads() <= 1 ? null : Executors.newFixedThreadPool(config.flushThreads(), r -> {
+            Thread t = new Thread(r, "sluice-write-behind-call-" + label.replaceAll("\\W+", "-"));
+            t.setDaemon(true);
+            return t;
+        });
         this.flusher = new Thread(this::runFlusher, "sluice-write-behind-" + label.replaceAll("\\W+", "-"));
         flusher.setDaemon(true);
         flusher.start();
@@ -229,8 +239,33 @@ public final class WriteBehindQueue implements AutoCloseable {
             }
             current.add(0, e.getKey(), e.getValue().value());
         }
+        if (callWriters == null || calls.size() == 1) {
+            for (StoreChanges call : calls) {
+                writeWithRetries(call);
+            }
+            return count;
+        }
+        // Each key is in one call; the next flush waits for all of them, so per-key order holds.
+        List<Future<?>> running = new ArrayList<>(calls.size());
         for (StoreChanges call : calls) {
-            writeWithRetries(call);
+            running.add(callWriters.submit(() -> writeWithRetries(call)));
+        }
+        boolean interrupted = false;
+        for (Future<?> f : running) {
+            while (true) {
+                try {
+                    f.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // finish the flush: its keys' slots must be freed
+                } catch (java.util.concurrent.ExecutionException e) {
+                    LOG.error("write-behind of {}: a flush call failed unexpectedly", label, e.getCause());
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         return count;
     }
@@ -316,6 +351,9 @@ public final class WriteBehindQueue implements AutoCloseable {
             } catch (InterruptedException e) {
                 interrupted = true;
             }
+        }
+        if (callWriters != null) {
+            callWriters.shutdown();
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

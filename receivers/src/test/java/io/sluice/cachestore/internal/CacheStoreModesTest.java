@@ -283,4 +283,20 @@ class CacheStoreModesTest {
         assertThat(store().data).containsOnlyKeys(2L);
         assertThat(queue.writtenKeys()).isEqualTo(1);
     }
+
+    @Test
+    void writeBehindWritesAFlushsCallsInParallelAndKeepsEachKeysLastChange() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushSize(50)
+                .withFlushInterval(Duration.ofMillis(20)).withFlushThreads(4), 10);
+        MapStore store = store();
+        for (int round = 0; round < 20; round++) {
+            for (long k = 0; k < 300; k++) {
+                cache.put(k, "r" + round);
+            }
+        }
+        node.close();
+        node = null;
+        assertThat(store.data).hasSize(300).allSatisfy((k, v) -> assertThat(v).isEqualTo("r19"));
+        assertThat(store.writeBatchSizes).allMatch(n -> n <= 10);
+    }
 }

@@ -116,7 +116,7 @@ public final class CacheStoreBenchmark {
                 row("write-through, upserts", streamed, through, copy);
                 row("write-through, COPY+upsert", streamed, throughCopy, copy);
                 row("write-behind, load", streamed, behind[0], memory);
-                row("write-behind, load+drain", streamed, behind[1], copy);
+                row("write-behind, load+drain (4 flush threads)", streamed, behind[1], copy);
                 System.out.println("(ratio: the row's rate over the ceiling's: COPY for write-through and drain,"
                         + " in-memory for the write-behind load)");
             }
@@ -128,7 +128,7 @@ public final class CacheStoreBenchmark {
     }
 
     private static void row(String what, int n, long ms, long baselineMs) {
-        System.out.printf("| %-27s | %,8d ms | %,10.0f entries/s | %5.2f |%n", what, ms, n * 1000.0 / ms,
+        System.out.printf("| %-42s | %,8d ms | %,10.0f entries/s | %5.2f |%n", what, ms, n * 1000.0 / ms,
                 baselineMs / (double) ms);
     }
 
@@ -225,7 +225,7 @@ public final class CacheStoreBenchmark {
         long start = System.nanoTime();
         try {
             node.createCache(CacheConfig.named("orders").withStore(CacheStoreConfig.writeBehind("pg")
-                    .withQueueBound(Math.max(n, 1))));
+                    .withQueueBound(Math.max(n, 1)).withFlushThreads(config.poolSize())));
             BinaryObjectBuilder builder = node.binary().builder(StockOrderFields.TYPE_NAME);
             start = System.nanoTime();
             try (DataStreamer<Long, BinaryObject> s = node.dataStreamer("orders")) {
