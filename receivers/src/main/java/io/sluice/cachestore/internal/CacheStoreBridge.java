@@ -149,7 +149,7 @@ public final class CacheStoreBridge implements AutoCloseable {
     }
 
     /**
-     * The store's value for a key (encoded), or null.
+     * The store's value for a key, or null.
      *
      * @throws CacheStoreException naming the key if the store failed
      */
