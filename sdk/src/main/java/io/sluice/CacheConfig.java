@@ -3,9 +3,10 @@ package io.sluice;
 import java.util.Objects;
 
 /**
- * How a cache is laid out: its name and its number of partitions.
+ * How a cache is laid out: its name, its number of partitions, and the {@link CacheStore} behind
+ * it, if any.
  *
- * <pre>{@code CacheConfig.named("orders").withPartitions(512)}</pre>
+ * <pre>{@code CacheConfig.named("orders").withPartitions(512).withStore(CacheStoreConfig.writeThrough("pg"))}</pre>
  */
 public final class CacheConfig {
 
@@ -16,10 +17,13 @@ public final class CacheConfig {
 
     private final String name;
     private final int partitions;
+    /** The store behind the cache, or null. */
+    private final CacheStoreConfig store;
 
-    private CacheConfig(String name, int partitions) {
+    private CacheConfig(String name, int partitions, CacheStoreConfig store) {
         this.name = name;
         this.partitions = partitions;
+        this.store = store;
     }
 
     /**
@@ -33,7 +37,7 @@ public final class CacheConfig {
         if (name.isBlank()) {
             throw new IllegalArgumentException("cache name must not be blank");
         }
-        return new CacheConfig(name, DEFAULT_PARTITIONS);
+        return new CacheConfig(name, DEFAULT_PARTITIONS, null);
     }
 
     /**
@@ -46,7 +50,21 @@ public final class CacheConfig {
             throw new IllegalArgumentException("partitions is " + partitions
                     + "; it must be between 1 and " + MAX_PARTITIONS + " (CacheConfig.partitions)");
         }
-        return new CacheConfig(name, partitions);
+        return new CacheConfig(name, partitions, store);
+    }
+
+    /**
+     * A copy backed by a cache store: the store's name must be registered on the node that creates
+     * the cache ({@code NodeConfig.builder().store(name, factory)}); null removes the store. The store
+     * is an embedded node's: a remote client's {@code createCache} does not carry it.
+     */
+    public CacheConfig withStore(CacheStoreConfig store) {
+        return new CacheConfig(name, partitions, store);
+    }
+
+    /** The store behind the cache, or {@code null} if there is none. */
+    public CacheStoreConfig store() {
+        return store;
     }
 
     public String name() {
@@ -59,16 +77,17 @@ public final class CacheConfig {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CacheConfig c && c.name.equals(name) && c.partitions == partitions;
+        return o instanceof CacheConfig c && c.name.equals(name) && c.partitions == partitions
+                && Objects.equals(c.store, store);
     }
 
     @Override
     public int hashCode() {
-        return name.hashCode() * 31 + partitions;
+        return (name.hashCode() * 31 + partitions) * 31 + Objects.hashCode(store);
     }
 
     @Override
     public String toString() {
-        return "CacheConfig{name=" + name + ", partitions=" + partitions + '}';
+        return "CacheConfig{name=" + name + ", partitions=" + partitions + (store != null ? ", store=" + store : "") + '}';
     }
 }

@@ -13,7 +13,9 @@ public interface Sluice extends AutoCloseable {
     /**
      * Creates a cache.
      *
-     * @throws IllegalStateException if a cache with that name already exists
+     * @throws IllegalStateException if a cache with that name already exists, or its cache store
+     *         ({@link CacheConfig#withStore}) failed to open
+     * @throws IllegalArgumentException if the config names a cache store the node has not registered
      */
     <K, V> Cache<K, V> createCache(CacheConfig config);
 

@@ -156,7 +156,11 @@ public final class StreamerOptions {
         return get(RECEIVER);
     }
 
-    /** Whether the node skips its write-through store (reserved; no store is attached yet). */
+    /**
+     * Whether the node leaves the cache's {@link CacheStore} alone for this streamer's batches: they
+     * are written to memory only, neither written through nor queued for write-behind (a custom
+     * receiver's cache operations included). For loading a cache from the database it sits in front of.
+     */
     public boolean skipStore() {
         return get(SKIP_STORE);
     }
@@ -252,7 +256,7 @@ public final class StreamerOptions {
             return set(RECEIVER, receiver);
         }
 
-        /** @param skipStore whether the node skips the cache's write-through store; default false */
+        /** @param skipStore whether the node leaves the cache's store alone ({@link StreamerOptions#skipStore()}); default false */
         public Builder skipStore(boolean skipStore) {
             return set(SKIP_STORE, skipStore);
         }

@@ -1,5 +1,6 @@
 package io.sluice.node;
 
+import io.sluice.CacheStore;
 import io.sluice.EntryProcessor;
 import io.sluice.Processors;
 import io.sluice.Receivers;
@@ -41,6 +42,7 @@ public final class NodeConfig {
     private final PersistenceConfig persistence;
     private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers;
     private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors;
+    private final Map<String, Supplier<? extends CacheStore<?, ?>>> stores;
 
     private NodeConfig(Builder b) {
         this.dataRegion = b.region();
@@ -48,6 +50,7 @@ public final class NodeConfig {
         this.persistence = b.persistence;
         this.receivers = Collections.unmodifiableMap(new LinkedHashMap<>(b.receivers));
         this.processors = Collections.unmodifiableMap(new LinkedHashMap<>(b.processors));
+        this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(b.stores));
     }
 
     /** The defaults: 4 KiB pages, a data region of 256 MiB at start and 4 GiB at most, one apply thread per processor. */
@@ -95,6 +98,11 @@ public final class NodeConfig {
         return processors;
     }
 
+    /** The cache stores by name, in the order they were registered ({@link io.sluice.CacheStoreConfig#storeName()}). */
+    public Map<String, Supplier<? extends CacheStore<?, ?>>> stores() {
+        return stores;
+    }
+
     /** Whether the name is one of the built-in receivers ({@link Receivers}). */
     static boolean isBuiltInReceiver(String name) {
         return ReceiverRegistry.BUILT_INS.containsKey(name);
@@ -104,7 +112,8 @@ public final class NodeConfig {
     public String toString() {
         return "NodeConfig{pageSize=" + pageSize() + ", dataRegionInitialSize=" + dataRegionInitialSize()
                 + ", dataRegionMaxSize=" + dataRegionMaxSize() + ", applyThreads=" + applyThreads
-                + ", persistence=" + persistence + ", receivers=" + receivers.keySet() + ", processors=" + processors.keySet() + '}';
+                + ", persistence=" + persistence + ", receivers=" + receivers.keySet() + ", processors=" + processors.keySet()
+                + (stores.isEmpty() ? "" : ", stores=" + stores.keySet()) + '}';
     }
 
     /** Builds a {@link NodeConfig}; every setter checks its argument, {@link #build()} checks them together. */
@@ -117,6 +126,7 @@ public final class NodeConfig {
         private PersistenceConfig persistence = PersistenceConfig.disabled();
         private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers = new LinkedHashMap<>();
         private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors = new LinkedHashMap<>();
+        private final Map<String, Supplier<? extends CacheStore<?, ?>>> stores = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -254,6 +264,29 @@ public final class NodeConfig {
                         + "' is already registered; each name may be registered once (NodeConfig.processor)");
             }
             processors.put(name, factory);
+            return this;
+        }
+
+        /**
+         * Registers a cache store that caches attach by name
+         * ({@code CacheConfig.withStore(CacheStoreConfig.writeThrough(name))}). The node calls the
+         * factory once per cache that names the store, when the cache is created; that instance serves
+         * the whole cache from several threads and must be thread-safe ({@link CacheStore}).
+         *
+         * @throws NullPointerException if name or factory is null
+         * @throws IllegalArgumentException if name is blank or already registered
+         */
+        public Builder store(String name, Supplier<? extends CacheStore<?, ?>> factory) {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(factory, "factory");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("store name must not be blank (NodeConfig.store)");
+            }
+            if (stores.containsKey(name)) {
+                throw new IllegalArgumentException("store '" + name
+                        + "' is already registered; each name may be registered once (NodeConfig.store)");
+            }
+            stores.put(name, factory);
             return this;
         }
 

@@ -138,4 +138,30 @@ class NodeConfigTest {
         assertThatThrownBy(() -> config.receivers().put("c", () -> NOOP))
                 .isInstanceOf(UnsupportedOperationException.class);
     }
+
+    @Test
+    void storesAreRegisteredOnceByName() {
+        io.sluice.CacheStore<Object, Object> store = new io.sluice.CacheStore<>() {
+            @Override
+            public Object load(Object key) {
+                return null;
+            }
+
+            @Override
+            public void write(Object key, Object value) {
+            }
+
+            @Override
+            public void delete(Object key) {
+            }
+        };
+        NodeConfig.Builder builder = NodeConfig.builder().store("pg", () -> store);
+        assertThatThrownBy(() -> builder.store("pg", () -> store)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("store 'pg' is already registered");
+        assertThatThrownBy(() -> builder.store(" ", () -> store)).isInstanceOf(IllegalArgumentException.class);
+        NodeConfig config = builder.build();
+        assertThat(config.stores()).containsOnlyKeys("pg");
+        assertThat(config.stores().get("pg").get()).isSameAs(store);
+        assertThat(config.toString()).contains("stores=[pg]");
+    }
 }

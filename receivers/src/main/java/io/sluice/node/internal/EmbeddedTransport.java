@@ -2,6 +2,8 @@ package io.sluice.node.internal;
 
 import io.sluice.CacheNotFoundException;
 import io.sluice.binary.BinaryFormatException;
+import io.sluice.cachestore.internal.CacheStoreBridge;
+import io.sluice.cachestore.internal.StoreChanges;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.ValueValidator;
 import io.sluice.protocol.internal.BatchOutcome;
@@ -12,6 +14,7 @@ import io.sluice.protocol.internal.StreamerTransport;
 import io.sluice.receiver.internal.BatchReceiver;
 import io.sluice.receiver.internal.ReceiverRegistry;
 import io.sluice.store.internal.BatchApplyException;
+import io.sluice.store.internal.PartitionStore;
 
 import java.util.Arrays;
 import java.util.List;
@@ -26,6 +29,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with one outcome per batch once all are done. A batch that fails — the receiver threw, the store
  * ran out of memory, the node closed before it ran — gets a failed outcome; the future itself
  * fails only when the whole request cannot be handled (unknown node, cache or receiver, node closed).
+ *
+ * <p>A cache with a store: a built-in receiver's batch goes to the store as a whole before the
+ * receiver applies it (write-through; a store failure fails the batch with nothing of it in memory)
+ * and is queued after (write-behind); a custom receiver gets a cache whose operations do the same.
+ * A request with {@code skipStore} gets a cache view that leaves the store alone.
  */
 public final class EmbeddedTransport implements StreamerTransport {
 
@@ -81,6 +89,9 @@ public final class EmbeddedTransport implements StreamerTransport {
             cache = node.nodeCache(request.cacheName());
         } catch (CacheNotFoundException | IllegalStateException e) {
             return CompletableFuture.failedFuture(e);
+        }
+        if (request.skipStore()) {
+            cache = cache.withSkipStore();
         }
         List<PartitionBatch> batches = request.batches();
         RequestCompletion completion = new RequestCompletion(batches.size());
@@ -203,14 +214,37 @@ public final class EmbeddedTransport implements StreamerTransport {
         return null;
     }
 
-    /** Applies a batch and says what became of it; never throws, so no request is left hanging. */
+    /**
+     * Applies a batch and says what became of it; never throws, so no request is left hanging.
+     * With a cache store and a built-in receiver: the store first (write-through), then memory, then
+     * the write-behind queue — which also gets a batch that failed part way in memory, so the store
+     * never misses what memory has.
+     */
     static BatchOutcome apply(BatchReceiver receiver, NodeCache<Object, Object> cache, PartitionBatch batch) {
         EntryBatch entries = batch.entries();
         int size = entries.size();
+        int partition = batch.partition();
+        PartitionStore store = cache.store(partition);
+        CacheStoreBridge writer = ReceiverRegistry.storeWritesWholeBatch(receiver) ? cache.storeWriter() : null;
+        StoreChanges changes = null;
         try {
-            int applied = receiver.apply(cache, cache.codec(), cache.store(batch.partition()), entries);
+            if (writer != null) {
+                changes = writer.changes(partition, entries, store, ReceiverRegistry.insertsOnlyAbsent(receiver));
+                writer.beforeMemory(changes);
+            }
+            int applied = receiver.apply(cache, cache.codec(), store, entries);
+            if (writer != null) {
+                writer.afterMemory(changes);
+            }
             return BatchOutcome.success(applied);
         } catch (BatchApplyException e) {
+            if (writer != null) {
+                try {
+                    writer.afterMemory(changes);
+                } catch (RuntimeException queueClosed) {
+                    e.addSuppressed(queueClosed);
+                }
+            }
             return BatchOutcome.failure(e.applied(), e.notApplied(), e);
         } catch (Throwable t) {
             return BatchOutcome.failure(0, size, t);

@@ -5,6 +5,8 @@ import io.sluice.CacheConfig;
 import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.SluiceException;
+import io.sluice.cachestore.internal.CacheStoreBridge;
+import io.sluice.cachestore.internal.StoreChanges;
 import io.sluice.processor.internal.ProcessorRegistry;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.protocol.internal.PartitionBatches;
@@ -17,6 +19,8 @@ import io.sluice.store.internal.PartitionStore;
 import io.sluice.store.internal.StoreCursor;
 
 import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -43,6 +47,12 @@ import java.util.stream.StreamSupport;
  * key's partition is {@link Partitioner#partition} of the encoded key — the same the streamer
  * computes — and the operation goes to that partition's store, whose lock makes it atomic.
  *
+ * <p>With a cache store ({@link CacheStoreBridge}) every write first goes through
+ * {@link CacheStoreBridge#beforeMemory} (write-through: the store is written, and its failure fails
+ * the operation before memory changes) and then {@link CacheStoreBridge#afterMemory} (write-behind:
+ * queued); {@code get} and {@code getAll} load a miss from the store with read-through. A
+ * {@link #withSkipStore() skip-store view} writes memory only.
+ *
  * @param <K> key type
  * @param <V> value type
  */
@@ -58,13 +68,41 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     private final PartitionStore[] stores;
     private final ValueCodec codec;
     private final boolean keepBinary;
+    /** The cache store, or null. */
+    private final CacheStoreBridge storeBridge;
+    /** A view that leaves the store alone (a streamer's skipStore). */
+    private final boolean skipStore;
 
     NodeCache(NodeEngine node, CacheConfig config, PartitionStore[] stores, ValueCodec codec, boolean keepBinary) {
+        this(node, config, stores, codec, keepBinary, null, false);
+    }
+
+    NodeCache(NodeEngine node, CacheConfig config, PartitionStore[] stores, ValueCodec codec, boolean keepBinary,
+              CacheStoreBridge storeBridge, boolean skipStore) {
         this.node = node;
         this.config = config;
         this.stores = stores;
         this.codec = codec;
         this.keepBinary = keepBinary;
+        this.storeBridge = storeBridge;
+        this.skipStore = skipStore;
+    }
+
+    /** The cache store behind this cache, or null. */
+    public CacheStoreBridge storeBridge() {
+        return storeBridge;
+    }
+
+    /** The bridge if this view writes to the store, else null. */
+    CacheStoreBridge storeWriter() {
+        return storeBridge != null && !skipStore && storeBridge.writes() ? storeBridge : null;
+    }
+
+    /** This cache, writing memory only: what a streamer with {@code skipStore} hands its custom receiver. */
+    @SuppressWarnings("unchecked")
+    public NodeCache<K, V> withSkipStore() {
+        return skipStore || storeBridge == null ? this
+                : new NodeCache<>(node, config, stores, codec, keepBinary, storeBridge, true);
     }
 
     @Override
@@ -102,8 +140,32 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         Objects.requireNonNull(key, "key");
         node.ensureOpen();
         GrowableBuffer buf = encodeKey(key);
-        byte[] value = storeOf(buf.array(), buf.position()).get(buf.array(), 0, buf.position());
+        int keyLength = buf.position();
+        PartitionStore store = storeOf(buf.array(), keyLength);
+        byte[] value = store.get(buf.array(), 0, keyLength);
+        if (value == null && storeBridge != null && storeBridge.readThrough()) {
+            byte[] encodedKey = Arrays.copyOf(buf.array(), keyLength);
+            release(buf);
+            return readThrough(store, encodedKey, storeBridge.load(codec.decode(encodedKey, 0, keyLength, true)));
+        }
         release(buf);
+        return value == null ? null : decode(value);
+    }
+
+    /**
+     * Keeps a value loaded from the store in memory unless a write got there first, and returns what
+     * memory then holds (null if the store had nothing).
+     */
+    private V readThrough(PartitionStore store, byte[] encodedKey, Object loaded) {
+        if (loaded == null) {
+            return null;
+        }
+        GrowableBuffer entry = new GrowableBuffer(encodedKey.length + 128);
+        entry.putBytes(encodedKey);
+        codec.encode(loaded, entry);
+        store.putIfAbsent(entry.array(), 0, encodedKey.length, entry.array(), encodedKey.length,
+                entry.position() - encodedKey.length);
+        byte[] value = store.get(encodedKey, 0, encodedKey.length);
         return value == null ? null : decode(value);
     }
 
@@ -111,10 +173,32 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     public Map<K, V> getAll(Set<? extends K> keys) {
         Objects.requireNonNull(keys, "keys");
         Map<K, V> result = new HashMap<>(Math.max(4, keys.size() * 2));
+        boolean readThrough = storeBridge != null && storeBridge.readThrough();
+        // Misses for read-through: the store's form of the key → the caller's key and its encoding.
+        Map<Object, Map.Entry<K, byte[]>> misses = readThrough ? new LinkedHashMap<>() : null;
         for (K key : keys) {
-            V value = get(key);
+            Objects.requireNonNull(key, "key");
+            node.ensureOpen();
+            GrowableBuffer buf = encodeKey(key);
+            int keyLength = buf.position();
+            byte[] value = storeOf(buf.array(), keyLength).get(buf.array(), 0, keyLength);
             if (value != null) {
-                result.put(key, value);
+                result.put(key, decode(value));
+            } else if (readThrough) {
+                byte[] encodedKey = Arrays.copyOf(buf.array(), keyLength);
+                misses.put(codec.decode(encodedKey, 0, keyLength, true),
+                        new AbstractMap.SimpleImmutableEntry<>(key, encodedKey));
+            }
+            release(buf);
+        }
+        if (readThrough && !misses.isEmpty()) {
+            Map<Object, Object> loaded = storeBridge.loadAll(new ArrayList<>(misses.keySet()));
+            for (Map.Entry<Object, Map.Entry<K, byte[]>> miss : misses.entrySet()) {
+                byte[] encodedKey = miss.getValue().getValue();
+                V value = readThrough(storeOf(encodedKey, encodedKey.length), encodedKey, loaded.get(miss.getKey()));
+                if (value != null) {
+                    result.put(miss.getValue().getKey(), value);
+                }
             }
         }
         return result;
@@ -133,9 +217,32 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     public void putAll(Map<? extends K, ? extends V> entries) {
         Objects.requireNonNull(entries, "entries");
         node.ensureOpen();
-        PartitionBatches batches = PartitionBatches.ofPuts(entries, codec, stores.length);
+        applyBatches(PartitionBatches.ofPuts(entries, codec, stores.length));
+    }
+
+    /**
+     * Applies each partition's batch on the calling thread. With write-through the whole operation
+     * reaches the store first, in calls of the store's maxBatchSize (a putAll of 20 entries is one
+     * writeBatch of 20, whatever partitions they fall in).
+     */
+    private void applyBatches(PartitionBatches batches) {
+        CacheStoreBridge writer = storeWriter();
+        StoreChanges changes = null;
+        if (writer != null) {
+            changes = writer.newChanges();
+            for (int i = 0; i < batches.size(); i++) {
+                EntryBatch batch = batches.batch(i);
+                for (int e = 0; e < batch.size(); e++) {
+                    changes.add(batches.partition(i), batch, e);
+                }
+            }
+            writer.beforeMemory(changes);
+        }
         for (int i = 0; i < batches.size(); i++) {
             applyBatch(batches.partition(i), batches.batch(i));
+        }
+        if (writer != null) {
+            writer.afterMemory(changes);
         }
         node.awaitDurable();
     }
@@ -156,12 +263,30 @@ public final class NodeCache<K, V> implements Cache<K, V> {
             codec.encode(value, buf);
             byte[] bytes = buf.array();
             int valueLength = buf.position() - keyLength;
-            PartitionStore store = storeOf(bytes, keyLength);
-            boolean stored = onlyIfAbsent
+            int partition = Partitioner.partition(bytes, 0, keyLength, stores.length);
+            PartitionStore store = stores[partition];
+            CacheStoreBridge writer = storeWriter();
+            if (writer == null) {
+                boolean stored = onlyIfAbsent
+                        ? store.putIfAbsent(bytes, 0, keyLength, bytes, keyLength, valueLength)
+                        : store.put(bytes, 0, keyLength, bytes, keyLength, valueLength);
+                node.awaitDurable();
+                return stored;
+            }
+            if (onlyIfAbsent && store.get(bytes, 0, keyLength) != null) {
+                return false; // present: neither memory nor the store changes
+            }
+            StoreChanges changes = writer.newChanges();
+            changes.add(partition, bytes, 0, keyLength, keyLength, valueLength, false);
+            writer.beforeMemory(changes);
+            boolean result = onlyIfAbsent
                     ? store.putIfAbsent(bytes, 0, keyLength, bytes, keyLength, valueLength)
                     : store.put(bytes, 0, keyLength, bytes, keyLength, valueLength);
+            if (result || !onlyIfAbsent) {
+                writer.afterMemory(changes);
+            }
             node.awaitDurable();
-            return stored;
+            return result;
         } finally {
             release(buf);
         }
@@ -172,14 +297,25 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         Objects.requireNonNull(key, "key");
         node.ensureOpen();
         GrowableBuffer buf = encodeKey(key);
-        boolean removed;
         try {
-            removed = storeOf(buf.array(), buf.position()).remove(buf.array(), 0, buf.position());
+            int keyLength = buf.position();
+            int partition = Partitioner.partition(buf.array(), 0, keyLength, stores.length);
+            CacheStoreBridge writer = storeWriter();
+            if (writer == null) {
+                boolean removed = stores[partition].remove(buf.array(), 0, keyLength);
+                node.awaitDurable();
+                return removed;
+            }
+            StoreChanges changes = writer.newChanges();
+            changes.add(partition, buf.array(), 0, keyLength, 0, 0, true);
+            writer.beforeMemory(changes);
+            boolean removed = stores[partition].remove(buf.array(), 0, keyLength);
+            writer.afterMemory(changes);
+            node.awaitDurable();
+            return removed;
         } finally {
             release(buf);
         }
-        node.awaitDurable();
-        return removed;
     }
 
     /** Removes each partition's keys as one batch on the calling thread. */
@@ -187,11 +323,20 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     public void removeAll(Collection<? extends K> keys) {
         Objects.requireNonNull(keys, "keys");
         node.ensureOpen();
-        PartitionBatches batches = PartitionBatches.ofRemovals(keys, codec, stores.length);
-        for (int i = 0; i < batches.size(); i++) {
-            applyBatch(batches.partition(i), batches.batch(i));
+        applyBatches(PartitionBatches.ofRemovals(keys, codec, stores.length));
+    }
+
+    /** Applies one partition's put/remove batch, the store first with write-through (async operations, on the apply thread). */
+    private void applyWritingThrough(int partition, EntryBatch batch) {
+        CacheStoreBridge writer = storeWriter();
+        if (writer == null) {
+            applyBatch(partition, batch);
+            return;
         }
-        node.awaitDurable();
+        StoreChanges changes = writer.changes(partition, batch, stores[partition], false);
+        writer.beforeMemory(changes);
+        applyBatch(partition, batch);
+        writer.afterMemory(changes);
     }
 
     /** Applies a put/remove batch to a partition; a region that fills up fails it with the region's error. */
@@ -336,7 +481,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                 @Override
                 public void run() {
                     try {
-                        applyBatch(partition, batch);
+                        applyWritingThrough(partition, batch);
                     } catch (Throwable t) {
                         done.completeExceptionally(t);
                         return;
@@ -410,7 +555,8 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     @Override
     @SuppressWarnings("unchecked")
     public <V1> Cache<K, V1> withKeepBinary() {
-        return keepBinary ? (Cache<K, V1>) this : new NodeCache<>(node, config, stores, codec, true);
+        return keepBinary ? (Cache<K, V1>) this
+                : new NodeCache<>(node, config, stores, codec, true, storeBridge, skipStore);
     }
 
     private GrowableBuffer encodeKey(K key) {

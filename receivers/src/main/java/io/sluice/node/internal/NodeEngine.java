@@ -8,6 +8,7 @@ import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
 import io.sluice.binary.Binary;
 import io.sluice.binary.internal.BinaryContext;
+import io.sluice.cachestore.internal.CacheStoreBridge;
 import io.sluice.node.NodeConfig;
 import io.sluice.protocol.internal.StreamerTransport;
 import io.sluice.processor.internal.ProcessorRegistry;
@@ -360,7 +361,19 @@ public final class NodeEngine implements Sluice {
             }
             throw e;
         }
-        NodeCache<Object, Object> cache = new NodeCache<>(this, config, stores, binary, false);
+        CacheStoreBridge storeBridge = null;
+        if (config.store() != null) {
+            try {
+                storeBridge = CacheStoreBridge.open(config.name(), config.store(), this.config.stores(), binary,
+                        config.partitions());
+            } catch (RuntimeException e) {
+                for (PartitionStore store : stores) {
+                    store.destroy();
+                }
+                throw e;
+            }
+        }
+        NodeCache<Object, Object> cache = new NodeCache<>(this, config, stores, binary, false, storeBridge, false);
         caches.put(config.name(), cache);
         cachesById.put(cacheId, cache);
         nextCacheId = Math.max(nextCacheId, cacheId + 1);
@@ -473,6 +486,20 @@ public final class NodeEngine implements Sluice {
             }
         }
         stripes.stop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        // Write-behind drains into the stores before they close; nothing writes to memory any more.
+        for (NodeCache<Object, Object> cache : caches.values()) {
+            if (cache.storeBridge() != null) {
+                try {
+                    cache.storeBridge().close();
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+        }
         closed = true;
         if (wal != null) {
             wal.close();

@@ -25,6 +25,22 @@ public final class ReceiverRegistry {
     public static final Map<String, BatchReceiver> BUILT_INS = Map.of(Receivers.ISOLATED, IsolatedReceiver.INSTANCE,
             Receivers.INDIVIDUAL, IndividualReceiver.INSTANCE, Receivers.BATCHED, BatchedReceiver.INSTANCE);
 
+    /**
+     * Whether the node hands this receiver's batches to a cache store itself, as one batch, before
+     * the receiver applies them: true for the built-ins, which write bytes straight into the
+     * partition. A custom receiver reaches the store through the cache operations it calls; a
+     * transformer receiver does not write through.
+     */
+    public static boolean storeWritesWholeBatch(BatchReceiver receiver) {
+        return receiver == IsolatedReceiver.INSTANCE || receiver == IndividualReceiver.INSTANCE
+                || receiver == BatchedReceiver.INSTANCE;
+    }
+
+    /** Whether the receiver leaves keys already present as they are (so the store must too). */
+    public static boolean insertsOnlyAbsent(BatchReceiver receiver) {
+        return receiver == IsolatedReceiver.INSTANCE;
+    }
+
     /** Per stripe: name to receiver. */
     private final List<Map<String, BatchReceiver>> byStripe;
     private final Set<String> names;

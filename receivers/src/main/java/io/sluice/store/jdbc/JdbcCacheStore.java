@@ -1,0 +1,357 @@
+package io.sluice.store.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import io.sluice.CacheStore;
+import io.sluice.CacheStoreContext;
+import io.sluice.CacheStoreException;
+import io.sluice.store.jdbc.internal.CopyRows;
+import io.sluice.store.jdbc.internal.KeyBinder;
+import io.sluice.store.jdbc.internal.StoreSql;
+import io.sluice.store.jdbc.internal.TransientErrors;
+import org.postgresql.PGConnection;
+
+import java.io.ByteArrayInputStream;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A {@link CacheStore} keeping a cache in a PostgreSQL table: one row per key, the value as the
+ * bytes the node stores (a binary object's own bytes, in a {@code bytea} column: no re-encoding,
+ * {@link CacheStoreContext#toBytes}).
+ *
+ * <ul>
+ *   <li><b>Writes</b> are upserts ({@code INSERT ... ON CONFLICT (key) DO UPDATE}). A
+ *   {@link #writeBatch} keeps the last value of a key that occurs twice (PostgreSQL refuses to update
+ *   a row twice in one statement) and runs as one statement over two arrays
+ *   ({@code INSERT ... SELECT * FROM unnest(keys, values) ON CONFLICT ...}, the default), or as one JDBC
+ *   batch in a transaction, which pgjdbc's {@code reWriteBatchedInserts} turns into multi-row INSERTs
+ *   ({@link JdbcStoreConfig.BatchStatement}); a batch of at least
+ *   {@link JdbcStoreConfig#copyThreshold()} entries is {@code COPY}ed (binary) into a temporary
+ *   staging table and upserted from it in one statement. Each call is one transaction: it is written
+ *   whole or not at all.</li>
+ *   <li><b>Connections</b> come from a fixed-size HikariCP pool ({@link JdbcStoreConfig#poolSize()}),
+ *   opened in {@link #open} and closed in {@link #close}.</li>
+ *   <li><b>Failures</b>: a call failing with a transient error (lost connection, server shutting down,
+ *   serialization failure, deadlock — {@code TransientErrors}) is retried with exponential backoff and
+ *   jitter (Resilience4j) up to {@link JdbcStoreConfig#retryAttempts()} tries in all; then, or at once for
+ *   any other error, it throws a {@link CacheStoreException} naming the table and the keys.</li>
+ * </ul>
+ * Thread-safe.
+ */
+public final class JdbcCacheStore implements CacheStore<Object, Object> {
+
+    private final JdbcStoreConfig config;
+    private final StoreSql sql;
+    private volatile HikariDataSource pool;
+    private volatile KeyBinder keys;
+    private volatile CacheStoreContext context;
+    private volatile Retry retry;
+
+    public JdbcCacheStore(JdbcStoreConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.sql = new StoreSql(config);
+    }
+
+    /** The store's config. */
+    public JdbcStoreConfig config() {
+        return config;
+    }
+
+    /**
+     * Opens the pool (failing if the database cannot be reached within the connection timeout) and
+     * creates the table if so configured.
+     */
+    @Override
+    public void open(CacheStoreContext context) throws Exception {
+        this.context = context;
+        this.keys = new KeyBinder(config.keyType(), context);
+        this.retry = Retry.of("sluice-store-" + context.cacheName(), RetryConfig.custom()
+                .maxAttempts(config.retryAttempts())
+                .intervalFunction(IntervalFunction.ofExponentialRandomBackoff(config.retryBackoff(), 2.0, 0.5))
+                .retryOnException(TransientErrors::isTransient)
+                .failAfterMaxAttempts(false)
+                .build());
+        HikariConfig hc = new HikariConfig();
+        hc.setPoolName("sluice-store-" + context.cacheName());
+        hc.setJdbcUrl(config.jdbcUrl());
+        hc.setUsername(config.username());
+        hc.setPassword(config.password());
+        // A fixed-size pool (HikariCP's advice): no connection churn under a steady load.
+        hc.setMaximumPoolSize(config.poolSize());
+        hc.setMinimumIdle(config.poolSize());
+        // One statement is its own transaction (no BEGIN/COMMIT round trips); multi-statement work opens one.
+        hc.setAutoCommit(true);
+        hc.setConnectionTimeout(config.connectionTimeout().toMillis());
+        hc.setValidationTimeout(Math.min(config.connectionTimeout().toMillis(), 5_000));
+        hc.setKeepaliveTime(120_000);
+        hc.addDataSourceProperty("reWriteBatchedInserts", "true");
+        this.pool = new HikariDataSource(hc);
+        if (config.createTable()) {
+            inTransaction("create table " + config.table(), List.of(), false, c -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute(sql.createTable);
+                }
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public Object load(Object key) throws Exception {
+        Object column = keys.columnValue(key);
+        byte[] value = inTransaction("load from " + config.table(), List.of(key), false, c -> {
+            try (PreparedStatement s = c.prepareStatement(sql.select)) {
+                keys.bind(s, 1, column);
+                try (ResultSet rs = s.executeQuery()) {
+                    return rs.next() ? rs.getBytes(1) : null;
+                }
+            }
+        });
+        return value == null ? null : context.fromBytes(value);
+    }
+
+    @Override
+    public Map<Object, Object> loadAll(Collection<?> wanted) throws Exception {
+        Map<Object, Object> byColumn = new HashMap<>();
+        List<Object> columns = new ArrayList<>(wanted.size());
+        for (Object key : wanted) {
+            Object column = keys.columnValue(key);
+            byColumn.put(KeyBinder.lookupKey(column), key);
+            columns.add(column);
+        }
+        Map<Object, byte[]> rows = inTransaction("loadAll from " + config.table(), new ArrayList<>(wanted), false, c -> {
+            Map<Object, byte[]> found = new HashMap<>();
+            try (PreparedStatement s = c.prepareStatement(sql.selectAny)) {
+                Array array = c.createArrayOf(config.keyType().arrayElement(), typedKeys(columns));
+                s.setArray(1, array);
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        found.put(byColumn.get(KeyBinder.lookupKey(keys.read(rs, 1))), rs.getBytes(2));
+                    }
+                }
+            }
+            return found;
+        });
+        Map<Object, Object> result = new HashMap<>();
+        rows.forEach((key, value) -> result.put(key, context.fromBytes(value)));
+        return result;
+    }
+
+    @Override
+    public void write(Object key, Object value) throws Exception {
+        Object column = keys.columnValue(key);
+        byte[] bytes = context.toBytes(value);
+        inTransaction("write to " + config.table(), List.of(key), false, c -> {
+            try (PreparedStatement s = c.prepareStatement(sql.upsert)) {
+                keys.bind(s, 1, column);
+                s.setBytes(2, bytes);
+                s.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void writeBatch(Collection<Map.Entry<Object, Object>> entries) throws Exception {
+        // column key (compared by content) → row; a key written twice keeps its last value, in its last place.
+        LinkedHashMap<Object, Row> rows = new LinkedHashMap<>();
+        List<Object> named = new ArrayList<>(entries.size());
+        for (Map.Entry<Object, Object> e : entries) {
+            Object column = keys.columnValue(e.getKey());
+            Object lookup = KeyBinder.lookupKey(column);
+            rows.remove(lookup);
+            rows.put(lookup, new Row(column, context.toBytes(e.getValue())));
+            named.add(e.getKey());
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        boolean copy = config.copyThreshold() > 0 && rows.size() >= config.copyThreshold();
+        boolean arrays = !copy && config.batchStatement() == JdbcStoreConfig.BatchStatement.UNNEST_ARRAYS;
+        inTransaction((copy ? "COPY" : "writeBatch") + " of " + rows.size() + " entries to " + config.table(), named,
+                !arrays, c -> {
+                    if (copy) {
+                        copyThenUpsert(c, rows.values());
+                    } else if (arrays) {
+                        upsertArrays(c, rows.values());
+                    } else {
+                        upsertBatch(c, rows.values());
+                    }
+                    return null;
+                });
+    }
+
+    /** Key column values as the typed array pgjdbc binds (byte[][] for bytea). */
+    private Object[] typedKeys(List<Object> columns) {
+        return switch (config.keyType()) {
+            case BIGINT -> columns.toArray(new Long[0]);
+            case INTEGER -> columns.toArray(new Integer[0]);
+            case TEXT -> columns.toArray(new String[0]);
+            case BYTEA -> columns.toArray(new byte[0][]);
+        };
+    }
+
+    /** One statement whatever the size: the keys and values as two arrays, unnested into rows. */
+    private void upsertArrays(Connection c, Collection<Row> rows) throws SQLException {
+        // pgjdbc wants typed arrays (byte[][] for bytea).
+        Object[] keyArray = switch (config.keyType()) {
+            case BIGINT -> new Long[rows.size()];
+            case INTEGER -> new Integer[rows.size()];
+            case TEXT -> new String[rows.size()];
+            case BYTEA -> new byte[rows.size()][];
+        };
+        byte[][] valueArray = new byte[rows.size()][];
+        int i = 0;
+        for (Row row : rows) {
+            keyArray[i] = row.key;
+            valueArray[i++] = row.value;
+        }
+        try (PreparedStatement s = c.prepareStatement(sql.upsertArrays)) {
+            s.setArray(1, c.createArrayOf(config.keyType().arrayElement(), keyArray));
+            s.setArray(2, c.createArrayOf("bytea", valueArray));
+            s.executeUpdate();
+        }
+    }
+
+    private void upsertBatch(Connection c, Collection<Row> rows) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql.upsert)) {
+            for (Row row : rows) {
+                keys.bind(s, 1, row.key);
+                s.setBytes(2, row.value);
+                s.addBatch();
+            }
+            s.executeBatch();
+        }
+    }
+
+    private void copyThenUpsert(Connection c, Collection<Row> rows) throws Exception {
+        int bytes = 0;
+        for (Row row : rows) {
+            bytes += row.value.length + 24;
+        }
+        CopyRows copy = new CopyRows(config.keyType(), bytes);
+        for (Row row : rows) {
+            copy.add(row.key, row.value);
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute(sql.createStage);
+        }
+        c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyIntoStage, new ByteArrayInputStream(copy.finish()));
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate(sql.upsertFromStage);
+        }
+    }
+
+    @Override
+    public void delete(Object key) throws Exception {
+        Object column = keys.columnValue(key);
+        inTransaction("delete from " + config.table(), List.of(key), false, c -> {
+            try (PreparedStatement s = c.prepareStatement(sql.delete)) {
+                keys.bind(s, 1, column);
+                s.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void deleteBatch(Collection<?> toDelete) throws Exception {
+        if (toDelete.isEmpty()) {
+            return;
+        }
+        List<Object> columns = new ArrayList<>(toDelete.size());
+        for (Object key : toDelete) {
+            columns.add(keys.columnValue(key));
+        }
+        inTransaction("deleteBatch of " + columns.size() + " keys from " + config.table(), new ArrayList<>(toDelete),
+                false, c -> {
+                    try (PreparedStatement s = c.prepareStatement(sql.deleteAny)) {
+                        s.setArray(1, c.createArrayOf(config.keyType().arrayElement(), typedKeys(columns)));
+                        s.executeUpdate();
+                    }
+                    return null;
+                });
+    }
+
+    @Override
+    public int maxBatchSize() {
+        return config.maxBatchSize();
+    }
+
+    /** Closes the pool; calls after this fail. */
+    @Override
+    public void close() {
+        HikariDataSource p = pool;
+        if (p != null) {
+            p.close();
+        }
+    }
+
+    /** Runs the work in one transaction (one statement, or several in an explicit one), retrying transient failures; wraps the final failure with the keys. */
+    private <T> T inTransaction(String what, List<?> involved, boolean multiStatement, SqlWork<T> work)
+            throws CacheStoreException {
+        HikariDataSource p = pool;
+        if (p == null) {
+            throw new IllegalStateException("the JDBC store of table " + config.table() + " is not open");
+        }
+        try {
+            return retry.executeCallable(() -> {
+                try (Connection c = p.getConnection()) {
+                    if (!multiStatement) {
+                        return work.run(c);
+                    }
+                    c.setAutoCommit(false); // the pool sets it back when the connection returns
+                    try {
+                        T result = work.run(c);
+                        c.commit();
+                        return result;
+                    } catch (Exception e) {
+                        rollbackQuietly(c, e);
+                        throw e;
+                    }
+                }
+            });
+        } catch (CacheStoreException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new CacheStoreException(what, involved, e);
+        }
+    }
+
+    private static void rollbackQuietly(Connection c, Exception failure) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface SqlWork<T> {
+        T run(Connection c) throws Exception;
+    }
+
+    /** A row to write: the key's column value and the value's bytes. */
+    private record Row(Object key, byte[] value) {
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcCacheStore{" + config + '}';
+    }
+}

@@ -1,0 +1,44 @@
+package io.sluice.store.jdbc.internal;
+
+import io.sluice.store.jdbc.JdbcStoreConfig;
+
+/**
+ * The SQL text of a JDBC store, made once from its table and column names (checked identifiers, so
+ * concatenation is safe).
+ */
+public final class StoreSql {
+
+    public final String createTable;
+    public final String upsert;
+    public final String upsertArrays;
+    public final String select;
+    public final String selectAny;
+    public final String delete;
+    public final String deleteAny;
+    public final String createStage;
+    public final String copyIntoStage;
+    public final String upsertFromStage;
+
+    public StoreSql(JdbcStoreConfig c) {
+        String t = c.table();
+        String k = c.keyColumn();
+        String v = c.valueColumn();
+        String stage = "sluice_stage_" + t.replace('.', '_');
+        createTable = "CREATE TABLE IF NOT EXISTS " + t + " (" + k + ' ' + c.keyType().sql() + " PRIMARY KEY, "
+                + v + " bytea NOT NULL)";
+        // pgjdbc's reWriteBatchedInserts turns a batch of this into multi-row INSERTs; keys are unique per batch.
+        upsert = "INSERT INTO " + t + " (" + k + ", " + v + ") VALUES (?, ?) ON CONFLICT (" + k + ") DO UPDATE SET "
+                + v + " = EXCLUDED." + v;
+        upsertArrays = "INSERT INTO " + t + " (" + k + ", " + v + ") SELECT * FROM unnest(?::" + c.keyType().sql()
+                + "[], ?::bytea[]) ON CONFLICT (" + k + ") DO UPDATE SET " + v + " = EXCLUDED." + v;
+        select = "SELECT " + v + " FROM " + t + " WHERE " + k + " = ?";
+        selectAny = "SELECT " + k + ", " + v + " FROM " + t + " WHERE " + k + " = ANY (?)";
+        delete = "DELETE FROM " + t + " WHERE " + k + " = ?";
+        deleteAny = "DELETE FROM " + t + " WHERE " + k + " = ANY (?)";
+        createStage = "CREATE TEMP TABLE IF NOT EXISTS " + stage + " (" + k + ' ' + c.keyType().sql() + ", " + v
+                + " bytea) ON COMMIT DELETE ROWS";
+        copyIntoStage = "COPY " + stage + " (" + k + ", " + v + ") FROM STDIN (FORMAT binary)";
+        upsertFromStage = "INSERT INTO " + t + " (" + k + ", " + v + ") SELECT " + k + ", " + v + " FROM " + stage
+                + " ON CONFLICT (" + k + ") DO UPDATE SET " + v + " = EXCLUDED." + v;
+    }
+}

@@ -1,0 +1,302 @@
+package io.sluice.cachestore.internal;
+
+import io.sluice.Cache;
+import io.sluice.CacheConfig;
+import io.sluice.CacheStoreConfig;
+import io.sluice.CacheStoreException;
+import io.sluice.DataStreamer;
+import io.sluice.ReceiverRef;
+import io.sluice.Receivers;
+import io.sluice.StreamerException;
+import io.sluice.StreamerOptions;
+import io.sluice.node.NodeConfig;
+import io.sluice.node.internal.NodeEngine;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** What each store mode does, with a store in a map: every write path, skipStore, failures, read-through, write-behind. */
+@Timeout(60)
+class CacheStoreModesTest {
+
+    private final AtomicReference<MapStore> lastStore = new AtomicReference<>();
+    private NodeEngine node;
+
+    private Cache<Long, String> start(CacheStoreConfig store, int maxBatchSize) {
+        node = new NodeEngine(NodeConfig.builder()
+                .dataRegionInitialSize(4L << 20)
+                .dataRegionMaxSize(128L << 20)
+                .applyThreads(2)
+                .store("map", () -> {
+                    MapStore s = new MapStore(maxBatchSize);
+                    lastStore.set(s);
+                    return s;
+                })
+                .receiver("upper", () -> (cache, entries) -> {
+                    for (Map.Entry<Object, Object> e : entries) {
+                        if (e.getValue() == null) {
+                            cache.remove(e.getKey());
+                        } else {
+                            cache.put(e.getKey(), ((String) e.getValue()).toUpperCase());
+                        }
+                    }
+                })
+                .build());
+        return node.createCache(CacheConfig.named("c").withPartitions(8).withStore(store));
+    }
+
+    private MapStore store() {
+        return lastStore.get();
+    }
+
+    @AfterEach
+    void stop() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    private static Map<Long, String> values(long from, long to, String prefix) {
+        Map<Long, String> m = new LinkedHashMap<>();
+        for (long k = from; k < to; k++) {
+            m.put(k, prefix + k);
+        }
+        return m;
+    }
+
+    private void stream(Map<Long, String> entries, StreamerOptions options) {
+        try (DataStreamer<Long, String> s = node.dataStreamer("c", options)) {
+            s.addData(entries);
+        }
+    }
+
+    @Test
+    void anUnknownStoreNameIsAClearError() {
+        node = new NodeEngine(NodeConfig.builder().dataRegionInitialSize(1L << 20).applyThreads(1)
+                .store("pg", () -> new MapStore(0)).build());
+        assertThatThrownBy(() -> node.createCache(CacheConfig.named("c").withStore(CacheStoreConfig.writeThrough("nope"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("store 'nope'").hasMessageContaining("[pg]");
+        assertThat(node.cacheNames()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"isolated", "individual", "batched", "upper"})
+    void everyReceiverWritesThroughInBatchesOfMaxBatchSize(String receiver) {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeThrough("map"), 7);
+        ReceiverRef ref = switch (receiver) {
+            case "isolated" -> Receivers.isolated();
+            case "individual" -> Receivers.individual();
+            case "batched" -> Receivers.batched();
+            default -> Receivers.named(receiver);
+        };
+        Map<Long, String> entries = values(0, 2_000, "v");
+        stream(entries, StreamerOptions.builder().receiver(ref).perPartitionBufferSize(50).build());
+
+        assertThat(cache.size()).isEqualTo(2_000);
+        Map<Object, Object> expected = new HashMap<>();
+        cache.scan().forEach(e -> expected.put(e.getKey(), e.getValue()));
+        assertThat(store().data).isEqualTo(expected);
+        if (!receiver.equals("upper")) {
+            // A streamed batch reaches the store as batches of at most maxBatchSize.
+            assertThat(store().writeBatchSizes).allMatch(n -> n <= 7).contains(7);
+        }
+    }
+
+    @Test
+    void theIsolatedReceiverLeavesPresentKeysAloneInTheStoreToo() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeThrough("map"), 0);
+        cache.put(5L, "put");
+        stream(values(0, 10, "streamed"), StreamerOptions.DEFAULT);
+        assertThat(cache.get(5L)).isEqualTo("put");
+        assertThat(store().data).containsEntry(5L, "put").containsEntry(6L, "streamed6").hasSize(10);
+    }
+
+    @Test
+    void aBatchWithTheSameKeyTwiceReachesTheStoreWithItsLastValue() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeThrough("map"), 0);
+        try (DataStreamer<Long, String> s = node.dataStreamer("c", StreamerOptions.builder().allowOverwrite(true).build())) {
+            s.addData(1L, "a");
+            s.addData(1L, "b");
+            s.removeData(2L);
+            s.addData(2L, "c");
+        }
+        assertThat(cache.get(1L)).isEqualTo("b");
+        assertThat(store().data).containsEntry(1L, "b").containsEntry(2L, "c");
+    }
+
+    @Test
+    void cacheOperationsWriteThrough() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeThrough("map"), 20);
+        cache.put(1L, "one");
+        assertThat(cache.putIfAbsent(1L, "uno")).isFalse();
+        assertThat(cache.putIfAbsent(2L, "two")).isTrue();
+        Map<Long, String> twenty = values(100, 120, "x");
+        store().writeBatchSizes.clear();
+        cache.putAll(twenty);
+        // One putAll of 20 entries is one writeBatch of 20, whatever partitions they fall in.
+        assertThat(store().writeBatchSizes).containsExactly(20);
+        assertThat(store().data).containsEntry(1L, "one").containsEntry(2L, "two").containsAllEntriesOf(
+                twenty.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+        cache.remove(1L);
+        cache.removeAll(List.of(100L, 101L));
+        cache.putAllAsync(values(200, 210, "y")).join();
+        assertThat(store().data).doesNotContainKeys(1L, 100L, 101L).containsEntry(205L, "y205");
+        Map<Object, Object> expected = new HashMap<>();
+        cache.scan().forEach(e -> expected.put(e.getKey(), e.getValue()));
+        assertThat(store().data).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"isolated", "upper"})
+    void skipStoreLeavesTheStoreAlone(String receiver) {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeThrough("map"), 0);
+        stream(values(0, 500, "v"), StreamerOptions.builder().skipStore(true)
+                .receiver(receiver.equals("upper") ? Receivers.named("upper") : Receivers.isolated()).build());
+        assertThat(cache.size()).isEqualTo(500);
+        assertThat(store().data).isEmpty();
+        assertThat(store().writeBatchSizes).isEmpty();
+    }
+
+    @Test
+    void aStoreFailureFailsTheBatchAndLeavesNothingInMemory() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeThrough("map"), 0);
+        store().failWith = new IllegalStateException("database is down");
+        List<CompletableFuture<?>> futures = new ArrayList<>();
+        DataStreamer<Long, String> s = node.dataStreamer("c", StreamerOptions.builder().perPartitionBufferSize(10).build());
+        for (long k = 0; k < 100; k++) {
+            futures.add(s.addData(k, "v" + k));
+        }
+        assertThatThrownBy(s::close).isInstanceOf(StreamerException.class);
+        assertThat(futures).allMatch(CompletableFuture::isCompletedExceptionally);
+        assertThatThrownBy(() -> futures.get(0).join()).hasRootCauseMessage("database is down")
+                .cause().isInstanceOf(CacheStoreException.class).hasMessageContaining("writeBatch");
+        assertThat(cache.size()).isZero();
+        assertThatThrownBy(() -> cache.put(1L, "x")).isInstanceOf(CacheStoreException.class)
+                .hasMessageContaining("[1]");
+        assertThatThrownBy(() -> cache.putAll(Map.of(1L, "x"))).isInstanceOf(CacheStoreException.class);
+        assertThat(cache.get(1L)).isNull();
+    }
+
+    @Test
+    void readThroughLoadsAMissAndKeepsIt() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeThrough("map").withReadThrough(true), 0);
+        store().data.put(7L, "from-db");
+        store().data.put(8L, "eight");
+        assertThat(cache.get(7L)).isEqualTo("from-db");
+        assertThat(cache.get(9L)).isNull();
+        assertThat(cache.size()).isEqualTo(1);
+        int loads = store().loads.get();
+        assertThat(cache.get(7L)).isEqualTo("from-db");
+        assertThat(store().loads.get()).isEqualTo(loads); // now a hit
+        assertThat(cache.getAll(Set.of(7L, 8L, 9L))).containsOnly(Map.entry(7L, "from-db"), Map.entry(8L, "eight"));
+        assertThat(cache.size()).isEqualTo(2);
+    }
+
+    @Test
+    void writeBehindCoalescesByKeyAndKeepsEachKeysOrder() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushSize(1_000_000)
+                .withFlushInterval(Duration.ofMinutes(10)), 0);
+        for (int round = 0; round < 50; round++) {
+            for (long k = 0; k < 10; k++) {
+                cache.put(k, "r" + round);
+            }
+        }
+        cache.remove(3L);
+        WriteBehindQueue queue = node.nodeCache("c").storeBridge().writeBehind();
+        assertThat(queue.pending()).isEqualTo(10); // 510 changes of 10 keys: 10 slots
+        assertThat(store().log).isEmpty();
+        queue.flush();
+        assertThat(store().log).hasSize(10);
+        assertThat(store().data).hasSize(9).containsEntry(0L, "r49").doesNotContainKey(3L);
+        // A key changed while its earlier change is flushed goes out in the next flush, so the last wins.
+        cache.put(0L, "last");
+        queue.flush();
+        assertThat(store().data).containsEntry(0L, "last");
+    }
+
+    @Test
+    void writeBehindFlushesBySizeAndByTime() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushSize(100)
+                .withFlushInterval(Duration.ofMillis(200)), 0);
+        stream(values(0, 1_000, "v"), StreamerOptions.DEFAULT);
+        await().atMost(Duration.ofSeconds(10)).until(() -> store().data.size() == 1_000);
+        cache.put(5_000L, "alone"); // below the flush size: goes out by time
+        await().atMost(Duration.ofSeconds(10)).until(() -> "alone".equals(store().data.get(5_000L)));
+    }
+
+    @Test
+    void writeBehindPushesBackOnWritersWhenFullAndDrainsOnClose() throws Exception {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushSize(1_000_000)
+                .withFlushInterval(Duration.ofMinutes(10)).withQueueBound(100), 10);
+        MapStore store = store();
+        // The store is slow to start with: writers beyond the bound wait for it.
+        store.failWith = null;
+        Thread writer = new Thread(() -> {
+            for (long k = 0; k < 5_000; k++) {
+                cache.put(k, "v" + k);
+            }
+        });
+        writer.start();
+        WriteBehindQueue queue = node.nodeCache("c").storeBridge().writeBehind();
+        await().atMost(Duration.ofSeconds(20)).until(() -> !writer.isAlive());
+        assertThat(queue.pending()).isLessThanOrEqualTo(100);
+        assertThat(store.writeBatchSizes).allMatch(n -> n <= 10);
+        node.close();
+        node = null;
+        assertThat(store.data).hasSize(5_000);
+        assertThat(store.closed).isTrue();
+    }
+
+    @Test
+    void writeBehindRetriesThenReportsAFailure() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushSize(1_000_000)
+                .withFlushInterval(Duration.ofMinutes(10)).withFlushAttempts(2), 0);
+        store().failWith = new IllegalStateException("database is down");
+        cache.put(1L, "a");
+        WriteBehindQueue queue = node.nodeCache("c").storeBridge().writeBehind();
+        queue.flush();
+        assertThat(queue.failedKeys()).isEqualTo(1);
+        assertThat(queue.lastFailure()).isInstanceOf(CacheStoreException.class).hasMessageContaining("[1]");
+        assertThat(cache.get(1L)).isEqualTo("a");
+        store().failWith = null;
+        cache.put(2L, "b");
+        queue.flush();
+        assertThat(store().data).containsOnlyKeys(2L);
+        assertThat(queue.writtenKeys()).isEqualTo(1);
+    }
+
+    @Test
+    void writeBehindWritesAFlushsCallsInParallelAndKeepsEachKeysLastChange() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushSize(50)
+                .withFlushInterval(Duration.ofMillis(20)).withFlushThreads(4), 10);
+        MapStore store = store();
+        for (int round = 0; round < 20; round++) {
+            for (long k = 0; k < 300; k++) {
+                cache.put(k, "r" + round);
+            }
+        }
+        node.close();
+        node = null;
+        assertThat(store.data).hasSize(300).allSatisfy((k, v) -> assertThat(v).isEqualTo("r19"));
+        assertThat(store.writeBatchSizes).allMatch(n -> n <= 10);
+    }
+}

@@ -1,0 +1,288 @@
+package io.sluice.store.jdbc;
+
+import io.sluice.Cache;
+import io.sluice.CacheConfig;
+import io.sluice.CacheStoreConfig;
+import io.sluice.CacheStoreContext;
+import io.sluice.CacheStoreException;
+import io.sluice.DataStreamer;
+import io.sluice.Receivers;
+import io.sluice.StreamerException;
+import io.sluice.StreamerOptions;
+import io.sluice.binary.BinaryObject;
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.node.NodeConfig;
+import io.sluice.node.internal.NodeEngine;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** The JDBC store on a real PostgreSQL: what reaches the table, byte for byte, in every mode and failure. */
+@Timeout(120)
+class JdbcCacheStoreTest {
+
+    private static Postgres pg;
+    private NodeEngine node;
+
+    @BeforeAll
+    static void startPostgres() {
+        pg = Postgres.start();
+    }
+
+    @AfterAll
+    static void stopPostgres() throws Exception {
+        pg.close();
+    }
+
+    @AfterEach
+    void closeNode() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    private NodeEngine node(JdbcStoreConfig config) {
+        return new NodeEngine(NodeConfig.builder().dataRegionInitialSize(8L << 20).dataRegionMaxSize(256L << 20)
+                .applyThreads(2).store("pg", () -> new JdbcCacheStore(config)).build());
+    }
+
+    private BinaryObject order(NodeEngine n, long id, String tag) {
+        return n.binary().builder("Order").setLong("id", id).setField("sec", "SEC" + (id % 97))
+                .setField("tag", tag).setField("price", id * 0.25).build();
+    }
+
+    /** key → value bytes of the table. */
+    private static Map<Long, ByteBuffer> table(String table) throws Exception {
+        Map<Long, ByteBuffer> rows = new HashMap<>();
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT k, v FROM " + table)) {
+            while (rs.next()) {
+                rows.put(rs.getLong(1), ByteBuffer.wrap(rs.getBytes(2)));
+            }
+        }
+        return rows;
+    }
+
+    /** key → value bytes in memory. */
+    private static Map<Long, ByteBuffer> memory(Cache<Long, BinaryObject> cache) {
+        Map<Long, ByteBuffer> entries = new HashMap<>();
+        cache.scan().forEach(e -> entries.put(e.getKey(), ByteBuffer.wrap(e.getValue().toBytes())));
+        return entries;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"unnest", "rewritten", "copy"})
+    void streamedLoadsLeaveTheTableEqualToMemoryByteForByte(String statement) throws Exception {
+        String table = "loads_" + statement;
+        node = node(pg.config(table).maxBatchSize(512).copyThreshold(statement.equals("copy") ? 100 : 0)
+                .batchStatement(statement.equals("rewritten") ? JdbcStoreConfig.BatchStatement.REWRITTEN_BATCH
+                        : JdbcStoreConfig.BatchStatement.UNNEST_ARRAYS).build());
+        Cache<Long, BinaryObject> cache = node.<Long, BinaryObject>createCache(CacheConfig.named("orders")
+                .withPartitions(16).withStore(CacheStoreConfig.writeThrough("pg"))).withKeepBinary();
+        try (DataStreamer<Long, BinaryObject> s = node.dataStreamer("orders")) {
+            for (long k = 0; k < 20_000; k++) {
+                s.addData(k, order(node, k, "first"));
+            }
+        }
+        cache.put(5L, order(node, 5, "put"));
+        try (DataStreamer<Long, BinaryObject> s = node.dataStreamer("orders", StreamerOptions.builder()
+                .allowOverwrite(true).build())) {
+            for (long k = 10_000; k < 30_000; k++) {
+                s.addData(k, order(node, k, "second"));
+                s.addData(k, order(node, k, "third")); // the same key twice in one batch: the last wins
+            }
+            for (long k = 0; k < 1_000; k++) {
+                s.removeData(k);
+            }
+        }
+        try (DataStreamer<Long, BinaryObject> s = node.dataStreamer("orders", StreamerOptions.builder()
+                .receiver(Receivers.batched()).build())) {
+            for (long k = 29_000; k < 31_000; k++) {
+                s.addData(k, order(node, k, "batched"));
+            }
+        }
+        Map<Long, ByteBuffer> memory = memory(cache);
+        assertThat(memory).hasSize(30_000);
+        assertThat(table(table)).isEqualTo(memory);
+        assertThat(cache.get(20_000L).<String>field("tag")).isEqualTo("third");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"unnest", "rewritten", "copy"})
+    void writeBatchKeepsTheLastValueOfAKeyGivenTwice(String statement) throws Exception {
+        BinaryContext binary = new BinaryContext();
+        JdbcCacheStore store = new JdbcCacheStore(pg.config("dups_" + statement).keyType(JdbcStoreConfig.KeyType.TEXT)
+                .copyThreshold(statement.equals("copy") ? 2 : 0)
+                .batchStatement(statement.equals("rewritten") ? JdbcStoreConfig.BatchStatement.REWRITTEN_BATCH
+                        : JdbcStoreConfig.BatchStatement.UNNEST_ARRAYS).build());
+        store.open(context(binary));
+        try {
+            store.writeBatch(List.of(Map.entry("a", "1"), Map.entry("b", "2"), Map.entry("a", "3")));
+            store.writeBatch(List.of(Map.entry("b", "4"), Map.entry("c", "5")));
+            assertThat(store.loadAll(List.of("a", "b", "c", "d"))).containsOnly(Map.entry("a", "3"), Map.entry("b", "4"),
+                    Map.entry("c", "5"));
+            store.deleteBatch(List.of("a", "d"));
+            assertThat(store.load("a")).isNull();
+            assertThat(store.load("b")).isEqualTo("4");
+            assertThatThrownBy(() -> store.write(42L, "x")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("does not fit a text key column");
+        } finally {
+            store.close();
+        }
+    }
+
+    private static CacheStoreContext context(BinaryContext binary) {
+        return new CacheStoreContext() {
+            @Override
+            public String cacheName() {
+                return "direct";
+            }
+
+            @Override
+            public byte[] toBytes(Object value) {
+                GrowableBuffer buf = new GrowableBuffer(64);
+                binary.encode(value, buf);
+                return buf.toByteArray();
+            }
+
+            @Override
+            public Object fromBytes(byte[] bytes) {
+                return binary.decode(bytes, 0, bytes.length, true);
+            }
+        };
+    }
+
+    @Test
+    void readThroughLoadsWhatTheTableHas() throws Exception {
+        JdbcStoreConfig config = pg.config("read_through").build();
+        node = node(config);
+        Cache<Long, BinaryObject> writer = node.<Long, BinaryObject>createCache(CacheConfig.named("w")
+                .withStore(CacheStoreConfig.writeThrough("pg"))).withKeepBinary();
+        writer.putAll(Map.of(1L, order(node, 1, "one"), 2L, order(node, 2, "two")));
+        Cache<Long, BinaryObject> reader = node.<Long, BinaryObject>createCache(CacheConfig.named("r")
+                .withStore(CacheStoreConfig.readThrough("pg"))).withKeepBinary();
+        assertThat(reader.size()).isZero();
+        assertThat(reader.get(1L).<String>field("tag")).isEqualTo("one");
+        assertThat(reader.getAll(Set.of(1L, 2L, 3L))).containsOnlyKeys(1L, 2L);
+        assertThat(reader.size()).isEqualTo(2);
+        reader.put(9L, order(node, 9, "memory only")); // read-through only: the table is not written
+        assertThat(table("read_through")).containsOnlyKeys(1L, 2L);
+    }
+
+    @Test
+    void writeBehindReachesTheTableCoalescedAndDrainsOnClose() throws Exception {
+        node = node(pg.config("behind").maxBatchSize(1_000).build());
+        Cache<Long, BinaryObject> cache = node.<Long, BinaryObject>createCache(CacheConfig.named("b")
+                .withStore(CacheStoreConfig.writeBehind("pg").withFlushInterval(Duration.ofMinutes(10))
+                        .withFlushSize(1_000_000))).withKeepBinary();
+        for (int round = 0; round < 3; round++) {
+            try (DataStreamer<Long, BinaryObject> s = node.dataStreamer("b", StreamerOptions.builder()
+                    .allowOverwrite(true).build())) {
+                for (long k = 0; k < 10_000; k++) {
+                    s.addData(k, order(node, k, "round" + round));
+                }
+            }
+        }
+        cache.remove(7L);
+        assertThat(table("behind")).isEmpty(); // nothing flushed yet: by size or time only
+        assertThat(node.nodeCache("b").storeBridge().writeBehind().pending()).isEqualTo(10_000);
+        Map<Long, ByteBuffer> memory = memory(cache);
+        node.close();
+        node = null;
+        assertThat(table("behind")).isEqualTo(memory).hasSize(9_999);
+    }
+
+    @Test
+    void aTransientErrorIsRetried() throws Exception {
+        node = node(pg.config("transient").poolSize(2).retryAttempts(4).build());
+        Cache<Long, String> cache = node.createCache(CacheConfig.named("t").withStore(CacheStoreConfig.writeThrough("pg")));
+        cache.put(1L, "before");
+        // Cut every connection of the pool: the next statement fails on a dead connection (class 08 / 57P01).
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+                    + " AND datname = 'postgres' AND backend_type = 'client backend'");
+        }
+        cache.put(2L, "after");
+        assertThat(table("transient")).containsOnlyKeys(1L, 2L);
+    }
+
+    @Test
+    void aDatabaseStoppedMidLoadFailsBatchesWithTheCauseAndKeepsEveryAcknowledgedEntry() throws Exception {
+        node = node(pg.config("midload").maxBatchSize(100).poolSize(2).retryAttempts(2)
+                .retryBackoff(Duration.ofMillis(20)).connectionTimeout(Duration.ofMillis(300)).build());
+        Cache<Long, BinaryObject> cache = node.<Long, BinaryObject>createCache(CacheConfig.named("m").withPartitions(8)
+                .withStore(CacheStoreConfig.writeThrough("pg"))).withKeepBinary();
+        Map<CompletableFuture<?>, List<Long>> batches = new IdentityHashMap<>();
+        DataStreamer<Long, BinaryObject> s = node.dataStreamer("m", StreamerOptions.builder()
+                .perPartitionBufferSize(100).build());
+        boolean stopped = false;
+        try {
+            for (long k = 0; k < 6_000; k++) {
+                batches.computeIfAbsent(s.addData(k, order(node, k, "v")), f -> new ArrayList<>()).add(k);
+                if (k == 4_000) {
+                    await().atMost(Duration.ofSeconds(30))
+                            .until(() -> batches.keySet().stream().filter(f -> f.isDone() && !f.isCompletedExceptionally()).count() >= 5);
+                    pg.stop();
+                    stopped = true;
+                }
+            }
+            assertThatThrownBy(s::close).isInstanceOf(StreamerException.class);
+        } finally {
+            if (stopped) {
+                pg.restart();
+            }
+        }
+        Map<Long, ByteBuffer> table = table("midload");
+        int acknowledged = 0;
+        int failed = 0;
+        for (Map.Entry<CompletableFuture<?>, List<Long>> batch : batches.entrySet()) {
+            CompletableFuture<?> f = batch.getKey();
+            assertThat(f).isDone();
+            if (!f.isCompletedExceptionally()) {
+                for (long k : batch.getValue()) {
+                    acknowledged++;
+                    assertThat(table.get(k)).as("acknowledged key %d", k)
+                            .isEqualTo(ByteBuffer.wrap(cache.get(k).toBytes()));
+                }
+            } else {
+                failed++;
+                Throwable cause = f.handle((v, e) -> e instanceof CompletionException ? e.getCause() : e).join();
+                assertThat(cause).isInstanceOf(CacheStoreException.class).hasMessageContaining("midload");
+                assertThat(((CacheStoreException) cause).keys()).isNotEmpty();
+                for (long k : batch.getValue()) {
+                    assertThat(cache.get(k)).as("key %d of a failed batch is not in memory", k).isNull();
+                }
+            }
+        }
+        assertThat(acknowledged).isGreaterThanOrEqualTo(500);
+        assertThat(failed).isPositive();
+        // The database is back: writing through works again once the pool has reconnected.
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(
+                () -> cache.put(1_000_000L, order(node, 1_000_000L, "after")));
+        assertThat(table("midload")).containsKey(1_000_000L);
+    }
+}

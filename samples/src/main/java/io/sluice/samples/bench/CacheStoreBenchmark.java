@@ -1,0 +1,326 @@
+package io.sluice.samples.bench;
+
+import io.sluice.Cache;
+import io.sluice.CacheConfig;
+import io.sluice.CacheStore;
+import io.sluice.CacheStoreConfig;
+import io.sluice.CacheStoreContext;
+import io.sluice.DataStreamer;
+import io.sluice.binary.BinaryObject;
+import io.sluice.binary.BinaryObjectBuilder;
+import io.sluice.node.NodeConfig;
+import io.sluice.node.SluiceNode;
+import io.sluice.samples.load.StockOrderFields;
+import io.sluice.store.jdbc.JdbcCacheStore;
+import io.sluice.store.jdbc.JdbcStoreConfig;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.postgresql.PGConnection;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+/**
+ * Cache store figures on PostgreSQL, one run, ratios against baselines of the same run:
+ * <ol>
+ *   <li><b>putAll</b> (the Infinispan 9.1 shape): T threads × {@code putAll} of P entries, N entries in
+ *   all, write-through, {@code maxBatchSize} M: a store with per-entry writes only (the SPI's default
+ *   {@code writeBatch} loops over {@code write}, one statement and transaction per entry) against the
+ *   JDBC store's {@code writeBatch} (one rewritten multi-row upsert per call).</li>
+ *   <li><b>stream</b>: S StockOrder entries streamed (isolated receiver, default options) in memory only,
+ *   with write-through (upserts, and COPY into staging + upsert), and with write-behind (load time, then
+ *   drain time); the ceiling is a plain binary {@code COPY} of the same rows on one connection.</li>
+ * </ol>
+ * Without {@code -Dsluice.jdbcUrl} it starts an embedded PostgreSQL (binaries from Maven) in a temporary
+ * directory. Prints a table; asserts nothing.
+ *
+ * <pre>
+ * ./mvnw -B -o package -pl samples -am -DskipTests
+ * java -Xmx1g -XX:MaxDirectMemorySize=2g -cp samples/target/benchmarks.jar io.sluice.samples.bench.CacheStoreBenchmark \
+ *      [N=100000] [T=20] [P=20] [M=20] [S=1000000]
+ * </pre>
+ */
+public final class CacheStoreBenchmark {
+
+    private CacheStoreBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int entries = arg(args, 0, 100_000);
+        int threads = arg(args, 1, 20);
+        int perPutAll = arg(args, 2, 20);
+        int maxBatch = arg(args, 3, 20);
+        int streamed = arg(args, 4, 1_000_000);
+        String url = System.getProperty("sluice.jdbcUrl");
+        EmbeddedPostgres pg = null;
+        if (url == null) {
+            pg = EmbeddedPostgres.builder().setDataDirectory(Files.createTempDirectory("sluice-bench-pg-").resolve("data"))
+                    .setServerConfig("max_connections", "200").start();
+            url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
+        }
+        String user = System.getProperty("sluice.jdbcUser", "postgres");
+        String password = System.getProperty("sluice.jdbcPassword", "");
+        try {
+            System.out.printf("putAll shape: %,d entries, %d threads x putAll of %d, maxBatchSize %d, write-through%n",
+                    entries, threads, perPutAll, maxBatch);
+            JdbcStoreConfig perEntryConfig = config(url, user, password, "bench_per_entry").maxBatchSize(maxBatch)
+                    .poolSize(threads).build();
+            JdbcStoreConfig batchConfig = config(url, user, password, "bench_batch").maxBatchSize(maxBatch)
+                    .poolSize(threads).build();
+            long perEntry = putAllRun(() -> new PerEntryStore(new JdbcCacheStore(perEntryConfig)), entries, threads, perPutAll);
+            check(url, user, password, "bench_per_entry", entries);
+            long batch = putAllRun(() -> new JdbcCacheStore(batchConfig), entries, threads, perPutAll);
+            check(url, user, password, "bench_batch", entries);
+            JdbcStoreConfig rewrittenConfig = config(url, user, password, "bench_rewritten").maxBatchSize(maxBatch)
+                    .poolSize(threads).batchStatement(JdbcStoreConfig.BatchStatement.REWRITTEN_BATCH).build();
+            long rewritten = putAllRun(() -> new JdbcCacheStore(rewrittenConfig), entries, threads, perPutAll);
+            check(url, user, password, "bench_rewritten", entries);
+            System.out.printf("| per-entry write (SPI default loop)  | %,d ms | %,.0f entries/s | 1.0x |%n", perEntry,
+                    entries * 1000.0 / perEntry);
+            System.out.printf("| writeBatch, unnest arrays (default) | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
+                    batch, entries * 1000.0 / batch, perEntry / (double) batch, 100.0 * (perEntry - batch) / perEntry);
+            System.out.printf("| writeBatch, rewritten JDBC batch    | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
+                    rewritten, entries * 1000.0 / rewritten, perEntry / (double) rewritten,
+                    100.0 * (perEntry - rewritten) / perEntry);
+
+            if (streamed > 0) {
+                System.out.printf("%nstream shape: %,d StockOrder entries, isolated receiver, default streamer options%n",
+                        streamed);
+                long memory = streamRun(null, null, streamed);
+                long copy = plainCopy(url, user, password, streamed);
+                long through = streamRun(config(url, user, password, "bench_wt").maxBatchSize(512).poolSize(4).build(),
+                        CacheStoreConfig.writeThrough("pg"), streamed);
+                check(url, user, password, "bench_wt", streamed);
+                long throughCopy = streamRun(config(url, user, password, "bench_wt_copy").maxBatchSize(512)
+                        .copyThreshold(256).poolSize(4).build(), CacheStoreConfig.writeThrough("pg"), streamed);
+                check(url, user, password, "bench_wt_copy", streamed);
+                long[] behind = writeBehindRun(config(url, user, password, "bench_wb").maxBatchSize(2_048)
+                        .copyThreshold(256).poolSize(4).build(), streamed);
+                check(url, user, password, "bench_wb", streamed);
+                row("in memory (no store)", streamed, memory, memory);
+                row("plain COPY (ceiling)", streamed, copy, copy);
+                row("write-through, upserts", streamed, through, copy);
+                row("write-through, COPY+upsert", streamed, throughCopy, copy);
+                row("write-behind, load", streamed, behind[0], memory);
+                row("write-behind, load+drain (4 flush threads)", streamed, behind[1], copy);
+                System.out.println("(ratio: the row's rate over the ceiling's: COPY for write-through and drain,"
+                        + " in-memory for the write-behind load)");
+            }
+        } finally {
+            if (pg != null) {
+                pg.close();
+            }
+        }
+    }
+
+    private static void row(String what, int n, long ms, long baselineMs) {
+        System.out.printf("| %-42s | %,8d ms | %,10.0f entries/s | %5.2f |%n", what, ms, n * 1000.0 / ms,
+                baselineMs / (double) ms);
+    }
+
+    private static int arg(String[] args, int i, int dflt) {
+        return args.length > i ? Integer.parseInt(args[i].replace("_", "")) : dflt;
+    }
+
+    private static JdbcStoreConfig.Builder config(String url, String user, String password, String table)
+            throws Exception {
+        try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + table);
+        }
+        return JdbcStoreConfig.builder(url).username(user).password(password).table(table).createTable(true);
+    }
+
+    private static void check(String url, String user, String password, String table, int expected) throws Exception {
+        try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
+            rs.next();
+            if (rs.getLong(1) != expected) {
+                throw new IllegalStateException(table + " has " + rs.getLong(1) + " rows; expected " + expected);
+            }
+        }
+    }
+
+    private static SluiceNode node(Supplier<? extends CacheStore<?, ?>> store) {
+        NodeConfig.Builder b = NodeConfig.builder().dataRegionInitialSize(64L << 20).dataRegionMaxSize(1L << 30);
+        if (store != null) {
+            b.store("pg", store);
+        }
+        return SluiceNode.start(b.build());
+    }
+
+    /** Milliseconds for the threads to putAll every entry. */
+    private static long putAllRun(Supplier<? extends CacheStore<?, ?>> store, int entries, int threads, int perPutAll)
+            throws Exception {
+        try (SluiceNode node = node(store)) {
+            Cache<Long, BinaryObject> cache = node.createCache(CacheConfig.named("orders")
+                    .withStore(CacheStoreConfig.writeThrough("pg")));
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                int perThread = entries / threads;
+                List<Callable<Void>> work = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    long first = (long) t * perThread;
+                    int count = t == threads - 1 ? entries - t * perThread : perThread;
+                    work.add(() -> {
+                        BinaryObjectBuilder builder = node.binary().builder(StockOrderFields.TYPE_NAME);
+                        Map<Long, BinaryObject> batch = new LinkedHashMap<>();
+                        for (long k = first; k < first + count; k++) {
+                            batch.put(k, StockOrderFields.build(builder, k, null));
+                            if (batch.size() == perPutAll) {
+                                cache.putAll(batch);
+                                batch.clear();
+                            }
+                        }
+                        if (!batch.isEmpty()) {
+                            cache.putAll(batch);
+                        }
+                        return null;
+                    });
+                }
+                long start = System.nanoTime();
+                for (Future<Void> f : pool.invokeAll(work)) {
+                    f.get();
+                }
+                return (System.nanoTime() - start) / 1_000_000;
+            } finally {
+                pool.shutdown();
+            }
+        }
+    }
+
+    /** Milliseconds to stream the entries, closing the streamer included (no store when config is null). */
+    private static long streamRun(JdbcStoreConfig config, CacheStoreConfig mode, int n) {
+        try (SluiceNode node = node(config == null ? null : () -> new JdbcCacheStore(config))) {
+            CacheConfig cc = CacheConfig.named("orders");
+            node.createCache(mode == null ? cc : cc.withStore(mode));
+            BinaryObjectBuilder builder = node.binary().builder(StockOrderFields.TYPE_NAME);
+            long start = System.nanoTime();
+            try (DataStreamer<Long, BinaryObject> s = node.dataStreamer("orders")) {
+                for (long k = 0; k < n; k++) {
+                    s.addData(k, StockOrderFields.build(builder, k, null));
+                }
+            }
+            return (System.nanoTime() - start) / 1_000_000;
+        }
+    }
+
+    /** {load ms, load + drain ms} with write-behind. */
+    private static long[] writeBehindRun(JdbcStoreConfig config, int n) {
+        SluiceNode node = node(() -> new JdbcCacheStore(config));
+        long load;
+        long start = System.nanoTime();
+        try {
+            node.createCache(CacheConfig.named("orders").withStore(CacheStoreConfig.writeBehind("pg")
+                    .withQueueBound(Math.max(n, 1)).withFlushThreads(config.poolSize())));
+            BinaryObjectBuilder builder = node.binary().builder(StockOrderFields.TYPE_NAME);
+            start = System.nanoTime();
+            try (DataStreamer<Long, BinaryObject> s = node.dataStreamer("orders")) {
+                for (long k = 0; k < n; k++) {
+                    s.addData(k, StockOrderFields.build(builder, k, null));
+                }
+            }
+            load = (System.nanoTime() - start) / 1_000_000;
+        } finally {
+            node.close(); // drains the queue
+        }
+        return new long[] {load, (System.nanoTime() - start) / 1_000_000};
+    }
+
+    /** Milliseconds for a plain binary COPY of the same rows (key, encoded value) on one connection, in chunks. */
+    private static long plainCopy(String url, String user, String password, int n) throws Exception {
+        try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS bench_copy");
+            s.execute("CREATE TABLE bench_copy (k bigint PRIMARY KEY, v bytea NOT NULL)");
+            c.setAutoCommit(false);
+            // The values' bytes exactly as the node stores them.
+            List<byte[]> values = new ArrayList<>(n);
+            try (SluiceNode node = node(null)) {
+                BinaryObjectBuilder builder = node.binary().builder(StockOrderFields.TYPE_NAME);
+                for (long k = 0; k < n; k++) {
+                    values.add(StockOrderFields.build(builder, k, null).toBytes());
+                }
+            }
+            long start = System.nanoTime();
+            int chunk = 50_000;
+            for (int from = 0; from < n; from += chunk) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                DataOutputStream out = new DataOutputStream(bytes);
+                writeCopyHeader(out);
+                for (int i = from; i < Math.min(n, from + chunk); i++) {
+                    out.writeShort(2);
+                    out.writeInt(8);
+                    out.writeLong(i);
+                    out.writeInt(values.get(i).length);
+                    out.write(values.get(i));
+                }
+                out.writeShort(-1);
+                c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY bench_copy (k, v) FROM STDIN (FORMAT binary)",
+                        new java.io.ByteArrayInputStream(bytes.toByteArray()));
+                c.commit();
+            }
+            return (System.nanoTime() - start) / 1_000_000;
+        }
+    }
+
+    private static void writeCopyHeader(DataOutputStream out) throws IOException {
+        out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
+        out.writeInt(0);
+        out.writeInt(0);
+    }
+
+    /**
+     * A store that writes entry by entry: it implements only the single-key methods, so the SPI's
+     * default writeBatch/deleteBatch loop over them (what a store without batch support does).
+     */
+    private static final class PerEntryStore implements CacheStore<Object, Object> {
+        private final JdbcCacheStore store;
+
+        PerEntryStore(JdbcCacheStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public void open(CacheStoreContext context) throws Exception {
+            store.open(context);
+        }
+
+        @Override
+        public Object load(Object key) throws Exception {
+            return store.load(key);
+        }
+
+        @Override
+        public void write(Object key, Object value) throws Exception {
+            store.write(key, value);
+        }
+
+        @Override
+        public void delete(Object key) throws Exception {
+            store.delete(key);
+        }
+
+        @Override
+        public int maxBatchSize() {
+            return store.maxBatchSize();
+        }
+
+        @Override
+        public void close() {
+            store.close();
+        }
+    }
+}
