@@ -47,7 +47,9 @@ import java.util.concurrent.TimeoutException;
  * partitions and redelivers the batch, whose records already handed over are skipped by offset.
  *
  * <p><b>Node failures.</b> When a batch fails because a node is unreachable, the task drops its
- * streamers, rewinds every partition to its committed-able offset, pauses them and reconnects with
+ * streamers, rewinds every partition to the offset it last gave the worker to commit (so records
+ * the node acknowledged since are sent again too: a node that lost its memory gets them back),
+ * pauses them and reconnects with
  * exponential backoff ({@value SluiceSinkConfig#RETRY_BACKOFF_MS}); after
  * {@value SluiceSinkConfig#RETRY_TIMEOUT_MS} it fails with the last error. Any other batch failure
  * fails the task naming the topic, partition and offset.
@@ -190,6 +192,7 @@ public class SluiceSinkTask extends SinkTask {
             p.advance();
             if (p.started() && currentOffsets.containsKey(e.getKey())) {
                 commit.put(e.getKey(), new OffsetAndMetadata(p.committable() + 1));
+                p.committing();
             }
         }
         return commit;
@@ -319,8 +322,8 @@ public class SluiceSinkTask extends SinkTask {
             context.offset(rewind);
         }
         rewindUnhandled(records);
-        LOG.warn("{}: a batch failed ({}); rewound {} partitions to their last acknowledged offsets", name,
-                cause.toString(), rewind.size());
+        LOG.warn("{}: a batch failed ({}); partitions rewound to their last committed offsets: {}",
+                name, cause.toString(), rewind);
         scheduleRetry(cause);
     }
 
@@ -337,7 +340,7 @@ public class SluiceSinkTask extends SinkTask {
             if (p.handled(r.kafkaOffset())) {
                 continue;
             }
-            rewind.put(tp, p.started() ? p.committable() + 1 : r.kafkaOffset());
+            rewind.put(tp, p.started() ? p.lastHandled() + 1 : r.kafkaOffset());
         }
         if (!rewind.isEmpty()) {
             context.offset(rewind);

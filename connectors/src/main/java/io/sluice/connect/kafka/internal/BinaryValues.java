@@ -68,6 +68,15 @@ public final class BinaryValues {
      */
     public BinaryObject fromMap(Map<?, ?> map, String typeName) {
         BinaryObjectBuilder b = builder(typeName);
+        try {
+            return fillFromMap(b, map, typeName);
+        } catch (RuntimeException e) {
+            builders.remove(typeName); // it holds the fields set before the failure
+            throw e;
+        }
+    }
+
+    private BinaryObject fillFromMap(BinaryObjectBuilder b, Map<?, ?> map, String typeName) {
         for (Map.Entry<?, ?> e : map.entrySet()) {
             if (!(e.getKey() instanceof String name)) {
                 throw new ConversionException("a schemaless map needs String keys to become a binary object of type '"
@@ -85,14 +94,19 @@ public final class BinaryValues {
     /** The named fields of a Struct or Map value as one binary object (a composite key). */
     public BinaryObject fromFields(Object value, List<String> fields, String typeName) {
         BinaryObjectBuilder b = builder(typeName);
-        for (String f : fields) {
-            Object v = field(value, f);
-            if (v == null) {
-                throw new ConversionException("key field '" + f + "' is missing or null");
+        try {
+            for (String f : fields) {
+                Object v = field(value, f);
+                if (v == null) {
+                    throw new ConversionException("key field '" + f + "' is missing or null");
+                }
+                b.setField(f, v);
             }
-            b.setField(f, v instanceof Struct s ? fromStruct(s, typeName + "." + f) : schemaless(v, typeName + "." + f));
+            return b.build();
+        } catch (RuntimeException e) {
+            builders.remove(typeName);
+            throw e;
         }
-        return b.build();
     }
 
     /** A field of a Struct or Map value, converted as values are (null if absent). */
@@ -261,6 +275,16 @@ public final class BinaryValues {
         @SuppressWarnings({"unchecked", "rawtypes"})
         BinaryObject build(Struct struct) {
             BinaryObjectBuilder b = builder(typeName);
+            try {
+                return fill(b, struct);
+            } catch (RuntimeException e) {
+                builders.remove(typeName); // it holds the fields set before the failure
+                throw e;
+            }
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        private BinaryObject fill(BinaryObjectBuilder b, Struct struct) {
             for (int i = 0; i < fields.length; i++) {
                 Object v = struct.get(fields[i]);
                 if (v == null) {

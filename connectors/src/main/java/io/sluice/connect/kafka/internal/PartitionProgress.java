@@ -26,6 +26,8 @@ public final class PartitionProgress {
     private int size;
     private long lastHandled = -1;
     private long committable = -1;
+    /** {@link #committable} when it was last handed to the worker for committing. */
+    private long committed = -1;
     private boolean started;
 
     /**
@@ -41,6 +43,7 @@ public final class PartitionProgress {
         if (!started) {
             started = true;
             committable = offset - 1; // the worker starts a partition at its committed offset
+            committed = committable;
         }
         lastHandled = offset;
         if (size > 0) {
@@ -87,7 +90,15 @@ public final class PartitionProgress {
         return committable;
     }
 
-    /** Whether any record has been handed over since the partition was assigned or rewound. */
+    /**
+     * Notes that {@link #committable()} was handed to the worker to commit; a {@link #rewind()} goes
+     * back to it.
+     */
+    public void committing() {
+        committed = committable;
+    }
+
+    /** Whether any record has been handed over since the partition was assigned. */
     public boolean started() {
         return started;
     }
@@ -103,19 +114,23 @@ public final class PartitionProgress {
     }
 
     /**
-     * Forgets every pending record: the worker is rewound to {@code committable() + 1}, so they and
-     * everything after them will be delivered again.
+     * Forgets every pending record and goes back to the offsets last handed to the worker to commit
+     * ({@link #committing()}): those records and everything after them will be delivered again, also
+     * the ones a node acknowledged since (a node that lost its memory gets them again).
      *
      * @return the offset to rewind to, or -1 if nothing was handed over
      */
     public long rewind() {
-        long to = started ? committable + 1 : -1;
+        long to = started ? committed + 1 : -1;
         for (int i = 0; i < size; i++) {
             futures[(head + i) & (offsets.length - 1)] = null;
         }
         head = 0;
         size = 0;
-        lastHandled = committable;
+        if (started) {
+            committable = committed;
+            lastHandled = committed;
+        }
         return to;
     }
 
