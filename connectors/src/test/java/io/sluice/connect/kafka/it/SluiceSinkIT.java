@@ -246,7 +246,7 @@ class SluiceSinkIT {
             worker.putConnector(name, config);
             worker.awaitRunning(name, 1);
 
-            int total = 30_000;
+            int total = 20_000;
             Map<String, long[]> where = new java.util.concurrent.ConcurrentHashMap<>(); // key -> {partition, offset}
             AtomicReference<Throwable> producerFailure = new AtomicReference<>();
             Thread load = new Thread(() -> {
@@ -272,7 +272,7 @@ class SluiceSinkIT {
             }, "load");
             load.start();
             try (Sluice client = client(victim)) {
-                await().atMost(Duration.ofSeconds(60)).until(() -> sizeOrZero(client, name) >= 5_000);
+                await().atMost(Duration.ofSeconds(60)).until(() -> sizeOrZero(client, name) >= 4_000);
             }
             victim.kill();
             assertThat(load.isAlive()).as("the node was killed mid-stream").isTrue();
@@ -370,6 +370,52 @@ class SluiceSinkIT {
                 assertThat((Long) e.getValue().field("id")).isEqualTo(Long.parseLong(e.getKey().substring(1)));
             }
         }
+    }
+
+    @Test
+    void fullBufferMemoryPausesAndRedeliversWithoutLoss() throws Exception {
+        String topic = "orders-tiny";
+        String name = "tiny";
+        broker.createTopic(topic, 2);
+        Map<String, String> config = base(name, topic);
+        config.put("value.converter.schemas.enable", "false");
+        config.put("sluice.streamer.buffer.memory", "16384"); // about a hundred records
+        config.put("sluice.streamer.buffer.bytes", "2048");
+        config.put("sluice.streamer.max.block.ms", "0"); // never wait: ask the worker to redeliver at once
+        config.put("sluice.streamer.parallel.operations", "1");
+        config.put("sluice.retry.backoff.ms", "5");
+        worker.putConnector(name, config);
+        worker.awaitRunning(name, 1);
+        int n = produce(topic, 0, 5000);
+        awaitAllCommitted(name, topic);
+        worker.assertNoTaskFailed(name);
+        try (Sluice client = client(node)) {
+            Cache<String, BinaryObject> cache = client.<String, BinaryObject>cache(name).withKeepBinary();
+            assertThat(cache.size()).isEqualTo(n);
+        }
+        worker.delete(name);
+    }
+
+    @Test
+    void anUnreachableNodeFailsTheTaskAfterTheRetryTimeoutWithAClearError() throws Exception {
+        String topic = "orders-nowhere";
+        String name = "nowhere";
+        broker.createTopic(topic, 1);
+        Map<String, String> config = base(name, topic);
+        config.put("sluice.addresses", "127.0.0.1:" + KafkaBroker.freePort()); // nothing listens there
+        config.put("sluice.retry.backoff.ms", "50");
+        config.put("sluice.retry.backoff.max.ms", "200");
+        config.put("sluice.retry.timeout.ms", "1500");
+        worker.putConnector(name, config);
+        produce(topic, 0, 10);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            JsonNode tasks = worker.get("/connectors/" + name + "/status").path("tasks");
+            return tasks.size() == 1 && "FAILED".equals(tasks.get(0).path("state").asText());
+        });
+        String trace = worker.get("/connectors/" + name + "/status").path("tasks").get(0).path("trace").asText();
+        assertThat(trace).contains("could not be reached").contains("sluice.retry.timeout.ms=1500");
+        assertThat(committed(name)).as("nothing committed").isEmpty();
+        worker.delete(name);
     }
 
     // ---- helpers ----
