@@ -20,9 +20,15 @@ final class NodeProcessOnPort implements AutoCloseable {
     private final Path jar;
     private final Path dir;
     private final int port;
+    private final List<String> jvmArgs;
     private Process process;
 
     NodeProcessOnPort(Path dir) throws IOException {
+        this(dir, List.of("-Xmx384m"));
+    }
+
+    NodeProcessOnPort(Path dir, List<String> jvmArgs) throws IOException {
+        this.jvmArgs = List.copyOf(jvmArgs);
         String prop = System.getProperty("sluice.node.jar", "../receivers/target/sluice-node.jar");
         this.jar = Path.of(prop).toAbsolutePath().normalize();
         if (!Files.exists(jar)) {
@@ -38,9 +44,9 @@ final class NodeProcessOnPort implements AutoCloseable {
 
     void start() throws Exception {
         Path log = dir.resolve("node-" + System.nanoTime() + ".log");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
-                "--port", Integer.toString(port)));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-XX:+UseSerialGC", "-jar", jar.toString(), "--port", Integer.toString(port)));
         process = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
         Process p = process;
         CompletableFuture<Boolean> listening = CompletableFuture.supplyAsync(() -> {
