@@ -221,10 +221,15 @@ public class SluiceSinkTask extends SinkTask {
         try {
             sluice = SluiceClient.connect(config.clientConfig(name));
             converter = new RecordConverter(config, sluice.binary());
-        } catch (RuntimeException e) {
+        } catch (NodeUnreachableException e) {
             sluice = null;
             scheduleRetry(e);
             return;
+        } catch (RuntimeException e) {
+            // refused (token, protocol version): retrying cannot help
+            sluice = null;
+            throw new ConnectException("the Sluice nodes " + config.getList(SluiceSinkConfig.ADDRESSES)
+                    + " refused the connection: " + e.getMessage(), e);
         }
         if (backoff.attempts() > 0) {
             LOG.info("{}: reconnected to {} after {} attempts", name, config.getList(SluiceSinkConfig.ADDRESSES),

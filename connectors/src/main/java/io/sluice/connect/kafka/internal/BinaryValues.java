@@ -71,7 +71,7 @@ public final class BinaryValues {
         try {
             return fillFromMap(b, map, typeName);
         } catch (RuntimeException e) {
-            builders.remove(typeName); // it holds the fields set before the failure
+            discard(typeName); // it holds the fields set before the failure
             throw e;
         }
     }
@@ -104,7 +104,7 @@ public final class BinaryValues {
             }
             return b.build();
         } catch (RuntimeException e) {
-            builders.remove(typeName);
+            discard(typeName);
             throw e;
         }
     }
@@ -150,8 +150,14 @@ public final class BinaryValues {
         return v;
     }
 
-    private BinaryObjectBuilder builder(String typeName) {
+    /** The kept builder of the type (make one object at a time with it). */
+    BinaryObjectBuilder builder(String typeName) {
         return builders.computeIfAbsent(typeName, binary::builder);
+    }
+
+    /** Drops the kept builder of the type: it holds the fields of an object that failed. */
+    void discard(String typeName) {
+        builders.remove(typeName);
     }
 
     private StructLayout layout(Schema schema, String typeName) {
@@ -278,7 +284,7 @@ public final class BinaryValues {
             try {
                 return fill(b, struct);
             } catch (RuntimeException e) {
-                builders.remove(typeName); // it holds the fields set before the failure
+                discard(typeName); // it holds the fields set before the failure
                 throw e;
             }
         }

@@ -11,7 +11,6 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -41,8 +40,8 @@ public final class RecordConverter {
     private final BytesFormat bytesFormat;
     private final NullValueBehavior nullValues;
     private final NullKeyBehavior nullKeys;
-    private final Binary binary;
     private final BinaryValues values;
+    private final JsonValues json;
     private final Converted out = new Converted();
     private String lastTopic;
     private String lastValueType;
@@ -57,8 +56,8 @@ public final class RecordConverter {
         this.bytesFormat = config.bytesFormat();
         this.nullValues = config.nullValues();
         this.nullKeys = config.nullKeys();
-        this.binary = binary;
         this.values = new BinaryValues(binary);
+        this.json = new JsonValues(values);
     }
 
     /**
@@ -149,15 +148,19 @@ public final class RecordConverter {
             return values.fromMap(m, valueType(record, null));
         }
         if (value instanceof String text && stringFormat == StringFormat.JSON) {
-            return json(text, record);
+            try {
+                return json.fromJson(text, valueType(record, null));
+            } catch (ConversionException e) {
+                throw new ConversionException(e.getMessage() + " (" + SluiceSinkConfig.VALUE_STRING_FORMAT + "=JSON)", e);
+            }
         }
         if (value instanceof byte[] bytes) {
-            return bytesFormat == BytesFormat.JSON ? json(new String(bytes, StandardCharsets.UTF_8), record) : bytes;
+            return bytesFormat == BytesFormat.JSON ? jsonBytes(bytes, record) : bytes;
         }
         if (value instanceof ByteBuffer bb) {
             byte[] a = new byte[bb.remaining()];
             bb.duplicate().get(a);
-            return bytesFormat == BytesFormat.JSON ? json(new String(a, StandardCharsets.UTF_8), record) : a;
+            return bytesFormat == BytesFormat.JSON ? jsonBytes(a, record) : a;
         }
         if (value instanceof java.util.Date d) {
             return d.toInstant();
@@ -165,12 +168,11 @@ public final class RecordConverter {
         return value;
     }
 
-    private Object json(String text, SinkRecord record) {
+    private Object jsonBytes(byte[] utf8, SinkRecord record) {
         try {
-            return binary.fromJson(text, valueType(record, null));
-        } catch (IllegalArgumentException e) {
-            throw new ConversionException("the value is not a JSON object (" + SluiceSinkConfig.VALUE_STRING_FORMAT
-                    + "=JSON): " + e.getMessage(), e);
+            return json.fromJson(utf8, valueType(record, null));
+        } catch (ConversionException e) {
+            throw new ConversionException(e.getMessage() + " (" + SluiceSinkConfig.VALUE_BYTES_FORMAT + "=JSON)", e);
         }
     }
 

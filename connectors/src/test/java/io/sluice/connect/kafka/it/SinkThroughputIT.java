@@ -20,6 +20,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.storage.StringConverter;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,7 +64,7 @@ class SinkThroughputIT {
         Path plugin = Path.of(System.getProperty("sluice.connect.plugin",
                 "target/sluice-kafka-connect-0.1.0-SNAPSHOT-plugin/sluice-kafka-connect"));
         try (NodeProcessOnPort node = new NodeProcessOnPort(dir.resolve("node"),
-                List.of("-Xmx512m", "-XX:MaxDirectMemorySize=3g"));
+                List.of("-Xmx512m", "-XX:MaxDirectMemorySize=8g"));
              KafkaBroker broker = new KafkaBroker(dir)) {
             node.start();
             String topic = "stock-orders";
@@ -107,42 +109,83 @@ class SinkThroughputIT {
             print("plain KafkaConsumer (ceiling)", records, consumerSeconds);
             System.out.printf("BENCH average value size: %d bytes%n", bytes / records);
 
-            // the sink: a standalone worker loading the packaged plugin
-            double sinkSeconds;
-            double firstRecordSeconds;
-            long heapPeak;
-            try (ConnectWorker worker = new ConnectWorker(broker.bootstrap(), plugin.getParent().toAbsolutePath(),
-                    dir.resolve("connect"));
-                 Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
-                Map<String, String> c = new HashMap<>();
-                c.put("connector.class", "io.sluice.connect.kafka.SluiceSinkConnector");
-                c.put("tasks.max", Integer.toString(tasks));
-                c.put("topics", topic);
-                c.put("sluice.addresses", node.address());
-                c.put("sluice.cache.name", "orders");
-                c.put("sluice.value.type.name", "StockOrder");
-                c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-                c.put("value.converter.schemas.enable", "false");
-                c.put("consumer.override.auto.offset.reset", "earliest");
-                c.put("consumer.override.max.poll.records", "2000");
-                HeapSampler heap = new HeapSampler();
-                heap.start();
-                t0 = System.nanoTime();
-                worker.putConnector("bench", c);
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(20))
-                        .until(() -> sizeOrZero(client, "orders") > 0);
-                firstRecordSeconds = seconds(t0);
-                Map<TopicPartition, Long> end = endOffsets(broker, topic, partitions);
-                await().atMost(Duration.ofMinutes(20)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> committed(broker, "connect-bench").equals(end));
-                sinkSeconds = seconds(t0);
-                heapPeak = heap.finish();
-                assertThat(client.cache("orders").size()).isEqualTo(records);
-                worker.assertNoTaskFailed("bench");
+            // what the worker's own JSON conversion costs before any sink sees a record
+            t0 = System.nanoTime();
+            read = 0;
+            long fields = 0;
+            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"),
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                 JsonConverter json = new JsonConverter()) {
+                json.configure(Map.of("schemas.enable", "false"), false);
+                StringConverter keys = new StringConverter();
+                keys.configure(Map.of(), true);
+                List<TopicPartition> tps = new ArrayList<>();
+                for (int p = 0; p < partitions; p++) {
+                    tps.add(new TopicPartition(topic, p));
+                }
+                consumer.assign(tps);
+                consumer.seekToBeginning(tps);
+                while (read < records) {
+                    ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofSeconds(1));
+                    read += batch.count();
+                    for (var r : batch) {
+                        keys.toConnectData(topic, r.key());
+                        fields += ((Map<?, ?>) json.toConnectData(topic, r.value()).value()).size();
+                    }
+                }
             }
-            print("sink connector, standalone worker, " + tasks + " task(s)", records, sinkSeconds);
-            System.out.printf("BENCH time to first record: %.2f s; test JVM heap used, peak while sinking"
-                    + " (broker + worker + test): %d MiB%n", firstRecordSeconds, heapPeak >> 20);
+            double converterSeconds = seconds(t0);
+            assertThat(fields).isEqualTo(11L * records);
+            print("KafkaConsumer + the worker's JsonConverter", records, converterSeconds);
+
+            // the sink: a standalone worker loading the packaged plugin; "json" is the usual JsonConverter
+            // (schemaless), "bytes" hands the raw JSON to the sink (ByteArrayConverter, sluice.value.bytes.format=JSON)
+            Map<String, Double> sinkSeconds = new java.util.LinkedHashMap<>();
+            for (String variant : System.getProperty("sluice.kafka.bench.sinks", "json,bytes").split(",")) {
+                String name = "bench-" + variant;
+                double firstRecordSeconds;
+                long heapPeak;
+                try (ConnectWorker worker = new ConnectWorker(broker.bootstrap(), plugin.getParent().toAbsolutePath(),
+                        dir.resolve("connect-" + variant));
+                     Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
+                    Map<String, String> c = new HashMap<>();
+                    c.put("connector.class", "io.sluice.connect.kafka.SluiceSinkConnector");
+                    c.put("tasks.max", Integer.toString(tasks));
+                    c.put("topics", topic);
+                    c.put("sluice.addresses", node.address());
+                    c.put("sluice.cache.name", name);
+                    c.put("sluice.value.type.name", "StockOrder");
+                    if (variant.equals("bytes")) {
+                        c.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+                        c.put("sluice.value.bytes.format", "JSON");
+                    } else {
+                        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+                        c.put("value.converter.schemas.enable", "false");
+                    }
+                    c.put("consumer.override.auto.offset.reset", "earliest");
+                    c.put("consumer.override.max.poll.records", "2000");
+                    HeapSampler heap = new HeapSampler();
+                    heap.start();
+                    t0 = System.nanoTime();
+                    worker.putConnector(name, c);
+                    await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(20))
+                            .until(() -> sizeOrZero(client, name) > 0);
+                    firstRecordSeconds = seconds(t0);
+                    Map<TopicPartition, Long> end = endOffsets(broker, topic, partitions);
+                    await().atMost(Duration.ofMinutes(20)).pollInterval(Duration.ofMillis(100))
+                            .until(() -> committed(broker, "connect-" + name).equals(end));
+                    sinkSeconds.put(variant, seconds(t0));
+                    heapPeak = heap.finish();
+                    assertThat(client.cache(name).size()).isEqualTo(records);
+                    worker.assertNoTaskFailed(name);
+                }
+                print("sink (" + variant + "), standalone worker, " + tasks + " task(s)", records,
+                        sinkSeconds.get(variant));
+                System.out.printf("BENCH sink (%s): time to first record %.2f s; test JVM heap used, peak while"
+                        + " sinking (broker + worker + test): %d MiB%n", variant, firstRecordSeconds, heapPeak >> 20);
+            }
 
             // the same orders streamed by the SDK directly
             try (Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
@@ -157,8 +200,11 @@ class SinkThroughputIT {
                 }
                 double sdkSeconds = seconds(t0);
                 print("Sluice SDK streamer directly (no Kafka)", records, sdkSeconds);
-                System.out.printf("BENCH sink / plain consumer: %.0f%%; sink / SDK: %.0f%%%n",
-                        100 * consumerSeconds / sinkSeconds, 100 * sdkSeconds / sinkSeconds);
+                for (Map.Entry<String, Double> e : sinkSeconds.entrySet()) {
+                    System.out.printf("BENCH sink (%s) / plain consumer: %.0f%%; / consumer + JsonConverter: %.0f%%;"
+                            + " / SDK: %.0f%%%n", e.getKey(), 100 * consumerSeconds / e.getValue(),
+                            100 * converterSeconds / e.getValue(), 100 * sdkSeconds / e.getValue());
+                }
             }
         }
     }
