@@ -1,0 +1,118 @@
+package io.sluice.connect.kafka.internal;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.sluice.binary.BinaryObject;
+import io.sluice.binary.BinaryObjectBuilder;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * JSON text or UTF-8 bytes straight into a binary object: one pass of Jackson's streaming parser
+ * feeding the builder, no tree and no map in between (the SDK's {@code Binary.fromJson} builds a
+ * tree first; on the sink's hot path the tree cost as much as the rest of the record). The mapping
+ * is {@code fromJson}'s: text → String, an integral number → long (BigInteger beyond), another
+ * number → double, true/false → boolean, an array → list, an object → a nested binary object of
+ * type {@code <type>.<property>}; a null property is left out. Field names come from the parser's
+ * symbol table (one String per name), which keeps the builder on its fast path. Not thread-safe:
+ * one per task.
+ */
+public final class JsonValues {
+
+    private final JsonFactory factory = new JsonFactory();
+    private final BinaryValues values;
+
+    public JsonValues(BinaryValues values) {
+        this.values = values;
+    }
+
+    /** @throws ConversionException if the text is not one JSON object */
+    public BinaryObject fromJson(String text, String typeName) {
+        try (JsonParser p = factory.createParser(text)) {
+            return read(p, typeName);
+        } catch (IOException e) {
+            throw new ConversionException("the value is not JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /** @throws ConversionException if the bytes are not one UTF-8 JSON object */
+    public BinaryObject fromJson(byte[] utf8, String typeName) {
+        try (JsonParser p = factory.createParser(utf8)) {
+            return read(p, typeName);
+        } catch (IOException e) {
+            throw new ConversionException("the value is not JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private BinaryObject read(JsonParser p, String typeName) throws IOException {
+        JsonToken first = p.nextToken();
+        if (first != JsonToken.START_OBJECT) {
+            throw new ConversionException("the value is not a JSON object but " + (first == null ? "empty" : first));
+        }
+        BinaryObject o = object(p, typeName);
+        if (p.nextToken() != null) {
+            throw new ConversionException("the value has more after its JSON object");
+        }
+        return o;
+    }
+
+    private BinaryObject object(JsonParser p, String typeName) throws IOException {
+        BinaryObjectBuilder b = values.builder(typeName);
+        try {
+            JsonToken t;
+            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                switch (p.nextToken()) {
+                    case VALUE_STRING -> b.setField(name, p.getText());
+                    case VALUE_NUMBER_INT -> {
+                        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                            b.setField(name, p.getBigIntegerValue());
+                        } else {
+                            b.setLong(name, p.getLongValue());
+                        }
+                    }
+                    case VALUE_NUMBER_FLOAT -> b.setDouble(name, p.getDoubleValue());
+                    case VALUE_TRUE -> b.setBoolean(name, true);
+                    case VALUE_FALSE -> b.setBoolean(name, false);
+                    case VALUE_NULL -> { }
+                    case START_OBJECT -> b.setField(name, object(p, typeName + "." + name));
+                    case START_ARRAY -> b.setField(name, array(p, typeName + "." + name));
+                    default -> throw new ConversionException("unexpected JSON at '" + name + "'");
+                }
+            }
+            if (t != JsonToken.END_OBJECT) {
+                throw new ConversionException("the JSON object of type '" + typeName + "' is not closed");
+            }
+            return b.build();
+        } catch (RuntimeException | IOException e) {
+            values.discard(typeName); // the builder holds the fields set before the failure
+            throw e;
+        }
+    }
+
+    private List<Object> array(JsonParser p, String elementType) throws IOException {
+        List<Object> list = new ArrayList<>();
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t == null) {
+                throw new ConversionException("a JSON array is not closed");
+            }
+            switch (t) {
+                case VALUE_STRING -> list.add(p.getText());
+                case VALUE_NUMBER_INT -> list.add(p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                        ? p.getBigIntegerValue() : (Object) p.getLongValue());
+                case VALUE_NUMBER_FLOAT -> list.add(p.getDoubleValue());
+                case VALUE_TRUE -> list.add(Boolean.TRUE);
+                case VALUE_FALSE -> list.add(Boolean.FALSE);
+                case VALUE_NULL -> list.add(null);
+                case START_OBJECT -> list.add(object(p, elementType));
+                case START_ARRAY -> list.add(array(p, elementType));
+                default -> throw new ConversionException("unexpected JSON in an array: " + t);
+            }
+        }
+        return list;
+    }
+}

@@ -1,0 +1,168 @@
+package io.sluice.connect.kafka.internal;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+
+/**
+ * What a task knows of one Kafka topic-partition: the records handed to the streamer (or to the
+ * errant record reporter) in offset order with the future that says when each is done, the highest
+ * offset handed over ({@link #lastHandled()}, so a redelivered batch is not sent twice), and the
+ * highest offset below which every record is done ({@link #committable()}): only that is ever
+ * committed.
+ *
+ * <p>Pending records live in a ring of (offset, future) pairs; consecutive records sharing a future
+ * (the streamer's entries of one batch share one) take one slot, whose offset is the last of the run.
+ * Used by the task's thread only.
+ */
+public final class PartitionProgress {
+
+    /** A record that needed no write (skipped): done at once. */
+    public static final Future<Void> DONE = CompletableFuture.completedFuture(null);
+
+    private long[] offsets = new long[64];
+    private Future<?>[] futures = new Future<?>[64];
+    private int head;
+    private int size;
+    private long lastHandled = -1;
+    private long committable = -1;
+    /** {@link #committable} when it was last handed to the worker for committing. */
+    private long committed = -1;
+    private boolean started;
+
+    /**
+     * Whether the record at this offset was already handed over (a redelivery after
+     * {@link org.apache.kafka.connect.errors.RetriableException}).
+     */
+    public boolean handled(long offset) {
+        return started && offset <= lastHandled;
+    }
+
+    /** Records that the record at this offset was handed over; its outcome is the future's. */
+    public void add(long offset, Future<?> future) {
+        if (!started) {
+            started = true;
+            committable = offset - 1; // the worker starts a partition at its committed offset
+            committed = committable;
+        }
+        lastHandled = offset;
+        if (size > 0) {
+            int tail = (head + size - 1) & (offsets.length - 1);
+            if (futures[tail] == future) {
+                offsets[tail] = offset;
+                return;
+            }
+        }
+        if (size == offsets.length) {
+            grow();
+        }
+        int at = (head + size) & (offsets.length - 1);
+        offsets[at] = offset;
+        futures[at] = future;
+        size++;
+    }
+
+    /**
+     * Moves {@link #committable()} past every leading record that completed normally.
+     *
+     * @return the cause of the first leading record that failed, or null
+     */
+    public Throwable advance() {
+        while (size > 0) {
+            Future<?> f = futures[head];
+            if (!f.isDone()) {
+                return null;
+            }
+            Throwable failure = failure(f);
+            if (failure != null) {
+                return failure;
+            }
+            committable = offsets[head];
+            futures[head] = null;
+            head = (head + 1) & (offsets.length - 1);
+            size--;
+        }
+        return null;
+    }
+
+    /** The highest offset below which (inclusive) every record is done; -1 if none is known. */
+    public long committable() {
+        return committable;
+    }
+
+    /**
+     * Notes that {@link #committable()} was handed to the worker to commit; a {@link #rewind()} goes
+     * back to it.
+     */
+    public void committing() {
+        committed = committable;
+    }
+
+    /** Whether any record has been handed over since the partition was assigned. */
+    public boolean started() {
+        return started;
+    }
+
+    /** The highest offset handed over. */
+    public long lastHandled() {
+        return lastHandled;
+    }
+
+    /** Records handed over and not yet known done (runs sharing a future count once). */
+    public int pending() {
+        return size;
+    }
+
+    /**
+     * Forgets every pending record and goes back to the offsets last handed to the worker to commit
+     * ({@link #committing()}): those records and everything after them will be delivered again, also
+     * the ones a node acknowledged since (a node that lost its memory gets them again).
+     *
+     * @return the offset to rewind to, or -1 if nothing was handed over
+     */
+    public long rewind() {
+        long to = started ? committed + 1 : -1;
+        for (int i = 0; i < size; i++) {
+            futures[(head + i) & (offsets.length - 1)] = null;
+        }
+        head = 0;
+        size = 0;
+        if (started) {
+            committable = committed;
+            lastHandled = committed;
+        }
+        return to;
+    }
+
+    private static Throwable failure(Future<?> f) {
+        if (f instanceof CompletableFuture<?> cf) {
+            if (!cf.isCompletedExceptionally()) {
+                return null;
+            }
+        }
+        try {
+            f.get();
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        } catch (java.util.concurrent.CancellationException e) {
+            return e;
+        }
+    }
+
+    private void grow() {
+        int n = offsets.length;
+        long[] o = new long[n * 2];
+        Future<?>[] f = new Future<?>[n * 2];
+        for (int i = 0; i < size; i++) {
+            o[i] = offsets[(head + i) & (n - 1)];
+            f[i] = futures[(head + i) & (n - 1)];
+        }
+        offsets = o;
+        futures = f;
+        head = 0;
+    }
+}

@@ -1,0 +1,211 @@
+package io.sluice.connect.kafka.internal;
+
+import io.sluice.binary.Binary;
+import io.sluice.connect.kafka.SluiceSinkConfig;
+import io.sluice.connect.kafka.SluiceSinkConfig.BytesFormat;
+import io.sluice.connect.kafka.SluiceSinkConfig.KeyMode;
+import io.sluice.connect.kafka.SluiceSinkConfig.NullKeyBehavior;
+import io.sluice.connect.kafka.SluiceSinkConfig.NullValueBehavior;
+import io.sluice.connect.kafka.SluiceSinkConfig.StringFormat;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a {@link SinkRecord} into what the streamer is given: a key and a value, a removal, or
+ * nothing (a skipped record), as the config says. Values: a {@link Struct} or schemaless {@link Map}
+ * becomes a binary object (through {@link BinaryValues}), a JSON String or JSON bytes too (if so
+ * configured), bytes and primitives are stored as they are. Not thread-safe: one per task.
+ */
+public final class RecordConverter {
+
+    /** What to do with one record. */
+    public enum Action { PUT, REMOVE, SKIP }
+
+    /** The result of {@link #convert}; reused between calls. */
+    public static final class Converted {
+        public Action action;
+        public Object key;
+        public Object value;
+    }
+
+    private final KeyMode keyMode;
+    private final List<String> keyFields;
+    private final String keyTypeFormat;
+    private final String valueTypeFormat;
+    private final StringFormat stringFormat;
+    private final BytesFormat bytesFormat;
+    private final NullValueBehavior nullValues;
+    private final NullKeyBehavior nullKeys;
+    private final BinaryValues values;
+    private final JsonValues json;
+    private final Converted out = new Converted();
+    private String lastTopic;
+    private String lastValueType;
+    private String lastKeyType;
+
+    public RecordConverter(SluiceSinkConfig config, Binary binary) {
+        this.keyMode = config.keyMode();
+        this.keyFields = config.keyFields();
+        this.keyTypeFormat = config.keyTypeName();
+        this.valueTypeFormat = config.valueTypeName();
+        this.stringFormat = config.stringFormat();
+        this.bytesFormat = config.bytesFormat();
+        this.nullValues = config.nullValues();
+        this.nullKeys = config.nullKeys();
+        this.values = new BinaryValues(binary);
+        this.json = new JsonValues(values);
+    }
+
+    /**
+     * Converts one record.
+     *
+     * @throws ConversionException if the record cannot become an entry (the message says why)
+     */
+    public Converted convert(SinkRecord record) {
+        out.key = null;
+        out.value = null;
+        Object value = record.value();
+        if (value == null) {
+            switch (nullValues) {
+                case IGNORE:
+                    out.action = Action.SKIP;
+                    return out;
+                case FAIL:
+                    throw new ConversionException("the record has a null value and " + SluiceSinkConfig.NULL_VALUES
+                            + "=FAIL");
+                default:
+                    out.action = Action.REMOVE;
+            }
+        } else {
+            out.action = Action.PUT;
+        }
+        Object key = key(record, value);
+        if (key == null) {
+            out.action = Action.SKIP;
+            return out;
+        }
+        out.key = key;
+        if (out.action == Action.PUT) {
+            out.value = value(record, value);
+        }
+        return out;
+    }
+
+    private Object key(SinkRecord record, Object value) {
+        switch (keyMode) {
+            case TOPIC_PARTITION_OFFSET:
+                return tpo(record);
+            case VALUE_FIELDS:
+                if (value == null) {
+                    throw new ConversionException("a null value has no key fields (" + SluiceSinkConfig.KEY_MODE
+                            + "=VALUE_FIELDS): a tombstone cannot name its key");
+                }
+                if (keyFields.size() == 1) {
+                    Object k = values.field(value, keyFields.get(0));
+                    if (k == null) {
+                        throw new ConversionException("key field '" + keyFields.get(0) + "' is missing or null");
+                    }
+                    return k;
+                }
+                return values.fromFields(value, keyFields, keyType(record.topic()));
+            default:
+                Object k = record.key();
+                if (k == null) {
+                    switch (nullKeys) {
+                        case IGNORE:
+                            return null;
+                        case TOPIC_PARTITION_OFFSET:
+                            return tpo(record);
+                        default:
+                            throw new ConversionException("the record has a null key and " + SluiceSinkConfig.NULL_KEYS
+                                    + "=FAIL");
+                    }
+                }
+                if (k instanceof Struct s) {
+                    return values.fromStruct(s, keyType(record.topic()));
+                }
+                if (k instanceof Map<?, ?> m) {
+                    return values.fromMap(m, keyType(record.topic()));
+                }
+                if (k instanceof ByteBuffer bb) {
+                    byte[] a = new byte[bb.remaining()];
+                    bb.duplicate().get(a);
+                    return a;
+                }
+                return k;
+        }
+    }
+
+    private Object value(SinkRecord record, Object value) {
+        if (value instanceof Struct s) {
+            return values.fromStruct(s, valueType(record, s.schema().name()));
+        }
+        if (value instanceof Map<?, ?> m) {
+            return values.fromMap(m, valueType(record, null));
+        }
+        if (value instanceof String text && stringFormat == StringFormat.JSON) {
+            try {
+                return json.fromJson(text, valueType(record, null));
+            } catch (ConversionException e) {
+                throw new ConversionException(e.getMessage() + " (" + SluiceSinkConfig.VALUE_STRING_FORMAT + "=JSON)", e);
+            }
+        }
+        if (value instanceof byte[] bytes) {
+            return bytesFormat == BytesFormat.JSON ? jsonBytes(bytes, record) : bytes;
+        }
+        if (value instanceof ByteBuffer bb) {
+            byte[] a = new byte[bb.remaining()];
+            bb.duplicate().get(a);
+            return bytesFormat == BytesFormat.JSON ? jsonBytes(a, record) : a;
+        }
+        if (value instanceof java.util.Date d) {
+            return d.toInstant();
+        }
+        return value;
+    }
+
+    private Object jsonBytes(byte[] utf8, SinkRecord record) {
+        try {
+            return json.fromJson(utf8, valueType(record, null));
+        } catch (ConversionException e) {
+            throw new ConversionException(e.getMessage() + " (" + SluiceSinkConfig.VALUE_BYTES_FORMAT + "=JSON)", e);
+        }
+    }
+
+    private String valueType(SinkRecord record, String schemaName) {
+        String topic = record.topic();
+        if (schemaName == null && topic.equals(lastTopic) && lastValueType != null) {
+            return lastValueType;
+        }
+        String t = valueTypeFormat.replace("${topic}", topic).replace("${schema}", schemaName != null ? schemaName : topic);
+        if (schemaName == null) {
+            if (!topic.equals(lastTopic)) {
+                lastKeyType = null;
+            }
+            lastTopic = topic;
+            lastValueType = t;
+        }
+        return t;
+    }
+
+    private String keyType(String topic) {
+        if (topic.equals(lastTopic) && lastKeyType != null) {
+            return lastKeyType;
+        }
+        String t = keyTypeFormat.replace("${topic}", topic);
+        if (!topic.equals(lastTopic)) {
+            lastValueType = null;
+        }
+        lastTopic = topic;
+        lastKeyType = t;
+        return t;
+    }
+
+    private static String tpo(SinkRecord record) {
+        return record.topic() + "/" + record.kafkaPartition() + "/" + record.kafkaOffset();
+    }
+}

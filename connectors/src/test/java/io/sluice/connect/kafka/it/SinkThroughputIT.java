@@ -1,0 +1,302 @@
+package io.sluice.connect.kafka.it;
+
+import io.sluice.CacheConfig;
+import io.sluice.DataStreamer;
+import io.sluice.Sluice;
+import io.sluice.StreamerOptions;
+import io.sluice.binary.BinaryObject;
+import io.sluice.binary.BinaryObjectBuilder;
+import io.sluice.client.ClientConfig;
+import io.sluice.client.SluiceClient;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.storage.StringConverter;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sink's throughput figure, off by default (a 2M-record run takes minutes):
+ * <pre>
+ * ./mvnw -B verify -pl connectors -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dit.test=SinkThroughputIT -Dsluice.kafka.bench.records=2000000
+ * </pre>
+ * One run on one machine: a topic of StockOrder JSON records (schemaless) is filled, then read by a
+ * plain {@code KafkaConsumer} doing no work (the ceiling), then sunk into a cache by a standalone
+ * worker with the packaged plugin, then the same orders are streamed by the Sluice SDK directly.
+ * Prints one line per figure and the ratios.
+ */
+class SinkThroughputIT {
+
+    @TempDir
+    static Path dir;
+
+    @Test
+    void stockOrdersThroughAStandaloneWorkerVersusAPlainConsumer() throws Exception {
+        int records = Integer.getInteger("sluice.kafka.bench.records", 0);
+        Assumptions.assumeTrue(records > 0, "set -Dsluice.kafka.bench.records=N to run");
+        int partitions = Integer.getInteger("sluice.kafka.bench.partitions", 4);
+        int tasks = Integer.getInteger("sluice.kafka.bench.tasks", 1);
+        Path plugin = Path.of(System.getProperty("sluice.connect.plugin",
+                "target/sluice-kafka-connect-0.1.0-SNAPSHOT-plugin/sluice-kafka-connect"));
+        try (NodeProcessOnPort node = new NodeProcessOnPort(dir.resolve("node"),
+                List.of("-Xmx512m", "-XX:MaxDirectMemorySize=8g"));
+             KafkaBroker broker = new KafkaBroker(dir)) {
+            node.start();
+            String topic = "stock-orders";
+            broker.createTopic(topic, partitions);
+
+            long t0 = System.nanoTime();
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+                    ProducerConfig.LINGER_MS_CONFIG, "20", ProducerConfig.BATCH_SIZE_CONFIG, "262144",
+                    ProducerConfig.ACKS_CONFIG, "1"), new StringSerializer(), new StringSerializer())) {
+                for (int i = 0; i < records; i++) {
+                    producer.send(new ProducerRecord<>(topic, "o" + i, stockOrderJson(i)));
+                }
+                producer.flush();
+            }
+            double fillSeconds = seconds(t0);
+            print("fill (KafkaProducer, acks=1)", records, fillSeconds);
+
+            // the ceiling: a plain consumer reading every record, no work
+            t0 = System.nanoTime();
+            long read = 0;
+            long bytes = 0;
+            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"),
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                List<TopicPartition> tps = new ArrayList<>();
+                for (int p = 0; p < partitions; p++) {
+                    tps.add(new TopicPartition(topic, p));
+                }
+                consumer.assign(tps);
+                consumer.seekToBeginning(tps);
+                while (read < records) {
+                    ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofSeconds(1));
+                    read += batch.count();
+                    for (var r : batch) {
+                        bytes += r.value().length;
+                    }
+                }
+            }
+            double consumerSeconds = seconds(t0);
+            print("plain KafkaConsumer (ceiling)", records, consumerSeconds);
+            System.out.printf("BENCH average value size: %d bytes%n", bytes / records);
+
+            // what the worker's own JSON conversion costs before any sink sees a record
+            t0 = System.nanoTime();
+            read = 0;
+            long fields = 0;
+            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"),
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                 JsonConverter json = new JsonConverter()) {
+                json.configure(Map.of("schemas.enable", "false"), false);
+                StringConverter keys = new StringConverter();
+                keys.configure(Map.of(), true);
+                List<TopicPartition> tps = new ArrayList<>();
+                for (int p = 0; p < partitions; p++) {
+                    tps.add(new TopicPartition(topic, p));
+                }
+                consumer.assign(tps);
+                consumer.seekToBeginning(tps);
+                while (read < records) {
+                    ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofSeconds(1));
+                    read += batch.count();
+                    for (var r : batch) {
+                        keys.toConnectData(topic, r.key());
+                        fields += ((Map<?, ?>) json.toConnectData(topic, r.value()).value()).size();
+                    }
+                }
+            }
+            double converterSeconds = seconds(t0);
+            assertThat(fields).isEqualTo(11L * records);
+            print("KafkaConsumer + the worker's JsonConverter", records, converterSeconds);
+
+            // the sink: a standalone worker loading the packaged plugin; "json" is the usual JsonConverter
+            // (schemaless), "bytes" hands the raw JSON to the sink (ByteArrayConverter, sluice.value.bytes.format=JSON)
+            Map<String, Double> sinkSeconds = new java.util.LinkedHashMap<>();
+            for (String variant : System.getProperty("sluice.kafka.bench.sinks", "json,bytes").split(",")) {
+                String name = "bench-" + variant;
+                double firstRecordSeconds;
+                long heapPeak;
+                try (ConnectWorker worker = new ConnectWorker(broker.bootstrap(), plugin.getParent().toAbsolutePath(),
+                        dir.resolve("connect-" + variant));
+                     Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
+                    Map<String, String> c = new HashMap<>();
+                    c.put("connector.class", "io.sluice.connect.kafka.SluiceSinkConnector");
+                    c.put("tasks.max", Integer.toString(tasks));
+                    c.put("topics", topic);
+                    c.put("sluice.addresses", node.address());
+                    c.put("sluice.cache.name", name);
+                    c.put("sluice.value.type.name", "StockOrder");
+                    if (variant.equals("bytes")) {
+                        c.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+                        c.put("sluice.value.bytes.format", "JSON");
+                    } else {
+                        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+                        c.put("value.converter.schemas.enable", "false");
+                    }
+                    c.put("consumer.override.auto.offset.reset", "earliest");
+                    c.put("consumer.override.max.poll.records", "2000");
+                    HeapSampler heap = new HeapSampler();
+                    heap.start();
+                    t0 = System.nanoTime();
+                    worker.putConnector(name, c);
+                    await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(20))
+                            .until(() -> sizeOrZero(client, name) > 0);
+                    firstRecordSeconds = seconds(t0);
+                    Map<TopicPartition, Long> end = endOffsets(broker, topic, partitions);
+                    await().atMost(Duration.ofMinutes(20)).pollInterval(Duration.ofMillis(100))
+                            .until(() -> committed(broker, "connect-" + name).equals(end));
+                    sinkSeconds.put(variant, seconds(t0));
+                    heapPeak = heap.finish();
+                    assertThat(client.cache(name).size()).isEqualTo(records);
+                    worker.assertNoTaskFailed(name);
+                }
+                print("sink (" + variant + "), standalone worker, " + tasks + " task(s)", records,
+                        sinkSeconds.get(variant));
+                System.out.printf("BENCH sink (%s): time to first record %.2f s; test JVM heap used, peak while"
+                        + " sinking (broker + worker + test): %d MiB%n", variant, firstRecordSeconds, heapPeak >> 20);
+            }
+
+            // the same orders streamed by the SDK directly
+            try (Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
+                client.getOrCreateCache(CacheConfig.named("orders-sdk"));
+                t0 = System.nanoTime();
+                try (DataStreamer<String, BinaryObject> s = client.dataStreamer("orders-sdk",
+                        StreamerOptions.builder().allowOverwrite(true).build())) {
+                    BinaryObjectBuilder b = client.binary().builder("StockOrder");
+                    for (int i = 0; i < records; i++) {
+                        s.addData("o" + i, stockOrder(b, i));
+                    }
+                }
+                double sdkSeconds = seconds(t0);
+                print("Sluice SDK streamer directly (no Kafka)", records, sdkSeconds);
+                for (Map.Entry<String, Double> e : sinkSeconds.entrySet()) {
+                    System.out.printf("BENCH sink (%s) / plain consumer: %.0f%%; / consumer + JsonConverter: %.0f%%;"
+                            + " / SDK: %.0f%%%n", e.getKey(), 100 * consumerSeconds / e.getValue(),
+                            100 * converterSeconds / e.getValue(), 100 * sdkSeconds / e.getValue());
+                }
+            }
+        }
+    }
+
+    /** The StockOrder of samples' {@code StockOrder.forKey}, as schemaless JSON. */
+    static String stockOrderJson(long key) {
+        return "{\"secCode\":\"SBER\",\"price\":" + (100.0 + (key % 10_000) / 100.0) + ",\"quantity\":" + (1 + key % 1000)
+                + ",\"buySell\":\"" + ((key & 1) == 0 ? "B" : "S") + "\",\"secBoard\":\"TQBR\",\"account\":\"L01-00000F00\","
+                + "\"user\":\"user" + (key % 100) + "\",\"currency\":\"RUB\",\"commission\":" + 0.01 * (1 + key % 7)
+                + ",\"status\":\"NEW\",\"marketMaker\":" + (key % 10 == 0) + "}";
+    }
+
+    private static BinaryObject stockOrder(BinaryObjectBuilder b, long key) {
+        return b.setField("secCode", "SBER").setDouble("price", 100.0 + (key % 10_000) / 100.0)
+                .setLong("quantity", 1 + key % 1000).setField("buySell", (key & 1) == 0 ? "B" : "S")
+                .setField("secBoard", "TQBR").setField("account", "L01-00000F00").setField("user", "user" + (key % 100))
+                .setField("currency", "RUB").setDouble("commission", 0.01 * (1 + key % 7)).setField("status", "NEW")
+                .setBoolean("marketMaker", key % 10 == 0).build();
+    }
+
+    private static void print(String what, long records, double seconds) {
+        System.out.printf("BENCH %-45s %,d records in %.2f s: %,.0f records/s%n", what, records, seconds,
+                records / seconds);
+    }
+
+    private static double seconds(long t0) {
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    private static long sizeOrZero(Sluice client, String cache) {
+        try {
+            return client.cache(cache).size();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    private static Map<TopicPartition, Long> endOffsets(KafkaBroker broker, String topic, int partitions)
+            throws Exception {
+        try (Admin admin = broker.admin()) {
+            Map<TopicPartition, OffsetSpec> q = new HashMap<>();
+            for (int p = 0; p < partitions; p++) {
+                q.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, Long> end = new HashMap<>();
+            admin.listOffsets(q).all().get().forEach((tp, info) -> end.put(tp, info.offset()));
+            return end;
+        }
+    }
+
+    private static Map<TopicPartition, Long> committed(KafkaBroker broker, String group) throws Exception {
+        try (Admin admin = broker.admin()) {
+            Map<TopicPartition, OffsetAndMetadata> m = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+            Map<TopicPartition, Long> out = new HashMap<>();
+            m.forEach((tp, o) -> {
+                if (o != null) {
+                    out.put(tp, o.offset());
+                }
+            });
+            return out;
+        }
+    }
+
+    /** Samples the heap in use every 100 ms. */
+    private static final class HeapSampler extends Thread {
+        private final AtomicLong peak = new AtomicLong();
+        private volatile boolean running = true;
+
+        HeapSampler() {
+            super("heap-sampler");
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            while (running) {
+                long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+                peak.accumulateAndGet(used, Math::max);
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        long finish() throws InterruptedException {
+            running = false;
+            interrupt();
+            join();
+            return peak.get();
+        }
+    }
+}
