@@ -32,8 +32,12 @@ public final class ClientConfig {
     private final Duration connectTimeout;
     private final Duration requestTimeout;
     private final int maxFrameSize;
+    private final boolean tls;
+    private final java.nio.file.Path tlsTrustedCertificates;
 
     private ClientConfig(Builder b) {
+        this.tls = b.tls;
+        this.tlsTrustedCertificates = b.tlsTrustedCertificates;
         this.addresses = List.copyOf(b.addresses);
         this.clientName = b.clientName;
         this.token = b.token;
@@ -49,6 +53,16 @@ public final class ClientConfig {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Whether connections use TLS (the node must have TLS on). */
+    public boolean tls() {
+        return tls;
+    }
+
+    /** The PEM file of the certificates trusted for the nodes' TLS, or null for the JVM's default trust store. */
+    public java.nio.file.Path tlsTrustedCertificates() {
+        return tlsTrustedCertificates;
     }
 
     /** The nodes' addresses, {@code host:port}. */
@@ -86,7 +100,8 @@ public final class ClientConfig {
     public String toString() {
         return "ClientConfig{addresses=" + addresses + ", clientName=" + clientName + ", token="
                 + (token == null ? "none" : "set") + ", connectTimeout=" + connectTimeout + ", requestTimeout="
-                + requestTimeout + ", maxFrameSize=" + maxFrameSize + '}';
+                + requestTimeout + ", maxFrameSize=" + maxFrameSize + ", tls=" + (!tls ? "off"
+                : tlsTrustedCertificates == null ? "default trust" : tlsTrustedCertificates.toString()) + '}';
     }
 
     /** Builds a {@link ClientConfig}. */
@@ -97,8 +112,37 @@ public final class ClientConfig {
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private int maxFrameSize = Wire.DEFAULT_MAX_FRAME;
+        private boolean tls;
+        private java.nio.file.Path tlsTrustedCertificates;
 
         private Builder() {
+        }
+
+        /**
+         * Connects with TLS, trusting the node certificates the JVM's default trust store trusts; the
+         * certificate must name the host of the address (hostname verification is on).
+         */
+        public Builder tls() {
+            this.tls = true;
+            this.tlsTrustedCertificates = null;
+            return this;
+        }
+
+        /**
+         * Connects with TLS, trusting the certificates in this PEM file (a node's self-signed certificate,
+         * or the CA that signed it); the certificate must name the host of the address.
+         *
+         * @throws IllegalArgumentException if the file cannot be read
+         */
+        public Builder tls(java.nio.file.Path trustedCertificatesPem) {
+            Objects.requireNonNull(trustedCertificatesPem, "trustedCertificatesPem");
+            if (!java.nio.file.Files.isReadable(trustedCertificatesPem)) {
+                throw new IllegalArgumentException("cannot read the trusted certificates " + trustedCertificatesPem
+                        + " (ClientConfig.tls)");
+            }
+            this.tls = true;
+            this.tlsTrustedCertificates = trustedCertificatesPem;
+            return this;
         }
 
         /**

@@ -51,12 +51,14 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                              Long dataRegionMaxSize, Integer applyThreads, List<CacheEntry> caches,
                              Map<String, String> receivers, Map<String, String> processors, Long maxFrameSize,
                              Integer maxConnections, Long idleTimeoutSeconds, Long maxQueuedBytes, String token,
-                             PersistenceEntry persistence) {
+                             PersistenceEntry persistence, TlsEntry tls) {
 
     /** The keys a config file may have (what an unknown key's message lists). */
     static final List<String> KEYS = List.of("host", "port", "pageSize", "dataRegionInitialSize", "dataRegionMaxSize",
             "applyThreads", "caches", "receivers", "processors", "maxFrameSize", "maxConnections",
-            "idleTimeoutSeconds", "maxQueuedBytes", "token", "persistence");
+            "idleTimeoutSeconds", "maxQueuedBytes", "token", "persistence", "tls");
+    /** The keys of the {@code tls} object. */
+    static final List<String> TLS_KEYS = List.of("keyStore", "keyStorePassword");
     /** The keys of the {@code persistence} object. */
     static final List<String> PERSISTENCE_KEYS = List.of("enabled", "directory", "walMode", "walFlushIntervalMillis",
             "walSegmentSize");
@@ -75,11 +77,32 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                           @JsonProperty("idleTimeoutSeconds") Long idleTimeoutSeconds,
                           @JsonProperty("maxQueuedBytes") JsonNode maxQueuedBytes,
                           @JsonProperty("token") String token,
-                          @JsonProperty("persistence") PersistenceEntry persistence) {
+                          @JsonProperty("persistence") PersistenceEntry persistence,
+                          @JsonProperty("tls") TlsEntry tls) {
         this(host, port, pageSize, size("dataRegionInitialSize", dataRegionInitialSize),
                 size("dataRegionMaxSize", dataRegionMaxSize), applyThreads, caches, receivers, processors,
                 size("maxFrameSize", maxFrameSize), maxConnections, idleTimeoutSeconds,
-                size("maxQueuedBytes", maxQueuedBytes), token, persistence);
+                size("maxQueuedBytes", maxQueuedBytes), token, persistence, tls);
+    }
+
+    /** The node's TLS: a PKCS#12 key store holding its key and certificate. Absent: plain TCP. */
+    public record TlsEntry(String keyStore, String keyStorePassword) {
+        @JsonCreator
+        public TlsEntry(@JsonProperty("keyStore") String keyStore,
+                        @JsonProperty("keyStorePassword") String keyStorePassword) {
+            if (keyStore == null || keyStore.isBlank()) {
+                throw new IllegalArgumentException("key 'tls.keyStore' is missing; TLS needs a PKCS#12 key store file");
+            }
+            if (keyStorePassword == null) {
+                throw new IllegalArgumentException("key 'tls.keyStorePassword' is missing");
+            }
+            this.keyStore = keyStore;
+            this.keyStorePassword = keyStorePassword;
+        }
+
+        TlsConfig config() {
+            return new TlsConfig(java.nio.file.Path.of(keyStore), keyStorePassword);
+        }
     }
 
     /** The data region's persistence: absent, or {@code enabled: false}, means in memory only. */
@@ -138,7 +161,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
     /** No file: every default. */
     static NodeFileConfig empty() {
         return new NodeFileConfig(null, null, null, (Long) null, null, null, null, null, null, (Long) null, null,
-                null, null, null, null);
+                null, null, null, null, null);
     }
 
     /**
@@ -154,7 +177,8 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         } catch (UnrecognizedPropertyException e) {
             throw new IllegalArgumentException(file + ": unknown key '" + e.getPropertyName() + "'"
                     + where(e.getPath()) + "; the keys are " + (e.getPath().size() <= 1 ? KEYS
-                    : "persistence".equals(e.getPath().get(0).getFieldName()) ? PERSISTENCE_KEYS : "name, partitions"));
+                    : "persistence".equals(e.getPath().get(0).getFieldName()) ? PERSISTENCE_KEYS
+                    : "tls".equals(e.getPath().get(0).getFieldName()) ? TLS_KEYS : "name, partitions"));
         } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new IllegalArgumentException(file + ": " + cause.getMessage(), e);
@@ -252,7 +276,8 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
             return new ServerConfig(h, p, (int) frame,
                     maxConnections != null ? maxConnections : ServerConfig.DEFAULT_MAX_CONNECTIONS,
                     idleTimeoutSeconds != null ? Duration.ofSeconds(idleTimeoutSeconds) : ServerConfig.DEFAULT_IDLE_TIMEOUT,
-                    token, maxQueuedBytes != null ? maxQueuedBytes : Math.max(ServerConfig.DEFAULT_MAX_QUEUED_BYTES, frame));
+                    token, maxQueuedBytes != null ? maxQueuedBytes : Math.max(ServerConfig.DEFAULT_MAX_QUEUED_BYTES, frame),
+                    tls == null ? null : tls.config());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("node config: " + e.getMessage(), e);
         }
@@ -321,6 +346,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         m.put("receivers", receivers == null ? Map.of() : receivers.keySet());
         m.put("processors", processors == null ? Map.of() : processors.keySet());
         m.put("token", token == null ? "none" : "set");
+        m.put("tls", tls == null ? "off" : "key store " + tls.keyStore());
         m.put("persistence", persistence == null ? PersistenceConfig.disabled() : persistence.config());
         return m;
     }

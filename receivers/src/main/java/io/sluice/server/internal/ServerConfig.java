@@ -16,9 +16,10 @@ import java.util.Objects;
  * @param token                the token a client must present in its handshake, or null for none
  * @param maxQueuedBytes       received bytes of one connection waiting to be applied before the node stops
  *                             reading its socket (backpressure)
+ * @param tls                  the node's TLS key and certificate, or null: plain TCP
  */
 public record ServerConfig(String host, int port, int maxFrameSize, int maxConnections, Duration idleTimeout,
-                           String token, long maxQueuedBytes) {
+                           String token, long maxQueuedBytes, TlsConfig tls) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 10800;
@@ -53,18 +54,23 @@ public record ServerConfig(String host, int port, int maxFrameSize, int maxConne
     /** Loopback, port 10800, the default limits, no token. */
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, Wire.DEFAULT_MAX_FRAME, DEFAULT_MAX_CONNECTIONS,
-                DEFAULT_IDLE_TIMEOUT, null, DEFAULT_MAX_QUEUED_BYTES);
+                DEFAULT_IDLE_TIMEOUT, null, DEFAULT_MAX_QUEUED_BYTES, null);
     }
 
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(host, newPort, maxFrameSize, maxConnections, idleTimeout, token, maxQueuedBytes);
+        return new ServerConfig(host, newPort, maxFrameSize, maxConnections, idleTimeout, token, maxQueuedBytes, tls);
     }
 
     public ServerConfig withHost(String newHost) {
-        return new ServerConfig(newHost, port, maxFrameSize, maxConnections, idleTimeout, token, maxQueuedBytes);
+        return new ServerConfig(newHost, port, maxFrameSize, maxConnections, idleTimeout, token, maxQueuedBytes, tls);
     }
 
     public ServerConfig withToken(String newToken) {
-        return new ServerConfig(host, port, maxFrameSize, maxConnections, idleTimeout, newToken, maxQueuedBytes);
+        return new ServerConfig(host, port, maxFrameSize, maxConnections, idleTimeout, newToken, maxQueuedBytes, tls);
+    }
+
+    /** @param newTls the node's key and certificate, or null for plain TCP */
+    public ServerConfig withTls(TlsConfig newTls) {
+        return new ServerConfig(host, port, maxFrameSize, maxConnections, idleTimeout, token, maxQueuedBytes, newTls);
     }
 }

@@ -44,6 +44,8 @@ public final class SluiceServer implements AutoCloseable {
 
     private final NodeEngine node;
     private final ServerConfig config;
+    /** Null when TLS is off. */
+    private final io.netty.handler.ssl.SslContext tls;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final ExecutorService ops;
@@ -55,6 +57,7 @@ public final class SluiceServer implements AutoCloseable {
     private SluiceServer(NodeEngine node, ServerConfig config) {
         this.node = node;
         this.config = config;
+        this.tls = config.tls() == null ? null : config.tls().serverContext(); // a bad key store fails the start
         this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
                 NioIoHandler.newFactory());
@@ -108,6 +111,9 @@ public final class SluiceServer implements AutoCloseable {
         }
         ch.closeFuture().addListener(f -> open.decrementAndGet());
         connections.add(ch);
+        if (tls != null) {
+            ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+        }
         if (!config.idleTimeout().isZero()) {
             ch.pipeline().addLast(new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         }

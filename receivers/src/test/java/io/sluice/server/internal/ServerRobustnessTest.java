@@ -169,7 +169,7 @@ class ServerRobustnessTest {
 
     @Test
     void anOversizedFrameClosesItsConnectionOnly() throws Exception {
-        start(new ServerConfig("127.0.0.1", 0, 64 * 1024, 16, java.time.Duration.ZERO, null, 1L << 20));
+        start(new ServerConfig("127.0.0.1", 0, 64 * 1024, 16, java.time.Duration.ZERO, null, 1L << 20, null));
         try (Sluice good = SluiceClient.connect(ClientConfig.addresses(address())); Raw raw = new Raw()) {
             good.createCache(CacheConfig.named("c").withPartitions(4));
             raw.send(Frames.handshake(UnpooledByteBufAllocator.DEFAULT, Wire.VERSION, "greedy", ""));
@@ -230,7 +230,7 @@ class ServerRobustnessTest {
 
     @Test
     void tenThousandRandomAndMutatedFramesLeaveTheNodeUpAndALoadingClientWhole() throws Exception {
-        start(new ServerConfig("127.0.0.1", 0, 1 << 20, 64, java.time.Duration.ZERO, null, 8L << 20));
+        start(new ServerConfig("127.0.0.1", 0, 1 << 20, 64, java.time.Duration.ZERO, null, 8L << 20, null));
         long seed = Long.getLong("sluice.seed", System.nanoTime());
         int frames = Integer.getInteger("sluice.fuzz.frames", 10_000);
         int entries = 200_000;

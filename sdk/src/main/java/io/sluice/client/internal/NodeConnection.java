@@ -57,7 +57,7 @@ final class NodeConnection {
      * @throws NodeUnreachableException if the node cannot be reached in time
      * @throws SluiceException if the node refuses the handshake (protocol version, token)
      */
-    static NodeConnection open(Address address, ClientConfig config, EventLoopGroup group) {
+    static NodeConnection open(Address address, ClientConfig config, EventLoopGroup group, ClientTls tls) {
         CompletableFuture<Frames.HandshakeReply> reply = new CompletableFuture<>();
         Responses responses = new Responses(reply);
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
@@ -67,6 +67,9 @@ final class NodeConnection {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast("tls", tls.newHandler(ch.alloc(), address.host(), address.port()));
+                        }
                         ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(config.maxFrameSize(), 0,
                                 Wire.LENGTH_FIELD, 0, Wire.LENGTH_FIELD), responses);
                     }
@@ -242,7 +245,10 @@ final class NodeConnection {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            handshake.completeExceptionally(cause);
+            // A TLS failure arrives wrapped in a DecoderException: report what the TLS layer said.
+            Throwable reported = cause instanceof io.netty.handler.codec.DecoderException && cause.getCause() != null
+                    ? cause.getCause() : cause;
+            handshake.completeExceptionally(reported);
             ctx.close();
         }
     }

@@ -31,6 +31,8 @@ final class Nodes implements AutoCloseable {
     private final ClientConfig config;
     private final BinaryContext binary;
     private final EventLoopGroup group;
+    /** Null when TLS is off. */
+    private final ClientTls tls;
     /** Node id to its address and current connection. */
     private final Map<String, Node> byId = new ConcurrentHashMap<>();
     private final List<String> ids;
@@ -38,6 +40,7 @@ final class Nodes implements AutoCloseable {
     Nodes(ClientConfig config, BinaryContext binary) {
         this.config = config;
         this.binary = binary;
+        this.tls = ClientTls.of(config);
         this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         List<String> ids = new ArrayList<>();
         NodeUnreachableException unreachable = null;
@@ -45,7 +48,7 @@ final class Nodes implements AutoCloseable {
             for (String a : config.addresses()) {
                 Address address = Address.parse(a);
                 try {
-                    NodeConnection c = NodeConnection.open(address, config, group);
+                    NodeConnection c = NodeConnection.open(address, config, group, tls);
                     if (byId.putIfAbsent(c.nodeId(), new Node(address, c)) == null) {
                         ids.add(c.nodeId());
                     } else {
@@ -195,7 +198,7 @@ final class Nodes implements AutoCloseable {
                 }
                 c = current;
                 if (!c.isOpen()) {
-                    c = NodeConnection.open(address, config, group);
+                    c = NodeConnection.open(address, config, group, tls);
                     current = c;
                 }
                 return c;
