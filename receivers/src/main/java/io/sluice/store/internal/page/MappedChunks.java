@@ -13,11 +13,17 @@ import java.nio.file.StandardOpenOption;
  * full of zeros first — so that a full file system is an {@link IOException} now, not a fault on
  * some later page access — then mapped and deleted at once: nothing is left behind, even after
  * kill -9, and the memory goes back to the system when the chunk is unmapped ({@link #free}).
+ *
+ * <p>Every page of a new chunk is mapped at once ({@code MappedByteBuffer.load}): left to fault in one
+ * page at a time, the faults landed in batch writes under the partition locks, and a load into fresh
+ * memory ran at about half the rate of one into reused pages (docs/benchmarks-results.md, 17:05 entry).
+ * {@code -Dsluice.pageMemory.noPrefault=true} turns it off, to compare.
  */
 final class MappedChunks implements ChunkAllocator {
 
     static final Path DEFAULT_DIRECTORY = Path.of("/dev/shm");
     private static final int ZERO_BLOCK = 1 << 20;
+    private static final boolean PREFAULT = !Boolean.getBoolean("sluice.pageMemory.noPrefault");
 
     private final Path directory;
     private ByteBuffer zeros; // guarded by this; taken at the first chunk
@@ -47,7 +53,11 @@ final class MappedChunks implements ChunkAllocator {
                     zeros.clear().limit((int) Math.min(ZERO_BLOCK, bytes - at));
                     at += channel.write(zeros, at);
                 }
-                return channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
+                java.nio.MappedByteBuffer chunk = channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
+                if (PREFAULT) {
+                    chunk.load(); // map every page now, not one fault at a time under the partition locks
+                }
+                return chunk;
             }
         } catch (IOException e) {
             throw new ChunkRefusedException("no room for " + bytes + " bytes of page memory in " + directory
