@@ -28,7 +28,12 @@ public interface Sluice extends AutoCloseable {
      * streamers into it, fail: with {@link CacheNotFoundException} or an {@link IllegalStateException}
      * saying that the cache was destroyed. A cache of the same name may be created again afterwards.
      *
+     * <p>A cache store behind the cache keeps its rows (destroying a cache does not delete them):
+     * write-behind writes already accepted are flushed to it first, then it is closed.
+     *
      * @return true if the cache existed, false if there was none of that name
+     * @throws CacheStoreException if flushing or closing the cache's store failed (the cache is
+     *         destroyed all the same)
      * @throws NodeUnreachableException (remote) if a node cannot be reached; the cache may then be
      *         destroyed on some nodes only, and destroying it again finishes the job
      */

@@ -409,6 +409,10 @@ public final class NodeEngine implements Sluice {
         for (int p = 0; p < cache.partitions(); p++) {
             cache.store(p).destroy(reason);
         }
+        // Nothing writes to the cache any more: write-behind drains what it was given, then the store closes.
+        if (cache.storeBridge() != null) {
+            cache.storeBridge().close();
+        }
         return true;
     }
 

@@ -244,6 +244,22 @@ class CacheStoreModesTest {
     }
 
     @Test
+    void destroyingACacheDrainsItsWriteBehindQueueAndClosesItsStore() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushSize(1_000_000)
+                .withFlushInterval(Duration.ofMinutes(10)), 0);
+        for (long k = 0; k < 500; k++) {
+            cache.put(k, "v" + k);
+        }
+        MapStore store = store();
+        assertThat(store.data).as("nothing flushed yet").isEmpty();
+
+        assertThat(node.destroyCache("c")).isTrue();
+
+        assertThat(store.data).hasSize(500).containsEntry(499L, "v499");
+        assertThat(store.closed).isTrue();
+    }
+
+    @Test
     void writeBehindPushesBackOnWritersWhenFullAndDrainsOnClose() throws Exception {
         Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushSize(1_000_000)
                 .withFlushInterval(Duration.ofMinutes(10)).withQueueBound(100), 10);
