@@ -38,26 +38,7 @@ class StreamerAllocationTest {
         assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
 
         // Answers at once, on the adding thread, and allocates per batch only (no decoding).
-        StreamerTransport transport = new StreamerTransport() {
-            @Override
-            public int partitions(String cacheName) {
-                return 1024;
-            }
-
-            @Override
-            public List<String> nodeIds() {
-                return NODES;
-            }
-
-            @Override
-            public CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest request) {
-                BatchOutcome[] outcomes = new BatchOutcome[request.batches().size()];
-                for (int i = 0; i < outcomes.length; i++) {
-                    outcomes[i] = BatchOutcome.success(request.batches().get(i).entries().size());
-                }
-                return CompletableFuture.completedFuture(Arrays.asList(outcomes));
-            }
-        };
+        StreamerTransport transport = answering(1024, batch -> BatchOutcome.success(batch.entries().size()));
         Streamer<Object, Object> s = new Streamer<>("c", StreamerOptions.builder()
                 .autoFlushInterval(Duration.ZERO).build(), transport, new TestCodec(), () -> { });
         int n = 400_000;
@@ -92,35 +73,17 @@ class StreamerAllocationTest {
             Map<byte[], Boolean> seen = new IdentityHashMap<>();
             int[] batches = {0};
             boolean[] reusedAFailedArray = {false};
-            StreamerTransport transport = new StreamerTransport() {
-                @Override
-                public int partitions(String cacheName) {
-                    return 4;
+            StreamerTransport transport = answering(4, batch -> {
+                byte[] array = batch.entries().data();
+                reusedAFailedArray[0] |= failedArrays.containsKey(array);
+                seen.put(array, true);
+                int size = batch.entries().size();
+                if (batches[0]++ % 3 == 0) {
+                    failedArrays.put(array, true);
+                    return BatchOutcome.failure(0, size, new IllegalStateException("refused"));
                 }
-
-                @Override
-                public List<String> nodeIds() {
-                    return NODES;
-                }
-
-                @Override
-                public CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest request) {
-                    BatchOutcome[] outcomes = new BatchOutcome[request.batches().size()];
-                    for (int i = 0; i < outcomes.length; i++) {
-                        byte[] array = request.batches().get(i).entries().data();
-                        reusedAFailedArray[0] |= failedArrays.containsKey(array);
-                        seen.put(array, true);
-                        int size = request.batches().get(i).entries().size();
-                        if (batches[0]++ % 3 == 0) {
-                            failedArrays.put(array, true);
-                            outcomes[i] = BatchOutcome.failure(0, size, new IllegalStateException("refused"));
-                        } else {
-                            outcomes[i] = BatchOutcome.success(size);
-                        }
-                    }
-                    return CompletableFuture.completedFuture(Arrays.asList(outcomes));
-                }
-            };
+                return BatchOutcome.success(size);
+            });
             Streamer<Object, Object> s = new Streamer<>("c", StreamerOptions.builder().perPartitionBufferSize(16)
                     .receiver(receiver.equals(Receivers.ISOLATED) ? Receivers.isolated() : Receivers.named(receiver))
                     .autoFlushInterval(Duration.ZERO).build(), transport, new TestCodec(), () -> { });
@@ -137,5 +100,30 @@ class StreamerAllocationTest {
                         .isEqualTo(batches[0]);
             }
         }
+    }
+
+    /** A transport of one node that answers every batch at once, on the sending thread, with {@code outcome}. */
+    private static StreamerTransport answering(int partitions,
+                                               java.util.function.Function<BatchRequest.PartitionBatch, BatchOutcome> outcome) {
+        return new StreamerTransport() {
+            @Override
+            public int partitions(String cacheName) {
+                return partitions;
+            }
+
+            @Override
+            public List<String> nodeIds() {
+                return NODES;
+            }
+
+            @Override
+            public CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest request) {
+                BatchOutcome[] outcomes = new BatchOutcome[request.batches().size()];
+                for (int i = 0; i < outcomes.length; i++) {
+                    outcomes[i] = outcome.apply(request.batches().get(i));
+                }
+                return CompletableFuture.completedFuture(Arrays.asList(outcomes));
+            }
+        };
     }
 }
