@@ -42,8 +42,11 @@ class ClientRetryTest {
         AtomicReference<SluiceServer> server = new AtomicReference<>(
                 SluiceServer.start(node, ServerConfig.defaults().withPort(0)));
         int port = server.get().address().getPort();
+        // Default retries (about 3 s of backoff in all); should the restart open the breaker on a busy
+        // machine, it lets probes through again after a second, well within the retrying requests' backoff.
         try (Sluice client = SluiceClient.connect(ClientConfig.builder().addresses("127.0.0.1:" + port)
-                .requestTimeout(Duration.ofSeconds(10)).retryInitialBackoff(Duration.ofMillis(20)).build())) {
+                .requestTimeout(Duration.ofSeconds(10)).circuitBreakerWaitInOpenState(Duration.ofSeconds(1))
+                .build())) {
             client.createCache(CacheConfig.named("orders").withPartitions(64));
             CompletableFuture<Void> restarted = CompletableFuture.runAsync(() -> {
                 await().atMost(Duration.ofSeconds(30)).until(() -> node.cache("orders").size() > 20_000);
