@@ -25,6 +25,16 @@ public final class ClientConfig {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** Default bound of one request (a cache operation, or a streamed request's answer): 60 seconds. */
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    /** Default attempts of a request that fails in a retriable way, the first included: 6. */
+    public static final int DEFAULT_RETRY_ATTEMPTS = 6;
+    /** Default wait before the first retry (doubling, with jitter, up to 5 seconds): 100 ms. */
+    public static final Duration DEFAULT_RETRY_INITIAL_BACKOFF = Duration.ofMillis(100);
+    /** The longest wait between two attempts of a request: the backoff doubles up to this. */
+    public static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+    /** Default failure rate, in percent of a node's last 20 calls, that opens its circuit breaker: 50. */
+    public static final int DEFAULT_CIRCUIT_BREAKER_FAILURE_RATE = 50;
+    /** Default time an open circuit breaker fails calls fast before it lets probes through: 5 seconds. */
+    public static final Duration DEFAULT_CIRCUIT_BREAKER_WAIT_IN_OPEN_STATE = Duration.ofSeconds(5);
 
     private final List<String> addresses;
     private final String clientName;
@@ -34,8 +44,16 @@ public final class ClientConfig {
     private final int maxFrameSize;
     private final boolean tls;
     private final java.nio.file.Path tlsTrustedCertificates;
+    private final int retryAttempts;
+    private final Duration retryInitialBackoff;
+    private final int circuitBreakerFailureRate;
+    private final Duration circuitBreakerWaitInOpenState;
 
     private ClientConfig(Builder b) {
+        this.retryAttempts = b.retryAttempts;
+        this.retryInitialBackoff = b.retryInitialBackoff;
+        this.circuitBreakerFailureRate = b.circuitBreakerFailureRate;
+        this.circuitBreakerWaitInOpenState = b.circuitBreakerWaitInOpenState;
         this.tls = b.tls;
         this.tlsTrustedCertificates = b.tlsTrustedCertificates;
         this.addresses = List.copyOf(b.addresses);
@@ -96,12 +114,43 @@ public final class ClientConfig {
         return maxFrameSize;
     }
 
+    /**
+     * Attempts of a request that fails in a retriable way (the connection was lost before the node
+     * answered, the connection was refused, the node refused because it is stopping), the first
+     * included; 1 means no retry. Retries wait {@link #retryInitialBackoff()}, doubling with jitter,
+     * and none starts later than {@link #requestTimeout()} after the first attempt.
+     */
+    public int retryAttempts() {
+        return retryAttempts;
+    }
+
+    public Duration retryInitialBackoff() {
+        return retryInitialBackoff;
+    }
+
+    /**
+     * The failure rate, in percent of a node's last 20 calls (at least 10 of them made), at which the
+     * node's circuit breaker opens: new calls to the node then fail fast with
+     * {@link io.sluice.NodeUnreachableException} for {@link #circuitBreakerWaitInOpenState()}, after
+     * which a few probe calls decide whether it closes again.
+     */
+    public int circuitBreakerFailureRate() {
+        return circuitBreakerFailureRate;
+    }
+
+    public Duration circuitBreakerWaitInOpenState() {
+        return circuitBreakerWaitInOpenState;
+    }
+
     @Override
     public String toString() {
         return "ClientConfig{addresses=" + addresses + ", clientName=" + clientName + ", token="
                 + (token == null ? "none" : "set") + ", connectTimeout=" + connectTimeout + ", requestTimeout="
                 + requestTimeout + ", maxFrameSize=" + maxFrameSize + ", tls=" + (!tls ? "off"
-                : tlsTrustedCertificates == null ? "default trust" : tlsTrustedCertificates.toString()) + '}';
+                : tlsTrustedCertificates == null ? "default trust" : tlsTrustedCertificates.toString())
+                + ", retryAttempts=" + retryAttempts + ", retryInitialBackoff=" + retryInitialBackoff
+                + ", circuitBreakerFailureRate=" + circuitBreakerFailureRate + ", circuitBreakerWaitInOpenState="
+                + circuitBreakerWaitInOpenState + '}';
     }
 
     /** Builds a {@link ClientConfig}. */
@@ -114,6 +163,10 @@ public final class ClientConfig {
         private int maxFrameSize = Wire.DEFAULT_MAX_FRAME;
         private boolean tls;
         private java.nio.file.Path tlsTrustedCertificates;
+        private int retryAttempts = DEFAULT_RETRY_ATTEMPTS;
+        private Duration retryInitialBackoff = DEFAULT_RETRY_INITIAL_BACKOFF;
+        private int circuitBreakerFailureRate = DEFAULT_CIRCUIT_BREAKER_FAILURE_RATE;
+        private Duration circuitBreakerWaitInOpenState = DEFAULT_CIRCUIT_BREAKER_WAIT_IN_OPEN_STATE;
 
         private Builder() {
         }
@@ -188,6 +241,43 @@ public final class ClientConfig {
                         + " (ClientConfig.maxFrameSize)");
             }
             this.maxFrameSize = bytes;
+            return this;
+        }
+
+        /** @param attempts from 1 (no retry) to 100; default {@value ClientConfig#DEFAULT_RETRY_ATTEMPTS} */
+        public Builder retryAttempts(int attempts) {
+            if (attempts < 1 || attempts > 100) {
+                throw new IllegalArgumentException("retryAttempts is " + attempts + "; it must be from 1 (no retry)"
+                        + " to 100 (ClientConfig.retryAttempts)");
+            }
+            this.retryAttempts = attempts;
+            return this;
+        }
+
+        /** @param backoff positive, at most 5 seconds; default 100 ms */
+        public Builder retryInitialBackoff(Duration backoff) {
+            positive("retryInitialBackoff", backoff);
+            if (backoff.compareTo(MAX_BACKOFF) > 0) {
+                throw new IllegalArgumentException("retryInitialBackoff is " + backoff + "; it must be at most "
+                        + MAX_BACKOFF + " (ClientConfig.retryInitialBackoff)");
+            }
+            this.retryInitialBackoff = backoff;
+            return this;
+        }
+
+        /** @param percent from 1 to 100; default {@value ClientConfig#DEFAULT_CIRCUIT_BREAKER_FAILURE_RATE} */
+        public Builder circuitBreakerFailureRate(int percent) {
+            if (percent < 1 || percent > 100) {
+                throw new IllegalArgumentException("circuitBreakerFailureRate is " + percent + "; it must be a"
+                        + " percentage from 1 to 100 (ClientConfig.circuitBreakerFailureRate)");
+            }
+            this.circuitBreakerFailureRate = percent;
+            return this;
+        }
+
+        /** @param wait positive; default 5 seconds */
+        public Builder circuitBreakerWaitInOpenState(Duration wait) {
+            this.circuitBreakerWaitInOpenState = positive("circuitBreakerWaitInOpenState", wait);
             return this;
         }
 

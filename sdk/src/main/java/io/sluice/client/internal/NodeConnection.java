@@ -78,7 +78,7 @@ final class NodeConnection {
         try {
             channel = bootstrap.connect(address.host(), address.port()).syncUninterruptibly().channel();
         } catch (Exception e) {
-            throw new NodeUnreachableException("cannot connect to the node at " + address + ": " + e, e);
+            throw new ConnectionLostException("cannot connect to the node at " + address + ": " + e, e);
         }
         Frames.HandshakeReply hs;
         try {
@@ -90,6 +90,10 @@ final class NodeConnection {
                     + config.connectTimeout() + " (ClientConfig.connectTimeout)");
         } catch (ExecutionException e) {
             channel.close();
+            if (e.getCause() instanceof ConnectionLostException lost) {
+                throw new ConnectionLostException("the handshake with the node at " + address + " failed: "
+                        + lost.getMessage(), lost);
+            }
             throw new NodeUnreachableException("the handshake with the node at " + address + " failed: "
                     + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
@@ -143,7 +147,7 @@ final class NodeConnection {
         }
         channel.writeAndFlush(frame).addListener(f -> {
             if (!f.isSuccess() && pending.remove(id) != null) {
-                p.future.completeExceptionally(new NodeUnreachableException("cannot send to the node " + nodeId
+                p.future.completeExceptionally(new ConnectionLostException("cannot send to the node " + nodeId
                         + " at " + address + ": " + f.cause(), f.cause()));
             }
         });
@@ -158,7 +162,7 @@ final class NodeConnection {
     }
 
     private NodeUnreachableException lost() {
-        return new NodeUnreachableException("the connection to the node " + nodeId + " at " + address
+        return new ConnectionLostException("the connection to the node " + nodeId + " at " + address
                 + " is closed; requests in flight may or may not have been applied");
     }
 
@@ -239,7 +243,7 @@ final class NodeConnection {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            handshake.completeExceptionally(new NodeUnreachableException("the node closed the connection"));
+            handshake.completeExceptionally(new ConnectionLostException("the node closed the connection"));
             ctx.fireChannelInactive();
         }
 

@@ -36,9 +36,11 @@ final class Nodes implements AutoCloseable {
     /** Node id to its address and current connection. */
     private final Map<String, Node> byId = new ConcurrentHashMap<>();
     private final List<String> ids;
+    private final Retries retries;
 
     Nodes(ClientConfig config, BinaryContext binary) {
         this.config = config;
+        this.retries = new Retries(config);
         this.binary = binary;
         this.tls = ClientTls.of(config);
         this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -99,19 +101,34 @@ final class Nodes implements AutoCloseable {
     /**
      * Sends a request to a node and returns its answer's future (never throws: an unreachable node
      * fails the future). Type metadata this connection has not seen goes first when {@code withTypes}.
+     * A request that fails in a retriable way ({@link Retriable}) is sent again, on a new connection if
+     * the old one was lost, with backoff, through the node's circuit breaker ({@link Retries}); so a
+     * request may reach the node more than once (at-least-once, see {@code docs/protocol.md}).
+     *
+     * @param frame makes the request's frame for a connection; called once per attempt
      */
     <T> CompletableFuture<T> call(String nodeId, boolean withTypes, Function<NodeConnection, ByteBuf> frame,
                                   Function<ByteBuf, T> decoder, String cacheName) {
-        NodeConnection c;
+        Node node = byId.get(nodeId);
+        if (node == null) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("node '" + nodeId
+                    + "' is not one of this client's nodes " + ids));
+        }
+        return retries.call(node.breaker, "'" + nodeId + "' at " + node.address,
+                () -> attempt(node, withTypes, frame, decoder, cacheName));
+    }
+
+    private <T> CompletableFuture<T> attempt(Node node, boolean withTypes, Function<NodeConnection, ByteBuf> frame,
+                                             Function<ByteBuf, T> decoder, String cacheName) {
         try {
-            c = connection(nodeId);
+            NodeConnection c = node.connection();
             if (withTypes) {
                 sendTypes(c);
             }
+            return c.call(frame.apply(c), decoder, cacheName);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return c.call(frame.apply(c), decoder, cacheName);
     }
 
     /** Sends the client's type metadata on the connection if it changed since it was last sent there. */
@@ -140,7 +157,9 @@ final class Nodes implements AutoCloseable {
      */
     <T> T await(CompletableFuture<T> future) {
         try {
-            return future.get(config.requestTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
+            // Retries start up to requestTimeout after the first attempt, and the last may take requestTimeout.
+            return future.get(2 * config.requestTimeout().toMillis() + ClientConfig.MAX_BACKOFF.toMillis() + 1_000,
+                    TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
             throw unwrap(e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
@@ -173,15 +192,17 @@ final class Nodes implements AutoCloseable {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    /** A node's address and its connection, replaced when lost. */
+    /** A node's address, its connection (replaced when lost) and its circuit breaker. */
     private final class Node {
         private final Address address;
+        private final io.github.resilience4j.circuitbreaker.CircuitBreaker breaker;
         private volatile NodeConnection current;
         private volatile boolean closed;
 
         Node(Address address, NodeConnection current) {
             this.address = address;
             this.current = current;
+            this.breaker = retries.breaker(current.nodeId());
         }
 
         NodeConnection connection() {
