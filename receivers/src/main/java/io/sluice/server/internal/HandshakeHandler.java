@@ -86,7 +86,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         log(ctx, cause);
-        metrics.error(NodeMetrics.Scope.CONNECTION, kindOf(cause));
+        if (!(cause instanceof java.io.IOException)) { // a connection lost is no error of the node
+            metrics.error(NodeMetrics.Scope.CONNECTION, kindOf(cause));
+        }
         ctx.close();
     }
 

@@ -156,7 +156,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         HandshakeHandler.log(ctx, cause);
-        node.metrics().error(NodeMetrics.Scope.CONNECTION, HandshakeHandler.kindOf(cause));
+        if (!(cause instanceof java.io.IOException)) { // a connection lost is no error of the node
+            node.metrics().error(NodeMetrics.Scope.CONNECTION, HandshakeHandler.kindOf(cause));
+        }
         ctx.close();
     }
 }

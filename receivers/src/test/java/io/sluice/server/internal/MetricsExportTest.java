@@ -111,12 +111,32 @@ class MetricsExportTest {
                 "sluiceServerReceivedBytes", "sluiceServerConnections", "sluiceNodeStripeQueued.stripe.0",
                 "sluiceNodeErrors.kind.BINARY_FORMAT.scope.batch");
         assertThat(mbeans.getAttribute(byName.get("sluiceNodeEntriesApplied"), "Count")).isEqualTo(1000L);
+        assertThat(byName.get("sluiceNodeEntriesApplied").getKeyProperty("type")).isEqualTo("meters");
+        assertThat(byName.get("sluiceServerConnections").getKeyProperty("type")).isEqualTo("gauges");
         assertThat(mbeans.getAttribute(byName.get("sluiceServerConnections"), "Value")).isEqualTo(0.0);
 
         node.close();
         node = null;
         assertThat(mbeans.queryNames(new ObjectName(MetricsExport.JMX_DOMAIN + ":name=sluiceNode*,*"), null))
                 .as("a closed node's meters are unregistered").isEmpty();
+    }
+
+    @Test
+    void connectionsClosedForWhatTheySentAreCountedAsMalformed() throws Exception {
+        startNode();
+        try (java.net.Socket garbage = new java.net.Socket("127.0.0.1", server.address().getPort());
+             java.net.Socket oversized = new java.net.Socket("127.0.0.1", server.address().getPort())) {
+            java.io.DataOutputStream g = new java.io.DataOutputStream(garbage.getOutputStream());
+            g.writeInt(8);
+            g.writeLong(0x0badc0ffeeL); // not a handshake
+            g.flush();
+            java.io.DataOutputStream o = new java.io.DataOutputStream(oversized.getOutputStream());
+            o.writeInt(Integer.MAX_VALUE); // longer than maxFrameSize
+            o.flush();
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(scrape())
+                    .containsEntry("sluice_node_errors_total{kind=\"MALFORMED_REQUEST\",scope=\"connection\"}", 2.0));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> scrape().get("sluice_server_connections") == 0.0);
     }
 
     /** GETs /metrics and reads its samples: "name{labels}" to value. */
