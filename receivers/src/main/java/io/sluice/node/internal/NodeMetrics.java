@@ -27,8 +27,8 @@ import java.util.function.IntToDoubleFunction;
  *   <tr><th>name</th><th>type</th><th>tags</th><th>meaning</th></tr>
  *   <tr><td>sluice.node.entries.applied</td><td>counter</td><td></td><td>entries of streamed batches applied</td></tr>
  *   <tr><td>sluice.node.batches.applied</td><td>counter</td><td></td><td>partition batches applied whole</td></tr>
- *   <tr><td>sluice.node.entry.bytes</td><td>counter (bytes)</td><td></td><td>entry bytes of the batches handed to
- *       the apply threads</td></tr>
+ *   <tr><td>sluice.node.entry.bytes</td><td>counter (bytes)</td><td></td><td>entry bytes of the streamed batches
+ *       the node was sent</td></tr>
  *   <tr><td>sluice.node.errors</td><td>counter</td><td>kind, scope</td><td>failed batches, requests answered with
  *       an error, connections closed for an error</td></tr>
  *   <tr><td>sluice.node.stripe.queued</td><td>gauge</td><td>stripe</td><td>tasks (partition batches, entry
@@ -85,7 +85,7 @@ public final class NodeMetrics {
         batchesApplied = add(Counter.builder(BATCHES_APPLIED).description("partition batches applied whole")
                 .register(registry));
         entryBytes = add(Counter.builder(ENTRY_BYTES).baseUnit("bytes")
-                .description("entry bytes of the streamed batches handed to the apply threads").register(registry));
+                .description("entry bytes of the streamed batches the node was sent").register(registry));
         receivedBytes = add(Counter.builder(RECEIVED_BYTES).baseUnit("bytes")
                 .description("bytes read from client connections (after TLS)").register(registry));
         errors = new Counter[Scope.values().length][ErrorKind.values().length];
@@ -120,7 +120,7 @@ public final class NodeMetrics {
         return registry;
     }
 
-    /** A partition batch of this many entry bytes was handed to the apply threads. */
+    /** A streamed partition batch of this many entry bytes was sent to the node. */
     void batchReceived(int bytes) {
         entryBytes.increment(bytes);
     }
