@@ -1,5 +1,6 @@
 package io.sluice.node;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
 import io.sluice.DataStreamer;
@@ -46,6 +47,20 @@ public final class SluiceNode implements Sluice {
     public static SluiceNode start(NodeConfig config) {
         Objects.requireNonNull(config, "config");
         return new SluiceNode(new NodeEngine(config));
+    }
+
+    /**
+     * Starts a node whose meters (entries and batches applied, entry bytes, errors by kind, queued tasks
+     * per apply thread; docs/metrics.md) are registered in the registry until the node closes. One node
+     * per registry: a second node's meters would be the first's.
+     *
+     * @throws NullPointerException if config or registry is null
+     * @throws IllegalStateException if a custom receiver's or processor's factory throws or returns null
+     */
+    public static SluiceNode start(NodeConfig config, MeterRegistry registry) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(registry, "registry");
+        return new SluiceNode(new NodeEngine(config, registry));
     }
 
     /** This node's id: the one node a streamer's affinity maps every partition to. */

@@ -41,9 +41,11 @@ public final class EmbeddedTransport implements StreamerTransport {
     private final StripedExecutor stripes;
     private final ReceiverRegistry receivers;
     private final List<String> nodeIds;
+    private final NodeMetrics metrics;
 
     EmbeddedTransport(NodeEngine node, StripedExecutor stripes, ReceiverRegistry receivers) {
         this.node = node;
+        this.metrics = node.metrics();
         this.stripes = stripes;
         this.receivers = receivers;
         this.nodeIds = List.of(node.id());
@@ -94,9 +96,10 @@ public final class EmbeddedTransport implements StreamerTransport {
             cache = cache.withSkipStore();
         }
         List<PartitionBatch> batches = request.batches();
-        RequestCompletion completion = new RequestCompletion(batches.size());
+        RequestCompletion completion = new RequestCompletion(batches.size(), metrics);
         for (int i = 0; i < batches.size(); i++) {
             PartitionBatch batch = batches.get(i);
+            metrics.batchReceived(batch.entries().length());
             int partition = batch.partition();
             if (partition < 0 || partition >= cache.partitions()) {
                 completion.complete(i, BatchOutcome.failure(0, batch.entries().size(), new IllegalArgumentException(
@@ -115,13 +118,18 @@ public final class EmbeddedTransport implements StreamerTransport {
         return completion.future;
     }
 
-    /** Collects the outcomes of a request's batches; completes the future when the last one arrives. */
+    /**
+     * Collects the outcomes of a request's batches (counting each in the node's metrics); completes the
+     * future when the last one arrives.
+     */
     private static final class RequestCompletion {
         final CompletableFuture<List<BatchOutcome>> future = new CompletableFuture<>();
         final BatchOutcome[] outcomes;
         final AtomicInteger remaining;
+        final NodeMetrics metrics;
 
-        RequestCompletion(int batches) {
+        RequestCompletion(int batches, NodeMetrics metrics) {
+            this.metrics = metrics;
             this.outcomes = new BatchOutcome[batches];
             this.remaining = new AtomicInteger(batches);
             if (batches == 0) {
@@ -130,6 +138,7 @@ public final class EmbeddedTransport implements StreamerTransport {
         }
 
         void complete(int index, BatchOutcome outcome) {
+            metrics.batchDone(outcome);
             outcomes[index] = outcome;
             // The decrement publishes this slot to the thread that sees zero.
             if (remaining.decrementAndGet() == 0) {

@@ -1,5 +1,7 @@
 package io.sluice.node.internal;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
 import io.sluice.CacheNotFoundException;
@@ -64,6 +66,7 @@ public final class NodeEngine implements Sluice {
     private final BinaryContext binary;
     private final DataRegion region;
     private final StripedExecutor stripes;
+    private final NodeMetrics metrics;
     private final EmbeddedTransport transport;
     private final ProcessorRegistry processors;
     private final ConcurrentHashMap<String, NodeCache<Object, Object>> caches = new ConcurrentHashMap<>();
@@ -81,13 +84,25 @@ public final class NodeEngine implements Sluice {
     private volatile boolean closed;
 
     /**
-     * Starts a node: reserves its data region and starts its apply threads.
+     * Starts a node whose metrics nobody reads (they go to a registry of its own).
      *
      * @throws NullPointerException if config is null
      * @throws IllegalStateException if a custom receiver's or processor's factory throws or returns null
      */
     public NodeEngine(NodeConfig config) {
+        this(config, new SimpleMeterRegistry());
+    }
+
+    /**
+     * Starts a node: reserves its data region and starts its apply threads; its meters
+     * ({@link NodeMetrics}) go to the registry until it closes.
+     *
+     * @throws NullPointerException if config or registry is null
+     * @throws IllegalStateException if a custom receiver's or processor's factory throws or returns null
+     */
+    public NodeEngine(NodeConfig config, MeterRegistry registry) {
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(registry, "registry");
         this.config = config;
         this.id = "embedded-" + UUID.randomUUID();
         this.binary = new BinaryContext();
@@ -118,6 +133,10 @@ public final class NodeEngine implements Sluice {
             region.close();
             throw e;
         }
+        // Registered once nothing can fail any more: a node that did not start leaves no meters behind.
+        this.metrics = new NodeMetrics(registry);
+        StripedExecutor queues = stripes;
+        metrics.stripes(stripes.stripes(), queues::queued);
         this.transport = new EmbeddedTransport(this, stripes, receivers);
     }
 
@@ -259,6 +278,11 @@ public final class NodeEngine implements Sluice {
             });
             return out;
         });
+    }
+
+    /** The node's meters (a network server reports its own events to them too). */
+    public NodeMetrics metrics() {
+        return metrics;
     }
 
     /** The apply threads (caches run entry processors and async writes on them). */
@@ -509,6 +533,7 @@ public final class NodeEngine implements Sluice {
             wal.close();
         }
         region.close();
+        metrics.close();
         if (failure != null) {
             throw failure;
         }

@@ -62,6 +62,11 @@ final class StripedExecutor {
         return stripes.length;
     }
 
+    /** Tasks waiting in the stripe's queue (not counting the one its thread runs); O(1). */
+    int queued(int stripe) {
+        return stripes[stripe].queue.size();
+    }
+
     /** The stripe that runs tasks of this key. */
     int stripeOf(int key) {
         return Math.floorMod(key, stripes.length);

@@ -6,6 +6,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.codec.DecoderException;
+import io.sluice.node.internal.NodeMetrics;
+import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Wire;
 import org.slf4j.Logger;
@@ -27,9 +30,11 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final String nodeId;
     private final byte[] token;
     private final RequestHandler next;
+    private final NodeMetrics metrics;
 
-    HandshakeHandler(String nodeId, String token, RequestHandler next) {
+    HandshakeHandler(String nodeId, String token, RequestHandler next, NodeMetrics metrics) {
         this.nodeId = nodeId;
+        this.metrics = metrics;
         this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
         this.next = next;
     }
@@ -64,6 +69,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void refuse(ChannelHandlerContext ctx, int status, String message) {
+        metrics.error(NodeMetrics.Scope.CONNECTION, status == Wire.HANDSHAKE_MALFORMED ? ErrorKind.MALFORMED_REQUEST
+                : ErrorKind.ILLEGAL_ARGUMENT);
         LOG.warn("refused a connection from {}: {}", ctx.channel().remoteAddress(), message);
         ctx.writeAndFlush(Frames.handshakeReply(ctx.alloc(), status, message, nodeId))
                 .addListener(ChannelFutureListener.CLOSE);
@@ -79,7 +86,15 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         log(ctx, cause);
+        if (!(cause instanceof java.io.IOException)) { // a connection lost is no error of the node
+            metrics.error(NodeMetrics.Scope.CONNECTION, kindOf(cause));
+        }
         ctx.close();
+    }
+
+    /** The kind of what closed a connection: a frame over the limit or a broken one did not follow the protocol. */
+    static ErrorKind kindOf(Throwable cause) {
+        return cause instanceof DecoderException ? ErrorKind.MALFORMED_REQUEST : ErrorKind.of(cause);
     }
 
     /** A broken or oversized frame costs its own connection, nothing more; it is logged once, briefly. */

@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
  *   "receivers": {"audit": "com.example.AuditReceiver"},
  *   "processors": {"bump": "com.example.BumpProcessor"},
  *   "maxFrameSize": "64m", "maxConnections": 1024, "idleTimeoutSeconds": 0, "maxQueuedBytes": "128m",
- *   "token": "secret",
+ *   "token": "secret", "metricsPort": 9404,
  *   "persistence": {"enabled": true, "directory": "/var/lib/sluice", "walMode": "FSYNC",
  *                   "walFlushIntervalMillis": 1000, "walSegmentSize": "64m"}
  * }
@@ -51,12 +51,12 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                              Long dataRegionMaxSize, Integer applyThreads, List<CacheEntry> caches,
                              Map<String, String> receivers, Map<String, String> processors, Long maxFrameSize,
                              Integer maxConnections, Long idleTimeoutSeconds, Long maxQueuedBytes, String token,
-                             PersistenceEntry persistence, TlsEntry tls) {
+                             PersistenceEntry persistence, TlsEntry tls, Integer metricsPort) {
 
     /** The keys a config file may have (what an unknown key's message lists). */
     static final List<String> KEYS = List.of("host", "port", "pageSize", "dataRegionInitialSize", "dataRegionMaxSize",
             "applyThreads", "caches", "receivers", "processors", "maxFrameSize", "maxConnections",
-            "idleTimeoutSeconds", "maxQueuedBytes", "token", "persistence", "tls");
+            "idleTimeoutSeconds", "maxQueuedBytes", "token", "persistence", "tls", "metricsPort");
     /** The keys of the {@code tls} object. */
     static final List<String> TLS_KEYS = List.of("keyStore", "keyStorePassword");
     /** The keys of the {@code persistence} object. */
@@ -78,11 +78,12 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                           @JsonProperty("maxQueuedBytes") JsonNode maxQueuedBytes,
                           @JsonProperty("token") String token,
                           @JsonProperty("persistence") PersistenceEntry persistence,
-                          @JsonProperty("tls") TlsEntry tls) {
+                          @JsonProperty("tls") TlsEntry tls,
+                          @JsonProperty("metricsPort") Integer metricsPort) {
         this(host, port, pageSize, size("dataRegionInitialSize", dataRegionInitialSize),
                 size("dataRegionMaxSize", dataRegionMaxSize), applyThreads, caches, receivers, processors,
                 size("maxFrameSize", maxFrameSize), maxConnections, idleTimeoutSeconds,
-                size("maxQueuedBytes", maxQueuedBytes), token, persistence, tls);
+                size("maxQueuedBytes", maxQueuedBytes), token, persistence, tls, metricsPort);
     }
 
     /** The node's TLS: a PKCS#12 key store holding its key and certificate. Absent: plain TCP. */
@@ -161,7 +162,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
     /** No file: every default. */
     static NodeFileConfig empty() {
         return new NodeFileConfig(null, null, null, (Long) null, null, null, null, null, null, (Long) null, null,
-                null, null, null, null, null);
+                null, null, null, null, null, null);
     }
 
     /**
@@ -283,6 +284,20 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         }
     }
 
+    /**
+     * The port of the Prometheus endpoint, the command line's over the file's: 0 = any free port, null = none.
+     *
+     * @throws IllegalArgumentException if it is not a port
+     */
+    Integer metricsPort(Integer override) {
+        Integer p = override != null ? override : metricsPort;
+        if (p != null && (p < 0 || p > 65535)) {
+            throw new IllegalArgumentException("key 'metricsPort' (--metrics-port) is " + p
+                    + "; it must be between 0 (any free port) and 65535");
+        }
+        return p;
+    }
+
     /** The caches to create at start. */
     List<CacheConfig> cacheConfigs() {
         List<CacheConfig> list = new ArrayList<>();
@@ -347,6 +362,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         m.put("processors", processors == null ? Map.of() : processors.keySet());
         m.put("token", token == null ? "none" : "set");
         m.put("tls", tls == null ? "off" : "key store " + tls.keyStore());
+        m.put("metricsPort", metricsPort == null ? "off" : metricsPort);
         m.put("persistence", persistence == null ? PersistenceConfig.disabled() : persistence.config());
         return m;
     }

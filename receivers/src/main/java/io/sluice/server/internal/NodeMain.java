@@ -14,8 +14,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The node as its own process: {@code java -jar receivers/target/sluice-node.jar [--config node.json]
- * [--host H] [--port P]}. Prints {@code sluice-node listening on HOST:PORT} once it accepts
- * connections. On SIGTERM (or Ctrl-C) it stops taking requests, lets every batch in flight finish or
+ * [--host H] [--port P] [--metrics-port M]}. Prints {@code sluice-node listening on HOST:PORT} once it
+ * accepts connections. Its metrics are MBeans, and Prometheus text with a metrics port (docs/metrics.md).
+ * On SIGTERM (or Ctrl-C) it stops taking requests, lets every batch in flight finish or
  * fail with its cause, answers them, and exits 0.
  */
 @Command(name = "sluice-node", mixinStandardHelpOptions = true, version = "sluice-node 0.1",
@@ -33,6 +34,11 @@ public final class NodeMain implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "PORT", description = "Port to listen on; 0 = any free port (default: the config's, else 10800).")
     Integer port;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT", description = "Serve Prometheus metrics at"
+            + " http://HOST:PORT/metrics on the node's host; 0 = any free port (default: the config's metricsPort,"
+            + " else off). JMX MBeans are always registered.")
+    Integer metricsPort;
+
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     public static void main(String[] args) {
@@ -47,11 +53,17 @@ public final class NodeMain implements Callable<Integer> {
         NodeFileConfig file;
         NodeEngine node;
         ServerConfig serverConfig;
+        MetricsExport metrics = null;
         try {
             file = config == null ? NodeFileConfig.empty() : NodeFileConfig.read(config);
             serverConfig = file.serverConfig(host, port);
-            node = new NodeEngine(file.nodeConfig());
+            Integer httpPort = file.metricsPort(metricsPort);
+            metrics = MetricsExport.start(serverConfig.host(), httpPort);
+            node = new NodeEngine(file.nodeConfig(), metrics.registry());
         } catch (IllegalArgumentException | IllegalStateException e) {
+            if (metrics != null) {
+                metrics.close();
+            }
             System.err.println("sluice-node: " + e.getMessage());
             return 2;
         }
@@ -64,10 +76,18 @@ public final class NodeMain implements Callable<Integer> {
         } catch (RuntimeException e) {
             System.err.println("sluice-node: " + e.getMessage());
             node.close();
+            metrics.close();
             return 2;
         }
-        onStopSignal(() -> stop(node, server));
+        MetricsExport export = metrics;
+        onStopSignal(() -> stop(node, server, export));
         LOG.info("node {} started: {}, {}", node.id(), node.config(), file.describe());
+        if (export.httpAddress() != null) {
+            LOG.info("metrics: Prometheus text at http://{}:{}/metrics, MBeans in JMX domain '{}'",
+                    export.httpAddress().getHostString(), export.httpAddress().getPort(), MetricsExport.JMX_DOMAIN);
+        } else {
+            LOG.info("metrics: MBeans in JMX domain '{}' (no --metrics-port: no HTTP endpoint)", MetricsExport.JMX_DOMAIN);
+        }
         System.out.println("sluice-node listening on " + server.address().getHostString() + ":"
                 + server.address().getPort());
         System.out.flush();
@@ -76,7 +96,7 @@ public final class NodeMain implements Callable<Integer> {
     }
 
     /** Drains and stops: no new requests; batches in flight finish and are answered; then the connections close. */
-    private void stop(NodeEngine node, SluiceServer server) {
+    private void stop(NodeEngine node, SluiceServer server, MetricsExport metrics) {
         LOG.info("stopping: no new requests; finishing the batches in flight");
         server.close();
         try {
@@ -85,6 +105,7 @@ public final class NodeMain implements Callable<Integer> {
             LOG.warn("closing the node: {}", e.toString());
         }
         server.closeConnections();
+        metrics.close();
         LOG.info("stopped");
         stopped.countDown();
     }

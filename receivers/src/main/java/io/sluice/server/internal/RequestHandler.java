@@ -7,6 +7,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.sluice.node.internal.NodeEngine;
+import io.sluice.node.internal.NodeMetrics;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Op;
@@ -77,6 +78,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                 }
             }
         } catch (Wire.MalformedFrameException | IndexOutOfBoundsException e) {
+            node.metrics().error(NodeMetrics.Scope.CONNECTION, ErrorKind.MALFORMED_REQUEST);
             channel.writeAndFlush(Frames.error(channel.alloc(), requestId, ErrorKind.MALFORMED_REQUEST,
                     "malformed request: " + e.getMessage())).addListener(ChannelFutureListener.CLOSE);
         } catch (RuntimeException e) {
@@ -136,10 +138,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         });
     }
 
-    static void fail(Channel channel, long requestId, Throwable error) {
+    private void fail(Channel channel, long requestId, Throwable error) {
         Throwable t = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                 ? error.getCause() : error;
-        channel.writeAndFlush(Frames.error(channel.alloc(), requestId, ErrorKind.of(t), ErrorKind.messageOf(t)));
+        ErrorKind kind = ErrorKind.of(t);
+        node.metrics().error(NodeMetrics.Scope.REQUEST, kind);
+        channel.writeAndFlush(Frames.error(channel.alloc(), requestId, kind, ErrorKind.messageOf(t)));
     }
 
     @Override
@@ -152,6 +156,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         HandshakeHandler.log(ctx, cause);
+        if (!(cause instanceof java.io.IOException)) { // a connection lost is no error of the node
+            node.metrics().error(NodeMetrics.Scope.CONNECTION, HandshakeHandler.kindOf(cause));
+        }
         ctx.close();
     }
 }

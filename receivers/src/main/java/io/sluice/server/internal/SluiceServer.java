@@ -18,6 +18,7 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.node.internal.NodeEngine;
+import io.sluice.node.internal.NodeMetrics;
 import io.sluice.protocol.internal.Wire;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,11 +31,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Serves a node to remote clients over TCP. A connection's pipeline reads as the protocol does:
- * {@link LengthFieldBasedFrameDecoder} (frames, refusing oversized ones), {@link HandshakeHandler}
- * (the first frame; nothing else is served before it succeeds), {@link RequestHandler} (requests,
- * pipelined, answered as they complete). Streamed batches go to the node's apply threads; other
- * operations to a small pool; no handler blocks an event loop. Frames are read into pooled heap
- * buffers whose bytes the store copies into its pages directly.
+ * {@link ReceivedBytes} (counts what is read), {@link LengthFieldBasedFrameDecoder} (frames, refusing
+ * oversized ones), {@link HandshakeHandler} (the first frame; nothing else is served before it
+ * succeeds), {@link RequestHandler} (requests, pipelined, answered as they complete). Connections,
+ * bytes and errors are counted in the node's {@link NodeMetrics}. Streamed batches go to the node's
+ * apply threads; other operations to a small pool; no handler blocks an event loop. Frames are read
+ * into pooled heap buffers whose bytes the store copies into its pages directly.
  */
 public final class SluiceServer implements AutoCloseable {
 
@@ -52,11 +54,13 @@ public final class SluiceServer implements AutoCloseable {
     private final ChannelGroup connections = new DefaultChannelGroup("sluice-connections", GlobalEventExecutor.INSTANCE);
     private final AtomicInteger open = new AtomicInteger();
     private final Channel listener;
+    private final ReceivedBytes receivedBytes;
     private volatile boolean stopping;
 
     private SluiceServer(NodeEngine node, ServerConfig config) {
         this.node = node;
         this.config = config;
+        this.receivedBytes = new ReceivedBytes(node.metrics());
         this.tls = config.tls() == null ? null : config.tls().serverContext(); // a bad key store fails the start
         this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
@@ -109,18 +113,24 @@ public final class SluiceServer implements AutoCloseable {
             ch.close();
             return;
         }
-        ch.closeFuture().addListener(f -> open.decrementAndGet());
+        NodeMetrics metrics = node.metrics();
+        metrics.connectionOpened();
+        ch.closeFuture().addListener(f -> {
+            open.decrementAndGet();
+            metrics.connectionClosed();
+        });
         connections.add(ch);
         if (tls != null) {
             ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
         }
+        ch.pipeline().addLast("received", receivedBytes);
         if (!config.idleTimeout().isZero()) {
             ch.pipeline().addLast(new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         }
         ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(config.maxFrameSize(), 0,
                 Wire.LENGTH_FIELD, 0, Wire.LENGTH_FIELD));
         ch.pipeline().addLast("handshake", new HandshakeHandler(node.id(), config.token(),
-                new RequestHandler(node, ops, config.maxQueuedBytes())));
+                new RequestHandler(node, ops, config.maxQueuedBytes()), metrics));
     }
 
     /** The address the server listens on (the port chosen when 0 was asked for). */
