@@ -86,11 +86,12 @@ class CrashLoopIT {
             NodeProcess node = NodeProcesses.start(config, List.of());
             try {
                 verify(node, acknowledged, round);
-                long killAfterMillis = 200 + random.nextInt(1300);
+                // A random moment of the load: once this many new keys were offered (about 0.1 to 1.5 s of loading).
+                long killAfterKeys = 50_000 + random.nextInt(1_000_000);
                 long first = nextKey;
-                nextKey = load(node, acknowledged, first, round, killAfterMillis);
-                System.out.println("round " + round + ": killed after " + killAfterMillis + " ms; keys " + first + ".."
-                        + nextKey + " offered, " + acknowledged.size() + " acknowledged in all");
+                nextKey = load(node, acknowledged, first, round, killAfterKeys);
+                System.out.println("round " + round + ": killed after " + killAfterKeys + " keys offered; keys " + first
+                        + ".." + nextKey + " offered, " + acknowledged.size() + " acknowledged in all");
             } catch (AssertionError | RuntimeException e) {
                 System.err.println("node log of round " + round + ":\n" + node.log());
                 throw e;
@@ -108,7 +109,7 @@ class CrashLoopIT {
     }
 
     /** Streams new keys until the node is killed; returns the next unused key. */
-    private long load(NodeProcess node, Map<Long, String> acknowledged, long firstKey, int round, long killAfterMillis)
+    private long load(NodeProcess node, Map<Long, String> acknowledged, long firstKey, int round, long killAfterKeys)
             throws Exception {
         AtomicLong next = new AtomicLong(firstKey);
         AtomicBoolean stop = new AtomicBoolean();
@@ -132,7 +133,8 @@ class CrashLoopIT {
             }
         }, "crash-loop-loader");
         loader.start();
-        Thread.sleep(killAfterMillis);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> next.get() - firstKey >= killAfterKeys || !loader.isAlive());
         node.kill(); // kill -9: no drain, no final fsync
         stop.set(true);
         loader.join(30_000);

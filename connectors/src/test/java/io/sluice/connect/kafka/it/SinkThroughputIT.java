@@ -270,32 +270,24 @@ class SinkThroughputIT {
     }
 
     /** Samples the heap in use every 100 ms. */
-    private static final class HeapSampler extends Thread {
+    private static final class HeapSampler {
         private final AtomicLong peak = new AtomicLong();
-        private volatile boolean running = true;
+        private final java.util.concurrent.ScheduledExecutorService timer =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "heap-sampler");
+                    t.setDaemon(true);
+                    return t;
+                });
 
-        HeapSampler() {
-            super("heap-sampler");
-            setDaemon(true);
-        }
-
-        @Override
-        public void run() {
-            while (running) {
-                long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-                peak.accumulateAndGet(used, Math::max);
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
+        void start() {
+            timer.scheduleAtFixedRate(() -> peak.accumulateAndGet(
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max),
+                    0, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
 
         long finish() throws InterruptedException {
-            running = false;
-            interrupt();
-            join();
+            timer.shutdownNow();
+            timer.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
             return peak.get();
         }
     }

@@ -468,15 +468,15 @@ class SluiceSinkIT {
         }
     }
 
-    private boolean stableFor(String connector, Map<TopicPartition, Long> expected, Duration d) throws Exception {
-        long until = System.nanoTime() + d.toNanos();
-        while (System.nanoTime() < until) {
-            if (!committed(connector).equals(expected)) {
-                return false;
-            }
-            Thread.sleep(100);
+    /** Whether the committed offsets stay {@code expected} for the whole of {@code d}. */
+    private boolean stableFor(String connector, Map<TopicPartition, Long> expected, Duration d) {
+        try {
+            await().during(d).atMost(d.plusMillis(500)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> committed(connector).equals(expected));
+            return true;
+        } catch (org.awaitility.core.ConditionTimeoutException changed) {
+            return false;
         }
-        return true;
     }
 
     private Map<TopicPartition, Long> endOffsets(String topic) throws Exception {
