@@ -91,9 +91,11 @@ public final class LoadGenerator implements Callable<Integer> {
             description = "Partitions of each cache (default: ${DEFAULT-VALUE}).")
     int partitions;
 
-    @Option(names = "--warmup", defaultValue = "200000", paramLabel = "N",
-            description = "Entries loaded into a throw-away store before each mode is timed, so that every mode "
-                    + "runs compiled code; at most --entries; 0 = none (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "1000000", paramLabel = "N",
+            description = "Entries per warm-up round: before each mode is timed, rounds of N entries go into "
+                    + "throw-away stores until a round's rate is within 10%% of the previous one's (at most 6), "
+                    + "so that every mode runs in the JVM's steady state; at most --entries; 0 = none "
+                    + "(default: ${DEFAULT-VALUE}).")
     long warmup;
 
     @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",

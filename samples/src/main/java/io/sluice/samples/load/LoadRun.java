@@ -31,6 +31,16 @@ final class LoadRun {
     /** Room per entry a node's data region is sized for, beyond the value: key, row header, tree, slack. */
     private static final long REGION_BYTES_PER_ENTRY = 256;
     private static final long MIN_REGION_BYTES = 64L << 20;
+    /**
+     * Warm-up rounds per mode at most. A new JVM needs millions of entries to reach its steady state:
+     * the C2 compiler spent 1.35 CPU-seconds on the node's batch-apply path during the first timed
+     * 2,000,000-entry streamed load (of 1.73 s), and pre-touching the heap (-XX:+AlwaysPreTouch) made
+     * that load 1.8x faster (docs/benchmarks-results.md, 2026-11-23 18:50 entry). One fixed-size
+     * warm-up either cost too much or left whichever mode ran first paying for it.
+     */
+    static final int MAX_WARMUP_ROUNDS = 6;
+    /** Warm-up stops once a round's rate is within this fraction of the previous round's. */
+    static final double STEADY = 0.10;
 
     private final LoadSettings settings;
     private final NodeLauncher nodes;
@@ -78,10 +88,11 @@ final class LoadRun {
 
     private ModeResult runMode(LoadMode mode, String values, KeyPlan plan, KeyPlan warmup, LoadOpener opener) {
         String label = mode.cliName() + '/' + values;
-        double[] seconds = {0};
-        if (warmup.entries() > 0) {
+        double[] seconds = {0, 0};
+        double previous = 0;
+        for (int round = 1; round <= MAX_WARMUP_ROUNDS && warmup.entries() > 0; round++) {
             try (ModeLoad load = opener.open(warmup)) {
-                // Compiles the mode's code paths before it is timed; nothing of it is reported or kept.
+                // Brings the JVM to its steady state before the mode is timed; nothing of it is kept.
                 measure(label + " warm-up", load, warmup, seconds, false);
             } catch (ValuePadding.ValueSizeException e) {
                 throw e;
@@ -90,6 +101,11 @@ final class LoadRun {
             } finally {
                 System.gc();
             }
+            double rate = warmup.entries() / seconds[0];
+            if (round > 1 && Math.abs(rate - previous) <= STEADY * previous) {
+                break;
+            }
+            previous = rate;
         }
         List<ModeResult> timings = new ArrayList<>(settings.repeat());
         for (int run = 0; run < settings.repeat(); run++) {
@@ -107,13 +123,13 @@ final class LoadRun {
 
     /** One timed load of a mode into a fresh store, verified. */
     private ModeResult timeMode(LoadMode mode, String values, KeyPlan plan, LoadOpener opener, String label) {
-        double[] seconds = {0};
+        double[] seconds = {0, 0};
         try (ModeLoad load = opener.open(plan)) {
             ProgressTimeline samples = measure(label, load, plan, seconds, true);
             if (load instanceof CacheLoad cacheLoad) {
                 afterLoad.accept(cacheLoad.cache());
             }
-            return verify(mode.cliName(), values, plan, load, seconds[0]).withProgress(samples);
+            return verify(mode.cliName(), values, plan, load, seconds[0]).withProgress(samples, seconds[1]);
         } catch (ValuePadding.ValueSizeException e) {
             throw e;
         } catch (Exception | Error e) {
@@ -129,7 +145,8 @@ final class LoadRun {
     }
 
     /**
-     * Runs the producers and the load's finish, timed: {@code elapsed[0]} holds the time taken, or the
+     * Runs the producers and the load's finish, timed: {@code elapsed[1]} holds the process's CPU
+     * seconds, {@code elapsed[0]} the time taken, or the
      * time so far if it throws.
      *
      * @return the progress samples of the load ({@link ProgressTimeline#NONE} if not reported or recorded)
@@ -153,6 +170,7 @@ final class LoadRun {
             producers[t].start();
         }
         ProgressReporter.Report shown = report ? progress.start(label, plan.entries(), done::sum) : () -> { };
+        long cpuStart = ProcessCpu.nanos();
         long start = System.nanoTime();
         try {
             go.countDown();
@@ -164,6 +182,7 @@ final class LoadRun {
             }
         } finally {
             elapsed[0] = (System.nanoTime() - start) / 1e9;
+            elapsed[1] = (ProcessCpu.nanos() - cpuStart) / 1e9;
             shown.close();
         }
         Throwable failed = failure.get();

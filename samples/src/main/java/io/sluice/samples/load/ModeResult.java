@@ -15,10 +15,20 @@ package io.sluice.samples.load;
  * @param problem      {@code null} if verified, else what went wrong
  * @param progress     entries written over the load's time, sampled for {@code --plot};
  *                     {@link ProgressTimeline#NONE} when not recorded or when the load failed
+ * @param cpuSeconds   CPU time of the whole process (every thread: producers, node, JIT, GC) during
+ *                     the load; 0 if not measured
  */
 public record ModeResult(String mode, String values, long entries, double seconds, long encodedBytes,
                          long expectedSize, long actualSize, int sampled, int mismatched, String problem,
-                         ProgressTimeline progress) {
+                         ProgressTimeline progress, double cpuSeconds) {
+
+    /** A result with no CPU time. */
+    public ModeResult(String mode, String values, long entries, double seconds, long encodedBytes,
+                      long expectedSize, long actualSize, int sampled, int mismatched, String problem,
+                      ProgressTimeline progress) {
+        this(mode, values, entries, seconds, encodedBytes, expectedSize, actualSize, sampled, mismatched, problem,
+                progress, 0);
+    }
 
     /** A result with no progress samples. */
     public ModeResult(String mode, String values, long entries, double seconds, long encodedBytes,
@@ -30,13 +40,13 @@ public record ModeResult(String mode, String values, long entries, double second
     /** The same result, with its mode's name replaced (e.g. marked remote). */
     ModeResult withMode(String name) {
         return new ModeResult(name, values, entries, seconds, encodedBytes, expectedSize, actualSize, sampled,
-                mismatched, problem, progress);
+                mismatched, problem, progress, cpuSeconds);
     }
 
-    /** The same result with the load's progress samples. */
-    ModeResult withProgress(ProgressTimeline samples) {
+    /** The same result with the load's progress samples and the process's CPU time during it. */
+    ModeResult withProgress(ProgressTimeline samples, double cpu) {
         return new ModeResult(mode, values, entries, seconds, encodedBytes, expectedSize, actualSize, sampled,
-                mismatched, problem, samples);
+                mismatched, problem, samples, cpu);
     }
 
     /** Whether the load failed nothing and verification found nothing wrong. */
@@ -47,6 +57,11 @@ public record ModeResult(String mode, String values, long entries, double second
     /** Entries per second; 0 if no time passed. */
     public double entriesPerSecond() {
         return seconds > 0 ? entries / seconds : 0;
+    }
+
+    /** Entries per CPU-second of the whole process; 0 if not measured. */
+    public double entriesPerCpuSecond() {
+        return cpuSeconds > 0 ? entries / cpuSeconds : 0;
     }
 
     /** Encoded megabytes (10^6 bytes) per second. */

@@ -16,7 +16,7 @@ import java.util.Map;
 final class ResultFiles {
 
     static final String CSV_HEADER = "mode,values,entries,seconds,entries_per_second,vs_fastest,vs_raw,"
-            + "mb_per_second,verified,expected_size,actual_size,sampled,mismatched,problem";
+            + "mb_per_second,entries_per_cpu_second,verified,expected_size,actual_size,sampled,mismatched,problem";
 
     private ResultFiles() {
     }
@@ -27,7 +27,7 @@ final class ResultFiles {
         for (ResultRow r : rows) {
             csv.append(String.join(",", quote(r.mode()), quote(r.values()), Long.toString(r.entries()),
                     number(r.seconds()), number(r.entriesPerSecond()), number(r.vsFastest()),
-                    r.vsRaw() == null ? "" : number(r.vsRaw()), number(r.megabytesPerSecond()),
+                    r.vsRaw() == null ? "" : number(r.vsRaw()), number(r.megabytesPerSecond()), number(r.entriesPerCpuSecond()),
                     Boolean.toString(r.verified()), Long.toString(r.expectedSize()), Long.toString(r.actualSize()),
                     Integer.toString(r.sampled()), Integer.toString(r.mismatched()),
                     r.problem() == null ? "" : quote(r.problem()))).append('\n');

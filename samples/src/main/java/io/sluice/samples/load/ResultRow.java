@@ -11,6 +11,7 @@ package io.sluice.samples.load;
  * @param vsFastest        entries/s relative to the fastest mode of the run (1.0 for the fastest)
  * @param vsRaw            entries/s relative to the raw baseline, or {@code null} if it did not run
  * @param megabytesPerSecond encoded megabytes (key + value) per second
+ * @param entriesPerCpuSecond entries per CPU-second of the whole process (0 if not measured)
  * @param verified         whether the store holds what was loaded
  * @param expectedSize     distinct keys loaded
  * @param actualSize       entries the store holds (-1 if unknown)
@@ -19,6 +20,7 @@ package io.sluice.samples.load;
  * @param problem          what went wrong, or {@code null}
  */
 public record ResultRow(String mode, String values, long entries, double seconds, double entriesPerSecond,
-                        double vsFastest, Double vsRaw, double megabytesPerSecond, boolean verified,
+                        double vsFastest, Double vsRaw, double megabytesPerSecond,
+                        double entriesPerCpuSecond, boolean verified,
                         long expectedSize, long actualSize, int sampled, int mismatched, String problem) {
 }

@@ -8,7 +8,7 @@ import java.util.Locale;
 final class ResultTable {
 
     private static final String[] HEADERS = {"mode", "values", "entries", "seconds", "entries/s", "vs fastest",
-            "vs raw", "MB/s", "verified"};
+            "vs raw", "MB/s", "entries/CPU-s", "verified"};
 
     private ResultTable() {
     }
@@ -30,7 +30,7 @@ final class ResultTable {
             double rate = r.entriesPerSecond();
             rows.add(new ResultRow(r.mode(), r.values(), r.entries(), r.seconds(), rate,
                     fastest > 0 ? rate / fastest : 0, raw == null || raw == 0 ? null : rate / raw,
-                    r.megabytesPerSecond(), r.verified(), r.expectedSize(), r.actualSize(), r.sampled(),
+                    r.megabytesPerSecond(), r.entriesPerCpuSecond(), r.verified(), r.expectedSize(), r.actualSize(), r.sampled(),
                     r.mismatched(), r.problem()));
         }
         return rows;
@@ -44,7 +44,7 @@ final class ResultTable {
             if (row.actualSize() < 0) {
                 // The mode failed before it finished: its timing means nothing.
                 cells.add(new String[]{row.mode(), row.values(), String.format(Locale.ROOT, "%,d", row.entries()),
-                        "-", "-", "-", "-", "-", "NO"});
+                        "-", "-", "-", "-", "-", "-", "NO"});
                 continue;
             }
             cells.add(new String[]{
@@ -56,6 +56,7 @@ final class ResultTable {
                     String.format(Locale.ROOT, "%.2fx", row.vsFastest()),
                     row.vsRaw() == null ? "-" : String.format(Locale.ROOT, "%.2fx", row.vsRaw()),
                     String.format(Locale.ROOT, "%.1f", row.megabytesPerSecond()),
+                    row.entriesPerCpuSecond() > 0 ? String.format(Locale.ROOT, "%,.0f", row.entriesPerCpuSecond()) : "-",
                     row.verified() ? "yes" : "NO"});
         }
         int[] widths = new int[HEADERS.length];

@@ -89,7 +89,7 @@ class LoadGeneratorOptionsTest {
         assertThat(settings.bufferSize()).isEqualTo(512);
         assertThat(settings.partitions()).isEqualTo(1024);
         assertThat(settings.pageSize()).isNull();
-        assertThat(settings.warmupEntries()).isEqualTo(200_000);
+        assertThat(settings.warmupEntries()).isEqualTo(1_000_000);
     }
 
     @Test

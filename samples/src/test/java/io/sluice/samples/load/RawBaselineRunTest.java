@@ -51,9 +51,11 @@ class RawBaselineRunTest {
         assertThat(cells).hasSize(ResultFiles.CSV_HEADER.split(",").length);
         assertThat(cells[0]).isEqualTo("raw");
         assertThat(cells[2]).isEqualTo("5000");
-        assertThat(cells[8]).isEqualTo("true");
-        assertThat(cells[9]).isEqualTo("4000");
+        // 5,000 raw entries take less CPU than the clock's resolution: only the column's form is checked here
+        assertThat(Double.parseDouble(cells[8])).as("entries per CPU-second").isNotNegative();
+        assertThat(cells[9]).isEqualTo("true");
         assertThat(cells[10]).isEqualTo("4000");
+        assertThat(cells[11]).isEqualTo("4000");
 
         JsonNode document = new ObjectMapper().readTree(json.toFile());
         assertThat(document.path("settings").path("entries").asLong()).isEqualTo(5000);

@@ -32,6 +32,18 @@ class ResultTableTest {
     }
 
     @Test
+    void entriesPerCpuSecondComeFromTheProcessCpuTimeOfTheLoadAndShowADashWhenUnmeasured() {
+        ModeResult measured = result("streamer-isolated", "binary", 3_000_000, 1.5, null)
+                .withProgress(ProgressTimeline.NONE, 2.5);
+        List<ResultRow> rows = ResultTable.rows(List.of(measured, result("put", "binary", 10, 1, null)));
+        assertThat(rows.get(0).entriesPerCpuSecond()).isCloseTo(1_200_000, within(1e-6));
+        assertThat(rows.get(1).entriesPerCpuSecond()).isZero();
+        String table = ResultTable.format(rows);
+        assertThat(table).containsPattern("streamer-isolated .* 1,200,000 +yes");
+        assertThat(table).containsPattern("put .* - +yes");
+    }
+
+    @Test
     void withoutRawTheRawColumnIsEmpty() {
         List<ResultRow> rows = ResultTable.rows(List.of(result("put", "pojo", 10, 1, null)));
         assertThat(rows.get(0).vsRaw()).isNull();
@@ -61,7 +73,7 @@ class ResultTableTest {
     void aModeThatFailedShowsNoTimings() {
         ModeResult failed = ModeResult.failed("put", "pojo", 100, 0.3, 100, new IllegalStateException("boom"));
         String table = ResultTable.format(ResultTable.rows(List.of(failed)));
-        assertThat(table).containsPattern("put +pojo +100 +- +- +- +- +- +NO")
+        assertThat(table).containsPattern("put +pojo +100 +- +- +- +- +- +- +NO")
                 .contains("put/pojo: failed: IllegalStateException: boom");
     }
 }
