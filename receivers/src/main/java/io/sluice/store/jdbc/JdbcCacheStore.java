@@ -206,24 +206,56 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         };
     }
 
-    /** One statement whatever the size: the keys and values as two arrays, unnested into rows. */
+    /**
+     * One statement whatever the size: the keys and values as two arrays, unnested into rows. The
+     * arrays are bound with {@code setObject} as Java arrays ({@code long[]}, {@code int[]},
+     * {@code String[]}, {@code byte[][]}), which pgjdbc sends in the binary array format; boxed
+     * {@code Long[]} through {@code createArrayOf} cost ~1.3–1.5× more per batch in the probe of the
+     * 2026-11-23 results entry (boxing, and a type lookup per array).
+     */
     private void upsertArrays(Connection c, Collection<Row> rows) throws SQLException {
-        // pgjdbc wants typed arrays (byte[][] for bytea).
-        Object[] keyArray = switch (config.keyType()) {
-            case BIGINT -> new Long[rows.size()];
-            case INTEGER -> new Integer[rows.size()];
-            case TEXT -> new String[rows.size()];
-            case BYTEA -> new byte[rows.size()][];
-        };
-        byte[][] valueArray = new byte[rows.size()][];
+        int n = rows.size();
+        Object keyArray;
+        byte[][] valueArray = new byte[n][];
         int i = 0;
-        for (Row row : rows) {
-            keyArray[i] = row.key;
-            valueArray[i++] = row.value;
+        switch (config.keyType()) {
+            case BIGINT -> {
+                long[] ks = new long[n];
+                for (Row row : rows) {
+                    ks[i] = (Long) row.key;
+                    valueArray[i++] = row.value;
+                }
+                keyArray = ks;
+            }
+            case INTEGER -> {
+                int[] ks = new int[n];
+                for (Row row : rows) {
+                    ks[i] = (Integer) row.key;
+                    valueArray[i++] = row.value;
+                }
+                keyArray = ks;
+            }
+            case TEXT -> {
+                String[] ks = new String[n];
+                for (Row row : rows) {
+                    ks[i] = (String) row.key;
+                    valueArray[i++] = row.value;
+                }
+                keyArray = ks;
+            }
+            case BYTEA -> {
+                byte[][] ks = new byte[n][];
+                for (Row row : rows) {
+                    ks[i] = (byte[]) row.key;
+                    valueArray[i++] = row.value;
+                }
+                keyArray = ks;
+            }
+            default -> throw new IllegalStateException(config.keyType().toString());
         }
         try (PreparedStatement s = c.prepareStatement(sql.upsertArrays)) {
-            s.setArray(1, c.createArrayOf(config.keyType().arrayElement(), keyArray));
-            s.setArray(2, c.createArrayOf("bytea", valueArray));
+            s.setObject(1, keyArray);
+            s.setObject(2, valueArray);
             s.executeUpdate();
         }
     }
