@@ -67,6 +67,8 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     private volatile KeyBinder keys;
     private volatile CacheStoreContext context;
     private volatile Retry retry;
+    /** The physical connections (sessions) that have the staging table; weak, so closed ones go. */
+    private final Map<PGConnection, Boolean> staged = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
     public JdbcCacheStore(JdbcStoreConfig config) {
         this.config = Objects.requireNonNull(config, "config");
@@ -290,10 +292,17 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             // A jsonb value is staged as text, whose binary COPY form is its UTF-8 bytes.
             copy.add(row.key, json ? ((String) row.value).getBytes(StandardCharsets.UTF_8) : (byte[]) row.value);
         }
-        try (Statement s = c.createStatement()) {
-            s.execute(sql.createStage);
+        PGConnection session = c.unwrap(PGConnection.class);
+        // The temporary staging table lives as long as the session: created once per physical connection
+        // (not a statement and catalog lookup per batch); forgotten if a transaction fails, as its rollback
+        // may have undone the creation.
+        if (!staged.containsKey(session)) {
+            try (Statement s = c.createStatement()) {
+                s.execute(sql.createStage);
+            }
+            staged.put(session, Boolean.TRUE);
         }
-        c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyIntoStage, new ByteArrayInputStream(copy.finish()));
+        session.getCopyAPI().copyIn(sql.copyIntoStage, new ByteArrayInputStream(copy.finish()));
         try (Statement s = c.createStatement()) {
             s.executeUpdate(sql.upsertFromStage);
         }
@@ -364,6 +373,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
                         return result;
                     } catch (Exception e) {
                         rollbackQuietly(c, e);
+                        forgetSession(c);
                         throw e;
                     }
                 }
@@ -372,6 +382,14 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             throw e;
         } catch (Exception e) {
             throw new CacheStoreException(what, involved, e);
+        }
+    }
+
+    private void forgetSession(Connection c) {
+        try {
+            staged.remove(c.unwrap(PGConnection.class));
+        } catch (SQLException ignored) {
+            // not a PostgreSQL connection: nothing was staged on it
         }
     }
 
