@@ -22,4 +22,11 @@ public interface CacheStoreContext {
      * @throws io.sluice.binary.BinaryFormatException if the bytes are not one well-formed value
      */
     Object fromBytes(byte[] bytes);
+
+    /**
+     * The node's binary objects: a store keeping values in another form than their bytes uses it to
+     * turn them into JSON ({@link io.sluice.binary.Binary#toJson}) and back
+     * ({@link io.sluice.binary.Binary#fromJson(String, String)}), with the node's registered types.
+     */
+    io.sluice.binary.Binary binary();
 }

@@ -5,6 +5,7 @@ import io.sluice.CacheStoreConfig;
 import io.sluice.CacheStoreConfig.WriteMode;
 import io.sluice.CacheStoreContext;
 import io.sluice.CacheStoreException;
+import io.sluice.binary.Binary;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.binary.internal.ValueCodec;
 import io.sluice.protocol.internal.EntryBatch;
@@ -216,6 +217,14 @@ public final class CacheStoreBridge implements AutoCloseable {
         @Override
         public Object fromBytes(byte[] bytes) {
             return codec.decode(bytes, 0, bytes.length, true);
+        }
+
+        @Override
+        public Binary binary() {
+            if (codec instanceof Binary binary) {
+                return binary;
+            }
+            throw new UnsupportedOperationException("the node's codec " + codec + " has no binary objects");
         }
     }
 }

@@ -38,11 +38,23 @@ public final class StoreChanges {
         add(partition, key, value);
     }
 
-    /** Adds an encoded put ({@code value != null}) or removal of the partition. */
+    /** Adds an encoded put or removal of the partition, key and value in one array. */
     public void add(int partition, byte[] data, int keyOffset, int keyLength, int valueOffset, int valueLength,
                     boolean removal) {
-        Object key = decode(data, keyOffset, keyLength);
-        add(partition, key, removal ? null : decode(data, valueOffset, valueLength));
+        add(partition, data, keyOffset, keyLength, data, valueOffset, valueLength, removal);
+    }
+
+    /** Adds an encoded put of the partition, key and value in their own arrays. */
+    public void add(int partition, byte[] keyBytes, int keyOffset, int keyLength, byte[] valueBytes, int valueOffset,
+                    int valueLength) {
+        add(partition, keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength, false);
+    }
+
+    /** Adds an encoded put ({@code removal} false) or removal of the partition. */
+    public void add(int partition, byte[] keyBytes, int keyOffset, int keyLength, byte[] valueBytes, int valueOffset,
+                    int valueLength, boolean removal) {
+        Object key = decode(keyBytes, keyOffset, keyLength);
+        add(partition, key, removal ? null : decode(valueBytes, valueOffset, valueLength));
     }
 
     /** Adds a decoded change; the value null is a removal. */

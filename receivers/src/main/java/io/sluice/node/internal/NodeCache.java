@@ -146,17 +146,33 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         if (value == null && storeBridge != null && storeBridge.readThrough()) {
             byte[] encodedKey = Arrays.copyOf(buf.array(), keyLength);
             release(buf);
-            return readThrough(store, encodedKey, storeBridge.load(codec.decode(encodedKey, 0, keyLength, true)));
+            byte[] loaded = readThrough(store, encodedKey, storeBridge.load(codec.decode(encodedKey, 0, keyLength, true)));
+            return loaded == null ? null : decode(loaded);
         }
         release(buf);
         return value == null ? null : decode(value);
     }
 
     /**
+     * The value bytes of an encoded key (a remote GET), a miss loaded from the store with read-through;
+     * null if there is none.
+     *
+     * @throws io.sluice.CacheStoreException if read-through's load failed
+     */
+    public byte[] getEncoded(byte[] key) {
+        PartitionStore store = storeOf(key, key.length);
+        byte[] value = store.get(key, 0, key.length);
+        if (value == null && storeBridge != null && storeBridge.readThrough()) {
+            return readThrough(store, key, storeBridge.load(codec.decode(key, 0, key.length, true)));
+        }
+        return value;
+    }
+
+    /**
      * Keeps a value loaded from the store in memory unless a write got there first, and returns what
      * memory then holds (null if the store had nothing).
      */
-    private V readThrough(PartitionStore store, byte[] encodedKey, Object loaded) {
+    private byte[] readThrough(PartitionStore store, byte[] encodedKey, Object loaded) {
         if (loaded == null) {
             return null;
         }
@@ -165,8 +181,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         codec.encode(loaded, entry);
         store.putIfAbsent(entry.array(), 0, encodedKey.length, entry.array(), encodedKey.length,
                 entry.position() - encodedKey.length);
-        byte[] value = store.get(encodedKey, 0, encodedKey.length);
-        return value == null ? null : decode(value);
+        return store.get(encodedKey, 0, encodedKey.length);
     }
 
     @Override
@@ -195,9 +210,9 @@ public final class NodeCache<K, V> implements Cache<K, V> {
             Map<Object, Object> loaded = storeBridge.loadAll(new ArrayList<>(misses.keySet()));
             for (Map.Entry<Object, Map.Entry<K, byte[]>> miss : misses.entrySet()) {
                 byte[] encodedKey = miss.getValue().getValue();
-                V value = readThrough(storeOf(encodedKey, encodedKey.length), encodedKey, loaded.get(miss.getKey()));
+                byte[] value = readThrough(storeOf(encodedKey, encodedKey.length), encodedKey, loaded.get(miss.getKey()));
                 if (value != null) {
-                    result.put(miss.getValue().getKey(), value);
+                    result.put(miss.getValue().getKey(), decode(value));
                 }
             }
         }
@@ -261,35 +276,45 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         try {
             int keyLength = buf.position();
             codec.encode(value, buf);
-            byte[] bytes = buf.array();
-            int valueLength = buf.position() - keyLength;
-            int partition = Partitioner.partition(bytes, 0, keyLength, stores.length);
-            PartitionStore store = stores[partition];
-            CacheStoreBridge writer = storeWriter();
-            if (writer == null) {
-                boolean stored = onlyIfAbsent
-                        ? store.putIfAbsent(bytes, 0, keyLength, bytes, keyLength, valueLength)
-                        : store.put(bytes, 0, keyLength, bytes, keyLength, valueLength);
-                node.awaitDurable();
-                return stored;
-            }
-            if (onlyIfAbsent && store.get(bytes, 0, keyLength) != null) {
-                return false; // present: neither memory nor the store changes
-            }
-            StoreChanges changes = writer.newChanges();
-            changes.add(partition, bytes, 0, keyLength, keyLength, valueLength, false);
-            writer.beforeMemory(changes);
-            boolean result = onlyIfAbsent
-                    ? store.putIfAbsent(bytes, 0, keyLength, bytes, keyLength, valueLength)
-                    : store.put(bytes, 0, keyLength, bytes, keyLength, valueLength);
-            if (result || !onlyIfAbsent) {
-                writer.afterMemory(changes);
-            }
+            boolean result = writeEncoded(buf.array(), 0, keyLength, buf.array(), keyLength,
+                    buf.position() - keyLength, onlyIfAbsent);
             node.awaitDurable();
             return result;
         } finally {
             release(buf);
         }
+    }
+
+    /**
+     * Stores an encoded key and value (a remote PUT): the store first with write-through, the
+     * write-behind queue after. Does not wait for durability (the caller does, or answers once durable).
+     *
+     * @return true if the key was absent (put), or the value was stored (putIfAbsent)
+     * @throws io.sluice.CacheStoreException if write-through's store write failed: memory is unchanged
+     */
+    public boolean writeEncoded(byte[] keyBytes, int keyOffset, int keyLength, byte[] valueBytes, int valueOffset,
+                                int valueLength, boolean onlyIfAbsent) {
+        int partition = Partitioner.partition(keyBytes, keyOffset, keyLength, stores.length);
+        PartitionStore store = stores[partition];
+        CacheStoreBridge writer = storeWriter();
+        if (writer == null) {
+            return onlyIfAbsent
+                    ? store.putIfAbsent(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength)
+                    : store.put(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
+        }
+        if (onlyIfAbsent && store.get(keyBytes, keyOffset, keyLength) != null) {
+            return false; // present: neither memory nor the store changes
+        }
+        StoreChanges changes = writer.newChanges();
+        changes.add(partition, keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
+        writer.beforeMemory(changes);
+        boolean result = onlyIfAbsent
+                ? store.putIfAbsent(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength)
+                : store.put(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
+        if (result || !onlyIfAbsent) {
+            writer.afterMemory(changes);
+        }
+        return result;
     }
 
     @Override
@@ -298,24 +323,33 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         node.ensureOpen();
         GrowableBuffer buf = encodeKey(key);
         try {
-            int keyLength = buf.position();
-            int partition = Partitioner.partition(buf.array(), 0, keyLength, stores.length);
-            CacheStoreBridge writer = storeWriter();
-            if (writer == null) {
-                boolean removed = stores[partition].remove(buf.array(), 0, keyLength);
-                node.awaitDurable();
-                return removed;
-            }
-            StoreChanges changes = writer.newChanges();
-            changes.add(partition, buf.array(), 0, keyLength, 0, 0, true);
-            writer.beforeMemory(changes);
-            boolean removed = stores[partition].remove(buf.array(), 0, keyLength);
-            writer.afterMemory(changes);
+            boolean removed = removeEncoded(buf.array(), 0, buf.position());
             node.awaitDurable();
             return removed;
         } finally {
             release(buf);
         }
+    }
+
+    /**
+     * Removes an encoded key (a remote REMOVE), from the store first with write-through. Does not wait
+     * for durability.
+     *
+     * @return true if the key was in memory
+     * @throws io.sluice.CacheStoreException if write-through's store delete failed: memory is unchanged
+     */
+    public boolean removeEncoded(byte[] keyBytes, int keyOffset, int keyLength) {
+        int partition = Partitioner.partition(keyBytes, keyOffset, keyLength, stores.length);
+        CacheStoreBridge writer = storeWriter();
+        if (writer == null) {
+            return stores[partition].remove(keyBytes, keyOffset, keyLength);
+        }
+        StoreChanges changes = writer.newChanges();
+        changes.add(partition, keyBytes, keyOffset, keyLength, keyBytes, 0, 0, true);
+        writer.beforeMemory(changes);
+        boolean removed = stores[partition].remove(keyBytes, keyOffset, keyLength);
+        writer.afterMemory(changes);
+        return removed;
     }
 
     /** Removes each partition's keys as one batch on the calling thread. */

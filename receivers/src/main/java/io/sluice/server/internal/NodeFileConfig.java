@@ -36,27 +36,30 @@ import java.util.stream.Collectors;
  * {
  *   "host": "127.0.0.1", "port": 10800,
  *   "pageSize": 4096, "dataRegionInitialSize": "256m", "dataRegionMaxSize": "4g", "applyThreads": 2,
- *   "caches": [{"name": "orders", "partitions": 1024}],
+ *   "caches": [{"name": "orders", "partitions": 1024, "store": {"name": "pg", "mode": "WRITE_THROUGH"}}],
  *   "receivers": {"audit": "com.example.AuditReceiver"},
  *   "processors": {"bump": "com.example.BumpProcessor"},
+ *   "stores": {"pg": {"jdbc": {"url": "jdbc:postgresql://db/app", "table": "orders"}}},
  *   "maxFrameSize": "64m", "maxConnections": 1024, "idleTimeoutSeconds": 0, "maxQueuedBytes": "128m",
  *   "token": "secret", "metricsPort": 9404,
  *   "persistence": {"enabled": true, "directory": "/var/lib/sluice", "walMode": "FSYNC",
  *                   "walFlushIntervalMillis": 1000, "walSegmentSize": "64m"}
  * }
  * }</pre>
+ * Stores and a cache's {@code store} are described in {@link StoreFileConfig}.
  * Without {@code persistence} (or with {@code "enabled": false}) the node keeps everything in memory.
  */
 public record NodeFileConfig(String host, Integer port, Integer pageSize, Long dataRegionInitialSize,
                              Long dataRegionMaxSize, Integer applyThreads, List<CacheEntry> caches,
                              Map<String, String> receivers, Map<String, String> processors, Long maxFrameSize,
                              Integer maxConnections, Long idleTimeoutSeconds, Long maxQueuedBytes, String token,
-                             PersistenceEntry persistence, TlsEntry tls, Integer metricsPort) {
+                             PersistenceEntry persistence, TlsEntry tls, Integer metricsPort,
+                             Map<String, StoreFileConfig.StoreEntry> stores) {
 
     /** The keys a config file may have (what an unknown key's message lists). */
     static final List<String> KEYS = List.of("host", "port", "pageSize", "dataRegionInitialSize", "dataRegionMaxSize",
             "applyThreads", "caches", "receivers", "processors", "maxFrameSize", "maxConnections",
-            "idleTimeoutSeconds", "maxQueuedBytes", "token", "persistence", "tls", "metricsPort");
+            "idleTimeoutSeconds", "maxQueuedBytes", "token", "persistence", "tls", "metricsPort", "stores");
     /** The keys of the {@code tls} object. */
     static final List<String> TLS_KEYS = List.of("keyStore", "keyStorePassword");
     /** The keys of the {@code persistence} object. */
@@ -79,11 +82,12 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                           @JsonProperty("token") String token,
                           @JsonProperty("persistence") PersistenceEntry persistence,
                           @JsonProperty("tls") TlsEntry tls,
-                          @JsonProperty("metricsPort") Integer metricsPort) {
+                          @JsonProperty("metricsPort") Integer metricsPort,
+                          @JsonProperty("stores") Map<String, StoreFileConfig.StoreEntry> stores) {
         this(host, port, pageSize, size("dataRegionInitialSize", dataRegionInitialSize),
                 size("dataRegionMaxSize", dataRegionMaxSize), applyThreads, caches, receivers, processors,
                 size("maxFrameSize", maxFrameSize), maxConnections, idleTimeoutSeconds,
-                size("maxQueuedBytes", maxQueuedBytes), token, persistence, tls, metricsPort);
+                size("maxQueuedBytes", maxQueuedBytes), token, persistence, tls, metricsPort, stores);
     }
 
     /** The node's TLS: a PKCS#12 key store holding its key and certificate. Absent: plain TCP. */
@@ -155,14 +159,15 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         }
     }
 
-    /** A cache to create at start. */
-    public record CacheEntry(@JsonProperty("name") String name, @JsonProperty("partitions") Integer partitions) {
+    /** A cache to create at start, optionally in front of a store of {@code "stores"}. */
+    public record CacheEntry(@JsonProperty("name") String name, @JsonProperty("partitions") Integer partitions,
+                             @JsonProperty("store") StoreFileConfig.CacheStoreEntry store) {
     }
 
     /** No file: every default. */
     static NodeFileConfig empty() {
         return new NodeFileConfig(null, null, null, (Long) null, null, null, null, null, null, (Long) null, null,
-                null, null, null, null, null, null);
+                null, null, null, null, null, null, null);
     }
 
     /**
@@ -179,7 +184,10 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
             throw new IllegalArgumentException(file + ": unknown key '" + e.getPropertyName() + "'"
                     + where(e.getPath()) + "; the keys are " + (e.getPath().size() <= 1 ? KEYS
                     : "persistence".equals(e.getPath().get(0).getFieldName()) ? PERSISTENCE_KEYS
-                    : "tls".equals(e.getPath().get(0).getFieldName()) ? TLS_KEYS : "name, partitions"));
+                    : "tls".equals(e.getPath().get(0).getFieldName()) ? TLS_KEYS
+                    : "stores".equals(e.getPath().get(0).getFieldName())
+                            ? (e.getPath().size() >= 4 ? StoreFileConfig.JDBC_KEYS : StoreFileConfig.STORE_KEYS)
+                    : e.getPath().size() >= 4 ? StoreFileConfig.CACHE_STORE_KEYS : "name, partitions, store"));
         } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new IllegalArgumentException(file + ": " + cause.getMessage(), e);
@@ -252,6 +260,14 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                 b.receiver(name, () -> (StreamReceiver<?, ?>) make.get());
             }));
         }
+        if (stores != null) {
+            stores.forEach((name, entry) -> {
+                if (entry == null) {
+                    throw new IllegalArgumentException("key 'stores." + name + "' is null; give \"class\" or \"jdbc\"");
+                }
+                apply("stores." + name, entry, e -> b.store(name, e.factory(name)));
+            });
+        }
         if (processors != null) {
             processors.forEach((name, cls) -> apply("processors." + name, cls, c -> {
                 Supplier<Object> make = factory("processors." + name, c, EntryProcessor.class);
@@ -310,7 +326,11 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                 int index = i;
                 apply("caches[" + index + "]", c, e -> {
                     CacheConfig config = CacheConfig.named(e.name());
-                    list.add(e.partitions() == null ? config : config.withPartitions(e.partitions()));
+                    config = e.partitions() == null ? config : config.withPartitions(e.partitions());
+                    if (e.store() != null) {
+                        config = config.withStore(e.store().config("caches[" + index + "].store"));
+                    }
+                    list.add(config);
                 });
             }
         }
@@ -324,12 +344,15 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         try {
             setter.accept(value);
         } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("key '")) {
+                throw e; // names its key already
+            }
             throw new IllegalArgumentException("key '" + key + "': " + e.getMessage(), e);
         }
     }
 
     /** A factory making instances of a class from the node's class path by its no-argument constructor. */
-    private static Supplier<Object> factory(String key, String className, Class<?> type) {
+    static Supplier<Object> factory(String key, String className, Class<?> type) {
         Class<?> cls;
         try {
             cls = Class.forName(className, true, NodeFileConfig.class.getClassLoader());
@@ -360,6 +383,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         m.put("caches", caches == null ? List.of() : caches.stream().map(CacheEntry::name).toList());
         m.put("receivers", receivers == null ? Map.of() : receivers.keySet());
         m.put("processors", processors == null ? Map.of() : processors.keySet());
+        m.put("stores", stores == null ? Map.of() : stores.keySet());
         m.put("token", token == null ? "none" : "set");
         m.put("tls", tls == null ? "off" : "key store " + tls.keyStore());
         m.put("metricsPort", metricsPort == null ? "off" : metricsPort);

@@ -3,6 +3,8 @@ package io.sluice.server.internal;
 import io.netty.buffer.ByteBuf;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
+import io.sluice.CacheStoreConfig;
+import io.sluice.protocol.internal.CacheStoreWire;
 import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.binary.internal.BinaryContext;
@@ -12,7 +14,6 @@ import io.sluice.node.internal.NodeEngine;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
-import io.sluice.store.internal.PartitionStore;
 import io.sluice.store.internal.StoreCursor;
 
 import java.util.ArrayList;
@@ -61,8 +62,10 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 int partitions = Wire.readInt(in, "partitions");
                 boolean ifAbsent = Wire.readByte(in, "if absent") != 0;
+                CacheStoreConfig store = CacheStoreWire.read(in);
                 yield () -> {
-                    CacheConfig config = CacheConfig.named(cache).withPartitions(partitions);
+                    CacheConfig named = CacheConfig.named(cache).withPartitions(partitions);
+                    CacheConfig config = store == null ? named : named.withStore(store);
                     if (ifAbsent) {
                         node.getOrCreateCache(config);
                     } else {
@@ -83,7 +86,7 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 byte[] key = key(in);
                 yield () -> {
-                    byte[] value = store(cache, key).get(key, 0, key.length);
+                    byte[] value = node.nodeCache(cache).getEncoded(key);
                     return out -> {
                         out.writeByte(value == null ? 0 : 1);
                         if (value != null) {
@@ -98,10 +101,9 @@ final class NodeOps {
                 byte[] key = key(in);
                 byte[] value = value(in);
                 yield () -> {
-                    PartitionStore store = store(cache, key);
-                    boolean changed = onlyIfAbsent
-                            ? store.putIfAbsent(key, 0, key.length, value, 0, value.length)
-                            : store.put(key, 0, key.length, value, 0, value.length);
+                    // Through the cache: write-through and write-behind see a remote put as an embedded one.
+                    boolean changed = node.nodeCache(cache).writeEncoded(key, 0, key.length, value, 0, value.length,
+                            onlyIfAbsent);
                     return out -> out.writeByte(changed ? 1 : 0);
                 };
             }
@@ -109,7 +111,7 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 byte[] key = key(in);
                 yield () -> {
-                    boolean removed = store(cache, key).remove(key, 0, key.length);
+                    boolean removed = node.nodeCache(cache).removeEncoded(key, 0, key.length);
                     return out -> out.writeByte(removed ? 1 : 0);
                 };
             }
@@ -131,7 +133,7 @@ final class NodeOps {
                     NodeCache<Object, Object> c = node.nodeCache(cache);
                     List<byte[]> values = new ArrayList<>(n);
                     for (byte[] key : keys) {
-                        values.add(c.store(c.partitionOf(key, 0, key.length)).get(key, 0, key.length));
+                        values.add(c.getEncoded(key)); // a miss is loaded on its own with read-through
                     }
                     return out -> {
                         out.writeInt(values.size());
@@ -250,11 +252,6 @@ final class NodeOps {
             }
             out.writeByte(hasMore ? 1 : 0);
         };
-    }
-
-    private PartitionStore store(String cache, byte[] key) {
-        NodeCache<Object, Object> c = node.nodeCache(cache);
-        return c.store(c.partitionOf(key, 0, key.length));
     }
 
     /** A key from the network: one well-formed value (checked now, so a bad one fails its request alone). */

@@ -12,9 +12,12 @@ import io.sluice.store.jdbc.internal.CopyRows;
 import io.sluice.store.jdbc.internal.KeyBinder;
 import io.sluice.store.jdbc.internal.StoreSql;
 import io.sluice.store.jdbc.internal.TransientErrors;
+import io.sluice.binary.BinaryObject;
 import org.postgresql.PGConnection;
+import org.postgresql.util.PGobject;
 
 import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,7 +35,8 @@ import java.util.Objects;
 /**
  * A {@link CacheStore} keeping a cache in a PostgreSQL table: one row per key, the value as the
  * bytes the node stores (a binary object's own bytes, in a {@code bytea} column: no re-encoding,
- * {@link CacheStoreContext#toBytes}).
+ * {@link CacheStoreContext#toBytes}), or as the JSON of a binary object's fields in a {@code jsonb}
+ * column ({@link JdbcStoreConfig.Builder#jsonValues}).
  *
  * <ul>
  *   <li><b>Writes</b> are upserts ({@code INSERT ... ON CONFLICT (key) DO UPDATE}). A
@@ -57,14 +61,19 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
 
     private final JdbcStoreConfig config;
     private final StoreSql sql;
+    /** Values as JSON in a jsonb column, rather than their bytes in a bytea one. */
+    private final boolean json;
     private volatile HikariDataSource pool;
     private volatile KeyBinder keys;
     private volatile CacheStoreContext context;
     private volatile Retry retry;
+    /** The physical connections (sessions) that have the staging table; weak, so closed ones go. */
+    private final Map<PGConnection, Boolean> staged = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
     public JdbcCacheStore(JdbcStoreConfig config) {
         this.config = Objects.requireNonNull(config, "config");
         this.sql = new StoreSql(config);
+        this.json = config.valueFormat() == JdbcStoreConfig.ValueFormat.JSONB;
     }
 
     /** The store's config. */
@@ -114,15 +123,15 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     @Override
     public Object load(Object key) throws Exception {
         Object column = keys.columnValue(key);
-        byte[] value = inTransaction("load from " + config.table(), List.of(key), false, c -> {
+        Object value = inTransaction("load from " + config.table(), List.of(key), false, c -> {
             try (PreparedStatement s = c.prepareStatement(sql.select)) {
                 keys.bind(s, 1, column);
                 try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? rs.getBytes(1) : null;
+                    return rs.next() ? rs.getObject(1) : null;
                 }
             }
         });
-        return value == null ? null : context.fromBytes(value);
+        return value == null ? null : decodeValue(value);
     }
 
     @Override
@@ -134,32 +143,34 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             byColumn.put(KeyBinder.lookupKey(column), key);
             columns.add(column);
         }
-        Map<Object, byte[]> rows = inTransaction("loadAll from " + config.table(), new ArrayList<>(wanted), false, c -> {
-            Map<Object, byte[]> found = new HashMap<>();
+        Map<Object, Object> rows = inTransaction("loadAll from " + config.table(), new ArrayList<>(wanted), false, c -> {
+            Map<Object, Object> found = new HashMap<>();
             try (PreparedStatement s = c.prepareStatement(sql.selectAny)) {
                 Array array = c.createArrayOf(config.keyType().arrayElement(), typedKeys(columns));
                 s.setArray(1, array);
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
-                        found.put(byColumn.get(KeyBinder.lookupKey(keys.read(rs, 1))), rs.getBytes(2));
+                        found.put(byColumn.get(KeyBinder.lookupKey(keys.read(rs, 1))), rs.getObject(2));
                     }
                 }
             }
             return found;
         });
         Map<Object, Object> result = new HashMap<>();
-        rows.forEach((key, value) -> result.put(key, context.fromBytes(value)));
+        for (Map.Entry<Object, Object> row : rows.entrySet()) {
+            result.put(row.getKey(), decodeValue(row.getValue()));
+        }
         return result;
     }
 
     @Override
     public void write(Object key, Object value) throws Exception {
         Object column = keys.columnValue(key);
-        byte[] bytes = context.toBytes(value);
+        Object encoded = encodeValue(key, value);
         inTransaction("write to " + config.table(), List.of(key), false, c -> {
             try (PreparedStatement s = c.prepareStatement(sql.upsert)) {
                 keys.bind(s, 1, column);
-                s.setBytes(2, bytes);
+                bindValue(s, 2, encoded);
                 s.executeUpdate();
             }
             return null;
@@ -175,7 +186,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             Object column = keys.columnValue(e.getKey());
             Object lookup = KeyBinder.lookupKey(column);
             rows.remove(lookup);
-            rows.put(lookup, new Row(column, context.toBytes(e.getValue())));
+            rows.put(lookup, new Row(column, encodeValue(e.getKey(), e.getValue())));
             named.add(e.getKey());
         }
         if (rows.isEmpty()) {
@@ -206,24 +217,56 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         };
     }
 
-    /** One statement whatever the size: the keys and values as two arrays, unnested into rows. */
+    /**
+     * One statement whatever the size: the keys and values as two arrays, unnested into rows. The
+     * arrays are bound with {@code setObject} as Java arrays ({@code long[]}, {@code int[]},
+     * {@code String[]}, {@code byte[][]}), which pgjdbc sends in the binary array format; boxed
+     * {@code Long[]} through {@code createArrayOf} cost ~1.3–1.5× more per batch in the probe of the
+     * 2026-11-23 results entry (boxing, and a type lookup per array).
+     */
     private void upsertArrays(Connection c, Collection<Row> rows) throws SQLException {
-        // pgjdbc wants typed arrays (byte[][] for bytea).
-        Object[] keyArray = switch (config.keyType()) {
-            case BIGINT -> new Long[rows.size()];
-            case INTEGER -> new Integer[rows.size()];
-            case TEXT -> new String[rows.size()];
-            case BYTEA -> new byte[rows.size()][];
-        };
-        byte[][] valueArray = new byte[rows.size()][];
+        int n = rows.size();
+        Object keyArray;
+        Object[] valueArray = json ? new String[n] : new byte[n][];
         int i = 0;
-        for (Row row : rows) {
-            keyArray[i] = row.key;
-            valueArray[i++] = row.value;
+        switch (config.keyType()) {
+            case BIGINT -> {
+                long[] ks = new long[n];
+                for (Row row : rows) {
+                    ks[i] = (Long) row.key;
+                    valueArray[i++] = row.value;
+                }
+                keyArray = ks;
+            }
+            case INTEGER -> {
+                int[] ks = new int[n];
+                for (Row row : rows) {
+                    ks[i] = (Integer) row.key;
+                    valueArray[i++] = row.value;
+                }
+                keyArray = ks;
+            }
+            case TEXT -> {
+                String[] ks = new String[n];
+                for (Row row : rows) {
+                    ks[i] = (String) row.key;
+                    valueArray[i++] = row.value;
+                }
+                keyArray = ks;
+            }
+            case BYTEA -> {
+                byte[][] ks = new byte[n][];
+                for (Row row : rows) {
+                    ks[i] = (byte[]) row.key;
+                    valueArray[i++] = row.value;
+                }
+                keyArray = ks;
+            }
+            default -> throw new IllegalStateException(config.keyType().toString());
         }
         try (PreparedStatement s = c.prepareStatement(sql.upsertArrays)) {
-            s.setArray(1, c.createArrayOf(config.keyType().arrayElement(), keyArray));
-            s.setArray(2, c.createArrayOf("bytea", valueArray));
+            s.setObject(1, keyArray);
+            s.setObject(2, valueArray);
             s.executeUpdate();
         }
     }
@@ -232,7 +275,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         try (PreparedStatement s = c.prepareStatement(sql.upsert)) {
             for (Row row : rows) {
                 keys.bind(s, 1, row.key);
-                s.setBytes(2, row.value);
+                bindValue(s, 2, row.value);
                 s.addBatch();
             }
             s.executeBatch();
@@ -242,16 +285,24 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     private void copyThenUpsert(Connection c, Collection<Row> rows) throws Exception {
         int bytes = 0;
         for (Row row : rows) {
-            bytes += row.value.length + 24;
+            bytes += (json ? ((String) row.value).length() : ((byte[]) row.value).length) + 24;
         }
         CopyRows copy = new CopyRows(config.keyType(), bytes);
         for (Row row : rows) {
-            copy.add(row.key, row.value);
+            // A jsonb value is staged as text, whose binary COPY form is its UTF-8 bytes.
+            copy.add(row.key, json ? ((String) row.value).getBytes(StandardCharsets.UTF_8) : (byte[]) row.value);
         }
-        try (Statement s = c.createStatement()) {
-            s.execute(sql.createStage);
+        PGConnection session = c.unwrap(PGConnection.class);
+        // The temporary staging table lives as long as the session: created once per physical connection
+        // (not a statement and catalog lookup per batch); forgotten if a transaction fails, as its rollback
+        // may have undone the creation.
+        if (!staged.containsKey(session)) {
+            try (Statement s = c.createStatement()) {
+                s.execute(sql.createStage);
+            }
+            staged.put(session, Boolean.TRUE);
         }
-        c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.copyIntoStage, new ByteArrayInputStream(copy.finish()));
+        session.getCopyAPI().copyIn(sql.copyIntoStage, new ByteArrayInputStream(copy.finish()));
         try (Statement s = c.createStatement()) {
             s.executeUpdate(sql.upsertFromStage);
         }
@@ -322,6 +373,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
                         return result;
                     } catch (Exception e) {
                         rollbackQuietly(c, e);
+                        forgetSession(c);
                         throw e;
                     }
                 }
@@ -330,6 +382,14 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             throw e;
         } catch (Exception e) {
             throw new CacheStoreException(what, involved, e);
+        }
+    }
+
+    private void forgetSession(Connection c) {
+        try {
+            staged.remove(c.unwrap(PGConnection.class));
+        } catch (SQLException ignored) {
+            // not a PostgreSQL connection: nothing was staged on it
         }
     }
 
@@ -346,8 +406,44 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         T run(Connection c) throws Exception;
     }
 
-    /** A row to write: the key's column value and the value's bytes. */
-    private record Row(Object key, byte[] value) {
+    /** A row to write: the key's column value and the value's column value ({@link #encodeValue}). */
+    private record Row(Object key, Object value) {
+    }
+
+    /**
+     * The value column's value: the stored bytes ({@code byte[]}) or, for {@code jsonb}, the binary
+     * object's JSON text.
+     *
+     * @throws IllegalArgumentException naming the key if a {@code jsonb} store is given a value that is not a binary object
+     */
+    private Object encodeValue(Object key, Object value) {
+        if (!json) {
+            return context.toBytes(value);
+        }
+        if (value instanceof BinaryObject object) {
+            return context.binary().toJson(object);
+        }
+        throw new IllegalArgumentException("the value of key " + key + " is a "
+                + (value == null ? "null" : value.getClass().getName()) + "; the jsonb value column of table "
+                + config.table() + " holds binary objects only (JdbcStoreConfig.jsonValues)");
+    }
+
+    private static void bindValue(PreparedStatement s, int index, Object value) throws SQLException {
+        if (value instanceof byte[] bytes) {
+            s.setBytes(index, bytes);
+        } else {
+            s.setString(index, (String) value);
+        }
+    }
+
+    /** A value read from the value column: bytes made by the node, or JSON of a binary object of the configured type. */
+    private Object decodeValue(Object column) {
+        if (!json) {
+            return context.fromBytes((byte[]) column);
+        }
+        // pgjdbc reads jsonb as a PGobject whose value is the text.
+        String text = column instanceof PGobject o ? o.getValue() : column.toString();
+        return context.binary().fromJson(text, config.valueType());
     }
 
     @Override

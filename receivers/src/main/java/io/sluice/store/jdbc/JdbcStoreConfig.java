@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * The table needs the key column as its primary key (or a unique constraint) and a {@code bytea}
- * value column: {@code CREATE TABLE orders (id bigint PRIMARY KEY, body bytea NOT NULL)}.
+ * value column: {@code CREATE TABLE orders (id bigint PRIMARY KEY, body bytea NOT NULL)}; or, with
+ * {@link Builder#jsonValues(String)}, a {@code jsonb} one holding each binary object's fields.
  */
 public final class JdbcStoreConfig {
 
@@ -58,6 +59,29 @@ public final class JdbcStoreConfig {
         REWRITTEN_BATCH
     }
 
+    /** How the value column holds a value. */
+    public enum ValueFormat {
+        /** {@code bytea}: the value's bytes exactly as the node stores them (a binary object's own bytes); any value. */
+        BYTEA("bytea"),
+        /**
+         * {@code jsonb}: a binary object as a JSON object of its fields ({@code Binary.toJson}), so SQL can
+         * read them ({@code v->>'price'}); loads build binary objects of {@link #valueType()} back from it.
+         * Values must be binary objects.
+         */
+        JSONB("jsonb");
+
+        private final String sql;
+
+        ValueFormat(String sql) {
+            this.sql = sql;
+        }
+
+        /** The SQL type of the value column. */
+        public String sql() {
+            return sql;
+        }
+    }
+
     /** An identifier: letters, digits, underscores; a table may be schema-qualified. */
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
@@ -68,6 +92,8 @@ public final class JdbcStoreConfig {
     private final String keyColumn;
     private final String valueColumn;
     private final KeyType keyType;
+    private final ValueFormat valueFormat;
+    private final String valueType;
     private final boolean createTable;
     private final int maxBatchSize;
     private final int copyThreshold;
@@ -85,6 +111,8 @@ public final class JdbcStoreConfig {
         this.keyColumn = b.keyColumn;
         this.valueColumn = b.valueColumn;
         this.keyType = b.keyType;
+        this.valueFormat = b.valueFormat;
+        this.valueType = b.valueType;
         this.createTable = b.createTable;
         this.maxBatchSize = b.maxBatchSize;
         this.copyThreshold = b.copyThreshold;
@@ -128,6 +156,16 @@ public final class JdbcStoreConfig {
         return keyType;
     }
 
+    /** How the value column holds a value; default {@link ValueFormat#BYTEA}. */
+    public ValueFormat valueFormat() {
+        return valueFormat;
+    }
+
+    /** The binary type loads build from a {@link ValueFormat#JSONB} value; null with {@code BYTEA}. */
+    public String valueType() {
+        return valueType;
+    }
+
     public boolean createTable() {
         return createTable;
     }
@@ -164,7 +202,8 @@ public final class JdbcStoreConfig {
     public String toString() {
         // No password.
         return "JdbcStoreConfig{url=" + jdbcUrl + ", user=" + username + ", table=" + table + " (" + keyColumn + ' '
-                + keyType.sql() + ", " + valueColumn + " bytea), maxBatchSize=" + maxBatchSize + ", copyThreshold="
+                + keyType.sql() + ", " + valueColumn + ' ' + valueFormat.sql()
+                + (valueType == null ? "" : " of " + valueType) + "), maxBatchSize=" + maxBatchSize + ", copyThreshold="
                 + copyThreshold + ", batchStatement=" + batchStatement + ", poolSize=" + poolSize + ", retryAttempts=" + retryAttempts + '}';
     }
 
@@ -177,6 +216,8 @@ public final class JdbcStoreConfig {
         private String keyColumn = "k";
         private String valueColumn = "v";
         private KeyType keyType = KeyType.BIGINT;
+        private ValueFormat valueFormat = ValueFormat.BYTEA;
+        private String valueType;
         private boolean createTable;
         private int maxBatchSize = 512;
         private int copyThreshold = 0;
@@ -224,7 +265,7 @@ public final class JdbcStoreConfig {
             return this;
         }
 
-        /** @param column an identifier of a {@code bytea} column; default {@code v} */
+        /** @param column an identifier of a {@code bytea} column ({@code jsonb} with {@link #jsonValues}); default {@code v} */
         public Builder valueColumn(String column) {
             this.valueColumn = column(column, "valueColumn");
             return this;
@@ -242,6 +283,30 @@ public final class JdbcStoreConfig {
         /** @param type the key column's type; default {@link KeyType#BIGINT} */
         public Builder keyType(KeyType type) {
             this.keyType = Objects.requireNonNull(type, "type");
+            return this;
+        }
+
+        /**
+         * Values as JSON: a {@code jsonb} value column holding each binary object's fields; loads
+         * (read-through) build binary objects of the named type from it.
+         *
+         * @param typeName the binary type of the cache's values (as in {@code Binary.builder(typeName)})
+         */
+        public Builder jsonValues(String typeName) {
+            Objects.requireNonNull(typeName, "typeName");
+            if (typeName.isBlank()) {
+                throw new IllegalArgumentException("valueType is blank; name the binary type of the values"
+                        + " (JdbcStoreConfig.valueType)");
+            }
+            this.valueFormat = ValueFormat.JSONB;
+            this.valueType = typeName;
+            return this;
+        }
+
+        /** Values as their stored bytes in a {@code bytea} column (the default). */
+        public Builder bytesValues() {
+            this.valueFormat = ValueFormat.BYTEA;
+            this.valueType = null;
             return this;
         }
 

@@ -133,6 +133,58 @@ class JdbcCacheStoreTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"unnest", "rewritten", "copy"})
+    void jsonValuesAreTheObjectsFieldsQueryableInSqlAndLoadBack(String statement) throws Exception {
+        String table = "json_" + statement;
+        node = node(pg.config(table).jsonValues("Order").maxBatchSize(256)
+                .copyThreshold(statement.equals("copy") ? 100 : 0)
+                .batchStatement(statement.equals("rewritten") ? JdbcStoreConfig.BatchStatement.REWRITTEN_BATCH
+                        : JdbcStoreConfig.BatchStatement.UNNEST_ARRAYS).build());
+        Cache<Long, BinaryObject> cache = node.<Long, BinaryObject>createCache(CacheConfig.named("orders")
+                .withPartitions(8).withStore(CacheStoreConfig.writeThrough("pg"))).withKeepBinary();
+        try (DataStreamer<Long, BinaryObject> s = node.dataStreamer("orders")) {
+            for (long k = 0; k < 2_000; k++) {
+                s.addData(k, order(node, k, "streamed"));
+            }
+        }
+        cache.put(5L, order(node, 5, "put"));
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT jsonb_typeof(v), v->>'sec', v->>'tag', (v->>'price')::float8,"
+                    + " (v->>'id')::bigint FROM " + table + " WHERE k = 42")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("object");
+                assertThat(rs.getString(2)).isEqualTo("SEC42");
+                assertThat(rs.getString(3)).isEqualTo("streamed");
+                assertThat(rs.getDouble(4)).isEqualTo(10.5);
+                assertThat(rs.getLong(5)).isEqualTo(42L);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FILTER (WHERE v->>'tag' = 'streamed'),"
+                    + " count(*) FILTER (WHERE v->>'tag' = 'put' AND k = 5) FROM " + table)) {
+                rs.next();
+                assertThat(rs.getLong(1)).isEqualTo(1_999);
+                assertThat(rs.getLong(2)).isEqualTo(1);
+            }
+        }
+        // Read-through builds binary objects of the configured type back from the JSON.
+        Cache<Long, BinaryObject> reader = node.<Long, BinaryObject>createCache(CacheConfig.named("reader")
+                .withStore(CacheStoreConfig.readThrough("pg"))).withKeepBinary();
+        BinaryObject loaded = reader.get(42L);
+        assertThat(loaded.type().typeName()).isEqualTo("Order");
+        assertThat(loaded.<String>field("sec")).isEqualTo("SEC42");
+        assertThat(loaded.<Double>field("price")).isEqualTo(10.5);
+        assertThat(loaded.<Long>field("id")).isEqualTo(42L);
+        assertThat(reader.getAll(Set.of(5L, 6L, 99_999L))).containsOnlyKeys(5L, 6L);
+        assertThat(reader.get(5L).<String>field("tag")).isEqualTo("put");
+        // A value that is not a binary object has no fields to write: refused, naming the key.
+        Cache<Long, String> strings = node.createCache(CacheConfig.named("strings")
+                .withStore(CacheStoreConfig.writeThrough("pg")));
+        assertThatThrownBy(() -> strings.put(77L, "text")).isInstanceOf(CacheStoreException.class)
+                .hasStackTraceContaining("the value of key 77 is a java.lang.String")
+                .hasStackTraceContaining("binary objects only");
+        assertThat(strings.get(77L)).isNull();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"unnest", "rewritten", "copy"})
     void writeBatchKeepsTheLastValueOfAKeyGivenTwice(String statement) throws Exception {
         BinaryContext binary = new BinaryContext();
         JdbcCacheStore store = new JdbcCacheStore(pg.config("dups_" + statement).keyType(JdbcStoreConfig.KeyType.TEXT)
@@ -172,6 +224,11 @@ class JdbcCacheStoreTest {
             @Override
             public Object fromBytes(byte[] bytes) {
                 return binary.decode(bytes, 0, bytes.length, true);
+            }
+
+            @Override
+            public io.sluice.binary.Binary binary() {
+                return binary;
             }
         };
     }

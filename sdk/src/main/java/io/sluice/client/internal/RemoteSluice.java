@@ -2,6 +2,7 @@ package io.sluice.client.internal;
 
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
+import io.sluice.protocol.internal.CacheStoreWire;
 import io.sluice.DataStreamer;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
@@ -62,6 +63,7 @@ public final class RemoteSluice implements Sluice {
                 Wire.writeString(out, config.name());
                 out.writeInt(config.partitions());
                 out.writeByte(ifAbsent ? 1 : 0);
+                CacheStoreWire.write(out, config.store());
             }), body -> Wire.readInt(body, "partitions"), config.name()));
         }
         return new RemoteCache<>(config.name(), partitions, nodes, binary, false);

@@ -24,21 +24,26 @@ public final class StoreSql {
         String k = c.keyColumn();
         String v = c.valueColumn();
         String stage = "sluice_stage_" + t.replace('.', '_');
+        // jsonb values travel as text (arrays, COPY) and are cast where they reach the table.
+        boolean json = c.valueFormat() == JdbcStoreConfig.ValueFormat.JSONB;
+        String valueType = c.valueFormat().sql();
+        String travel = json ? "text" : "bytea";
+        String cast = json ? "::jsonb" : "";
         createTable = "CREATE TABLE IF NOT EXISTS " + t + " (" + k + ' ' + c.keyType().sql() + " PRIMARY KEY, "
-                + v + " bytea NOT NULL)";
+                + v + ' ' + valueType + " NOT NULL)";
         // pgjdbc's reWriteBatchedInserts turns a batch of this into multi-row INSERTs; keys are unique per batch.
-        upsert = "INSERT INTO " + t + " (" + k + ", " + v + ") VALUES (?, ?) ON CONFLICT (" + k + ") DO UPDATE SET "
+        upsert = "INSERT INTO " + t + " (" + k + ", " + v + ") VALUES (?, ?" + cast + ") ON CONFLICT (" + k + ") DO UPDATE SET "
                 + v + " = EXCLUDED." + v;
-        upsertArrays = "INSERT INTO " + t + " (" + k + ", " + v + ") SELECT * FROM unnest(?::" + c.keyType().sql()
-                + "[], ?::bytea[]) ON CONFLICT (" + k + ") DO UPDATE SET " + v + " = EXCLUDED." + v;
+        upsertArrays = "INSERT INTO " + t + " (" + k + ", " + v + ") SELECT u.k, u.v" + cast + " FROM unnest(?::"
+                + c.keyType().sql() + "[], ?::" + travel + "[]) AS u(k, v) ON CONFLICT (" + k + ") DO UPDATE SET " + v + " = EXCLUDED." + v;
         select = "SELECT " + v + " FROM " + t + " WHERE " + k + " = ?";
         selectAny = "SELECT " + k + ", " + v + " FROM " + t + " WHERE " + k + " = ANY (?)";
         delete = "DELETE FROM " + t + " WHERE " + k + " = ?";
         deleteAny = "DELETE FROM " + t + " WHERE " + k + " = ANY (?)";
         createStage = "CREATE TEMP TABLE IF NOT EXISTS " + stage + " (" + k + ' ' + c.keyType().sql() + ", " + v
-                + " bytea) ON COMMIT DELETE ROWS";
+                + ' ' + travel + ") ON COMMIT DELETE ROWS";
         copyIntoStage = "COPY " + stage + " (" + k + ", " + v + ") FROM STDIN (FORMAT binary)";
-        upsertFromStage = "INSERT INTO " + t + " (" + k + ", " + v + ") SELECT " + k + ", " + v + " FROM " + stage
+        upsertFromStage = "INSERT INTO " + t + " (" + k + ", " + v + ") SELECT " + k + ", " + v + cast + " FROM " + stage
                 + " ON CONFLICT (" + k + ") DO UPDATE SET " + v + " = EXCLUDED." + v;
     }
 }
