@@ -4,9 +4,10 @@ import io.sluice.protocol.internal.EntryBatch;
 import java.util.Arrays;
 
 /**
- * A partition's entries copied out of page memory for a checkpoint: the rows' byte streams back to back,
- * which is exactly the {@link EntryBatch} entry layout (key length, value length, key, value), in key
- * order. Reused from checkpoint to checkpoint; one thread at a time.
+ * A partition's entries as bytes: the rows' byte streams back to back, which is exactly the
+ * {@link EntryBatch} entry layout (key length, value length, key, value), in key order. A checkpoint
+ * copies a partition into one (reused from checkpoint to checkpoint); recovery reads a partition file
+ * into one. One thread at a time.
  */
 public final class EntryImage {
 
@@ -21,7 +22,7 @@ public final class EntryImage {
     }
 
     /** Room for {@code bytes} more bytes at {@link #length()}; returns the array to write into. */
-    byte[] reserve(int bytes) {
+    public byte[] reserve(int bytes) {
         long needed = (long) length + bytes;
         if (needed > Integer.MAX_VALUE - 16) {
             throw new IllegalStateException("a partition of more than 2 GiB of entries cannot be checkpointed");
@@ -34,8 +35,13 @@ public final class EntryImage {
 
     /** An entry of {@code bytes} bytes was written at {@link #length()}. */
     void added(int bytes) {
+        added(bytes, 1);
+    }
+
+    /** {@code count} entries of {@code bytes} bytes in all were written at {@link #length()}. */
+    public void added(int bytes, int count) {
         length += bytes;
-        count++;
+        this.count += count;
     }
 
     /** The entries' bytes: {@code [0, length())}. */

@@ -49,7 +49,7 @@ import java.util.stream.Stream;
  * java -Xmx1g -XX:MaxDirectMemorySize=2g -cp samples/target/benchmarks.jar io.sluice.samples.bench.DurabilityLoad \
  *     commits [secondsPerCell=3] [dir=target/durability-load]
  * java -Xmx1g -XX:MaxDirectMemorySize=6g -cp samples/target/benchmarks.jar io.sluice.samples.bench.DurabilityLoad \
- *     restart [entries=10000000] [dir=target/durability-load]
+ *     restart [entries=10000000] [dir=target/durability-load] [walMode of the load=FSYNC]
  * </pre>
  * {@code restart} loads the entries with FSYNC, closes the node (its final checkpoint timed), and times a
  * node started on the same directory (the checkpoint's partition files loaded, then the log after its mark).
@@ -68,8 +68,9 @@ public final class DurabilityLoad {
         } else if (what.equals("restart")) {
             int entries = args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000;
             Path dir = Path.of(args.length > 2 ? args[2] : "target/durability-load");
-            System.out.printf("loading %,d entries with FSYNC: %,.0f entries/s%n", entries, loadOnce("FSYNC", entries, dir));
-            restart(entries, dir.resolve("FSYNC"));
+            String mode = args.length > 3 ? args[3] : "FSYNC";
+            System.out.printf("loading %,d entries with %s: %,.0f entries/s%n", entries, mode, loadOnce(mode, entries, dir));
+            restart(entries, dir.resolve(mode));
         } else {
             int entries = args.length > 1 ? Integer.parseInt(args[1]) : 2_000_000;
             int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 2;
@@ -173,7 +174,7 @@ public final class DurabilityLoad {
                 .persistence(PersistenceConfig.at(dir).withWalMode(WalMode.FSYNC)).build())) {
             long millis = (System.nanoTime() - start) / 1_000_000;
             long size = node.cache("orders").size();
-            System.out.printf("%nrestart of the FSYNC node: %,d entries back in %,d ms (%,.0f entries/s);"
+            System.out.printf("%nrestart of the node: %,d entries back in %,d ms (%,.0f entries/s);"
                     + " on disk %,d bytes = %.1f bytes per entry (partition files %.1f, log %.1f)%n", size, millis,
                     size / (millis / 1e3), bytes, (double) bytes / entries, (double) checkpointBytes / entries,
                     (double) logBytes / entries);

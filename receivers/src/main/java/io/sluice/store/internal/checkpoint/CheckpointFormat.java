@@ -11,23 +11,25 @@ import java.util.zip.CRC32C;
  * <pre>
  * offset  size  meaning
  * 0       8     magic "SLUICEPF"
- * 8       4     format version (1)
+ * 8       4     format version (2)
  * 12      4     cache id
  * 16      4     partition
  * 20      8     checkpoint number (as in the file name)
  * 28      8     entry count
  * 36      4     CRC32C of bytes 0..36
- * 40      ...   blocks, then an end block (B = 0, C = 0)
+ * 40      ...   blocks, then an end block (B = 0, R = 0, C = 0)
  * </pre>
- * <b>Block</b> (a checkpoint page: whole entries, about {@value #BLOCK_BYTES} bytes; one larger entry makes
- * a larger block):
+ * <b>Block</b> (a checkpoint page: whole entries, about {@value #BLOCK_BYTES} bytes before compression; one
+ * larger entry makes a larger block):
  * <pre>
  * offset  size  meaning
- * 0       4     payload length B
- * 4       4     entries in the block C
- * 8       4     CRC32C of bytes 0..8 and of the payload
- * 12      B     C entries in the EntryBatch layout (key length, value length, key, value): a stored row's
- *               byte stream as it is, so a block is loaded as one batch without re-encoding
+ * 0       4     stored payload length B
+ * 4       4     raw length R: bytes of the entries once inflated
+ * 8       4     entries in the block C
+ * 12      4     CRC32C of bytes 0..12 and of the stored payload (checked before inflating)
+ * 16      B     the C entries in the EntryBatch layout (key length, value length, key, value; a stored row's
+ *               byte stream as it is), compressed as raw DEFLATE (java.util.zip.Deflater, level 1, nowrap):
+ *               a restart reads 5-6x fewer bytes, and reading, not applying, is what a restart waits for
  * </pre>
  *
  * <p><b>Manifest</b> {@code checkpoint.meta}: the last complete checkpoint (written as
@@ -51,8 +53,9 @@ public final class CheckpointFormat {
     static final long PARTITION_MAGIC = 0x534C5549_43455046L; // "SLUICEPF"
     static final long MANIFEST_MAGIC = 0x534C5549_43454350L; // "SLUICECP"
     static final int VERSION = 1;
+    static final int PARTITION_VERSION = 2;
     static final int PARTITION_HEADER = 40;
-    static final int BLOCK_HEADER = 12;
+    static final int BLOCK_HEADER = 16;
     /** A block is closed once its payload reaches this size. */
     static final int BLOCK_BYTES = 64 << 10;
     static final String MANIFEST = "checkpoint.meta";

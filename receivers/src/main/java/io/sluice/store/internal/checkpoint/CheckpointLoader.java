@@ -1,5 +1,6 @@
 package io.sluice.store.internal.checkpoint;
 
+import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.BatchMode;
 import io.sluice.store.internal.PartitionStore;
 
@@ -16,10 +17,14 @@ import java.util.function.IntFunction;
 
 /**
  * Loads the partition files a manifest names into fresh partitions, on several threads (a partition's
- * blocks in order on one of them): each block goes in as one insert-if-absent batch of the bytes read,
- * so the store writes whole pages and sorted tree passes as it does for a streamed load.
+ * blocks in order on one of them). The checked and inflated blocks' entries are gathered into batches of up to
+ * {@value #BATCH_BYTES} bytes (a whole partition, usually), each applied as one insert-if-absent batch:
+ * the store writes whole pages and makes one sorted tree pass per batch, as for a streamed load.
  */
 public final class CheckpointLoader {
+
+    /** Entries gathered into one batch before it is applied. */
+    static final int BATCH_BYTES = 16 << 20;
 
     private CheckpointLoader() {
     }
@@ -51,8 +56,9 @@ public final class CheckpointLoader {
                         long entries = 0;
                         if (number != 0) {
                             Path file = directory.resolve(CheckpointFormat.partitionFileName(cache.id(), partition, number));
-                            entries = PartitionFile.read(file, cache.id(), partition, number,
-                                    block -> store.applyBatch(block, BatchMode.INSERT_IF_ABSENT));
+                            Gather gather = new Gather(store, file);
+                            entries = PartitionFile.read(file, cache.id(), partition, number, gather);
+                            gather.apply();
                         }
                         checkpointer.loaded(cache.id(), partition, partitions.length, number, store.changes());
                         return entries;
@@ -66,6 +72,57 @@ public final class CheckpointLoader {
             return total;
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /** Gathers inflated blocks' entries and applies them as one batch when the next would not fit, and at the end. */
+    private static final class Gather implements PartitionFile.Target {
+        private final PartitionStore store;
+        private final Path file;
+        private byte[] data = new byte[1 << 20];
+        private int length;
+        private int count;
+
+        Gather(PartitionStore store, Path file) {
+            this.store = store;
+            this.file = file;
+        }
+
+        @Override
+        public byte[] reserve(int bytes) {
+            if (length > 0 && (long) length + bytes > BATCH_BYTES) {
+                apply();
+            }
+            if ((long) length + bytes > data.length) {
+                data = java.util.Arrays.copyOf(data, Math.max(length + bytes, 2 * data.length));
+            }
+            return data;
+        }
+
+        @Override
+        public int length() {
+            return length;
+        }
+
+        @Override
+        public void added(int bytes, int entries) {
+            length += bytes;
+            count += entries;
+        }
+
+        void apply() {
+            if (count > 0) {
+                EntryBatch batch = new EntryBatch(data, 0, length, count);
+                try {
+                    batch.checkStructure();
+                } catch (RuntimeException e) {
+                    throw new CheckpointCorruptedException(file + ": the entries of its blocks are malformed (their"
+                            + " CRCs matched, so they were written so): " + e.getMessage(), e);
+                }
+                store.applyBatch(batch, BatchMode.INSERT_IF_ABSENT);
+            }
+            length = 0;
+            count = 0;
         }
     }
 
