@@ -8,8 +8,10 @@ import java.util.Objects;
  * Whether a node's data region survives a restart, and how: its directory and its write-ahead log's
  * {@link WalMode}. Immutable. The default, {@link #disabled()}, keeps everything in memory only
  * (nothing is written to disk, a restart starts empty). With persistence on, every write is logged
- * (one record per applied batch) and a node started on the same directory replays the log, so it
- * comes back with every acknowledged write (per the mode's guarantee, see {@link WalMode}).
+ * (one record per applied batch), checkpoints write changed partitions to files every
+ * {@link #checkpointInterval()} and on a clean stop (then the log before them is deleted), and a node
+ * started on the same directory loads the last checkpoint and replays the log after it, so it comes back
+ * with every acknowledged write (per the mode's guarantee, see {@link WalMode}).
  *
  * <pre>{@code
  * NodeConfig.builder()
