@@ -8,8 +8,10 @@ import java.util.Objects;
  * Whether a node's data region survives a restart, and how: its directory and its write-ahead log's
  * {@link WalMode}. Immutable. The default, {@link #disabled()}, keeps everything in memory only
  * (nothing is written to disk, a restart starts empty). With persistence on, every write is logged
- * (one record per applied batch) and a node started on the same directory replays the log, so it
- * comes back with every acknowledged write (per the mode's guarantee, see {@link WalMode}).
+ * (one record per applied batch), checkpoints write changed partitions to files every
+ * {@link #checkpointInterval()} and on a clean stop (then the log before them is deleted), and a node
+ * started on the same directory loads the last checkpoint and replays the log after it, so it comes back
+ * with every acknowledged write (per the mode's guarantee, see {@link WalMode}).
  *
  * <pre>{@code
  * NodeConfig.builder()
@@ -27,20 +29,25 @@ public final class PersistenceConfig {
     public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
     /** The smallest segment size: 1 MiB. */
     public static final long MIN_SEGMENT_SIZE = 1L << 20;
+    /** How often a checkpoint starts unless set otherwise. */
+    public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofMinutes(1);
 
     private static final PersistenceConfig DISABLED = new PersistenceConfig(null, DEFAULT_WAL_MODE,
-            DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE);
+            DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE, DEFAULT_CHECKPOINT_INTERVAL);
 
     private final Path directory;
     private final WalMode walMode;
     private final Duration walFlushInterval;
     private final long walSegmentSize;
+    private final Duration checkpointInterval;
 
-    private PersistenceConfig(Path directory, WalMode walMode, Duration walFlushInterval, long walSegmentSize) {
+    private PersistenceConfig(Path directory, WalMode walMode, Duration walFlushInterval, long walSegmentSize,
+                              Duration checkpointInterval) {
         this.directory = directory;
         this.walMode = walMode;
         this.walFlushInterval = walFlushInterval;
         this.walSegmentSize = walSegmentSize;
+        this.checkpointInterval = checkpointInterval;
     }
 
     /** In memory only: nothing is written to disk (the default). */
@@ -56,7 +63,8 @@ public final class PersistenceConfig {
      */
     public static PersistenceConfig at(Path directory) {
         Objects.requireNonNull(directory, "directory");
-        return new PersistenceConfig(directory, DEFAULT_WAL_MODE, DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE);
+        return new PersistenceConfig(directory, DEFAULT_WAL_MODE, DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE,
+                DEFAULT_CHECKPOINT_INTERVAL);
     }
 
     /**
@@ -68,7 +76,7 @@ public final class PersistenceConfig {
     public PersistenceConfig withWalMode(WalMode mode) {
         Objects.requireNonNull(mode, "mode");
         requireEnabled("walMode");
-        return new PersistenceConfig(directory, mode, walFlushInterval, walSegmentSize);
+        return new PersistenceConfig(directory, mode, walFlushInterval, walSegmentSize, checkpointInterval);
     }
 
     /**
@@ -83,7 +91,7 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("walFlushInterval is " + interval
                     + "; it must be between 1 ms and 1 hour (PersistenceConfig.walFlushInterval)");
         }
-        return new PersistenceConfig(directory, walMode, interval, walSegmentSize);
+        return new PersistenceConfig(directory, walMode, interval, walSegmentSize, checkpointInterval);
     }
 
     /**
@@ -97,7 +105,29 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("walSegmentSize is " + bytes + " bytes; it must be between "
                     + MIN_SEGMENT_SIZE + " (1 MiB) and 1 GiB (PersistenceConfig.walSegmentSize)");
         }
-        return new PersistenceConfig(directory, walMode, walFlushInterval, bytes);
+        return new PersistenceConfig(directory, walMode, walFlushInterval, bytes, checkpointInterval);
+    }
+
+    /**
+     * A copy with this checkpoint interval: a checkpoint (every partition changed since the last one written
+     * to its partition file, then the log before it deleted) starts this long after the previous one ended,
+     * and once more on a clean stop. Shorter means less log to replay at a restart and more disk writes.
+     *
+     * @throws IllegalArgumentException unless 10 ms &lt;= interval &lt;= 24 hours
+     */
+    public PersistenceConfig withCheckpointInterval(Duration interval) {
+        Objects.requireNonNull(interval, "interval");
+        requireEnabled("checkpointInterval");
+        if (interval.compareTo(Duration.ofMillis(10)) < 0 || interval.compareTo(Duration.ofHours(24)) > 0) {
+            throw new IllegalArgumentException("checkpointInterval is " + interval
+                    + "; it must be between 10 ms and 24 hours (PersistenceConfig.checkpointInterval)");
+        }
+        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, interval);
+    }
+
+    /** Time from the end of one checkpoint to the start of the next. */
+    public Duration checkpointInterval() {
+        return checkpointInterval;
     }
 
     /** Whether the region is persisted. */
@@ -132,6 +162,6 @@ public final class PersistenceConfig {
     public String toString() {
         return directory == null ? "PersistenceConfig{disabled}" : "PersistenceConfig{directory=" + directory
                 + ", walMode=" + walMode + ", walFlushInterval=" + walFlushInterval + ", walSegmentSize="
-                + walSegmentSize + '}';
+                + walSegmentSize + ", checkpointInterval=" + checkpointInterval + '}';
     }
 }

@@ -37,6 +37,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * The seed is printed; {@code -Dsluice.crashLoop.seed=N} replays the same kill times. So that a long run stays
  * bounded in disk, replay time and the test's own record, a fresh directory is started every
  * {@value #KILLS_PER_DIRECTORY} kills (each kill still hits a log that earlier kills left behind).
+ *
+ * <p>The node checkpoints every 150 ms with 2 MiB log segments, so kills land before, during and after
+ * checkpoints (partition files half written, a manifest not yet renamed, segments being deleted): every
+ * restart loads the last complete checkpoint and replays the log from its mark.
  */
 class CrashLoopIT {
 
@@ -78,7 +82,8 @@ class CrashLoopIT {
         String config = """
                 {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "1g", "applyThreads": 2,
                  "caches": [{"name": "orders", "partitions": 64}],
-                 "persistence": {"directory": "%s", "walMode": "%s"}}
+                 "persistence": {"directory": "%s", "walMode": "%s", "walSegmentSize": "2m",
+                                 "checkpointIntervalMillis": 150}}
                 """.formatted(dir.toString().replace("\\", "\\\\"), mode);
         Map<Long, String> acknowledged = new ConcurrentHashMap<>();
         long nextKey = 0;
@@ -86,6 +91,9 @@ class CrashLoopIT {
             NodeProcess node = NodeProcesses.start(config, List.of());
             try {
                 verify(node, acknowledged, round);
+                if (round > 0) {
+                    node.log().lines().filter(l -> l.contains("recovered ")).forEach(l -> System.out.println("  " + l));
+                }
                 // A random moment of the load: once this many new keys were offered (about 0.1 to 1.5 s of loading).
                 long killAfterKeys = 50_000 + random.nextInt(1_000_000);
                 long first = nextKey;
@@ -97,6 +105,8 @@ class CrashLoopIT {
                 throw e;
             } finally {
                 node.close();
+                System.out.println("  checkpoints completed before the kill: "
+                        + node.log().lines().filter(l -> l.contains("Checkpointer - checkpoint ")).count());
             }
         }
         NodeProcess last = NodeProcesses.start(config, List.of());
@@ -105,6 +115,14 @@ class CrashLoopIT {
             assertThat(acknowledged).as("the loads got entries acknowledged at all").isNotEmpty();
         } finally {
             last.stop();
+        }
+        // Checkpoints ran and cut the log: a clean stop leaves one checkpoint's files and the last segment.
+        try (var files = Files.list(dir)) {
+            List<String> names = files.map(f -> f.getFileName().toString()).toList();
+            System.out.println("after the loop: " + names.stream().filter(n -> n.startsWith("wal-")).count()
+                    + " log segments, " + names.stream().filter(n -> n.startsWith("part-")).count() + " partition files");
+            assertThat(names).contains("checkpoint.meta");
+            assertThat(names.stream().filter(n -> n.startsWith("wal-"))).hasSize(1);
         }
     }
 

@@ -13,9 +13,14 @@ final class NodeProcesses {
     }
 
     static NodeProcess start(String configJson, List<String> jvmArgs) {
+        return start(configJson, jvmArgs, List.of());
+    }
+
+    /** A node whose java command runs under the prefix (e.g. {@code prlimit --fsize=N --}). */
+    static NodeProcess start(String configJson, List<String> jvmArgs, List<String> commandPrefix) {
         List<String> args = new ArrayList<>(List.of("-Xmx512m", "-XX:+UseSerialGC"));
         args.addAll(jvmArgs);
         return NodeProcess.start(Path.of("target", "sluice-node.jar"), List.of(Path.of("target", "test-classes")),
-                configJson, args, Path.of("target", "node-processes"));
+                configJson, args, Path.of("target", "node-processes"), commandPrefix);
     }
 }

@@ -21,7 +21,11 @@ import io.sluice.store.internal.BatchApplyException;
 import io.sluice.store.internal.BatchMode;
 import io.sluice.store.internal.PartitionStore;
 import io.sluice.store.internal.StoreJournal;
+import io.sluice.store.internal.checkpoint.CheckpointLoader;
+import io.sluice.store.internal.checkpoint.Checkpointer;
+import io.sluice.store.internal.checkpoint.Manifest;
 import io.sluice.store.internal.wal.WalCorruptedException;
+import io.sluice.store.internal.wal.WalFailedException;
 import io.sluice.store.internal.wal.WalReader;
 import io.sluice.store.internal.wal.WriteAheadLog;
 import io.sluice.protocol.internal.EntryBatch;
@@ -72,6 +76,8 @@ public final class NodeEngine implements Sluice {
     private final ConcurrentHashMap<String, NodeCache<Object, Object>> caches = new ConcurrentHashMap<>();
     /** The write-ahead log of a persistent region, or null. */
     private final WriteAheadLog wal;
+    /** The checkpoints of a persistent region, or null. */
+    private final Checkpointer checkpointer;
     /** Caches by the id their log records name (guarded by lifecycle; read by the replay only). */
     private final ConcurrentHashMap<Integer, NodeCache<Object, Object>> cachesById = new ConcurrentHashMap<>();
     /** The id of the next cache created (guarded by lifecycle). */
@@ -110,6 +116,7 @@ public final class NodeEngine implements Sluice {
         ReceiverRegistry receivers = new ReceiverRegistry(config.receivers(), processors, config.applyThreads());
         this.region = new DataRegion(DataRegionConfig.of(config));
         WriteAheadLog log = null;
+        Checkpointer checkpoints = null;
         try {
             if (config.persistence().enabled()) {
                 log = new WriteAheadLog(config.persistence(), binary::typesVersion, binary::exportTypes);
@@ -117,16 +124,28 @@ public final class NodeEngine implements Sluice {
             this.wal = log;
             if (wal != null) {
                 long start = System.nanoTime();
+                Manifest manifest = readManifest(wal.directory());
+                checkpoints = new Checkpointer(wal.directory(), wal, this::capture,
+                        config.persistence().checkpointInterval(), manifest);
+                long loaded = manifest == null ? 0 : loadCheckpoint(manifest, checkpoints);
+                long loadedAt = System.nanoTime();
                 WalReader.Summary summary;
                 try (Replay replay = new Replay(config.applyThreads())) {
-                    summary = wal.recover(replay);
+                    summary = wal.recover(replay, manifest == null ? 0 : manifest.mark());
                 }
-                LOG.info("recovered {} caches, {} records ({} bytes of log) from {} in {} ms{}", cachesById.size(),
-                        summary.records(), summary.bytes(), wal.directory(), (System.nanoTime() - start) / 1_000_000,
+                LOG.info("recovered {} caches from {}: checkpoint {} ({} entries) in {} ms, then {} records ({} bytes) of"
+                                + " log in {} ms{}", cachesById.size(), wal.directory(),
+                        manifest == null ? "none" : manifest.number(), loaded, (loadedAt - start) / 1_000_000,
+                        summary.records(), summary.bytes(), (System.nanoTime() - loadedAt) / 1_000_000,
                         summary.dropped() == null ? "" : "; dropped a torn tail: " + summary.dropped());
+                checkpoints.start();
             }
+            this.checkpointer = checkpoints;
             this.stripes = new StripedExecutor(config.applyThreads(), "sluice-apply");
         } catch (RuntimeException | Error e) {
+            if (checkpoints != null) {
+                checkpoints.close();
+            }
             if (log != null) {
                 log.close();
             }
@@ -138,6 +157,70 @@ public final class NodeEngine implements Sluice {
         StripedExecutor queues = stripes;
         metrics.stripes(stripes.stripes(), queues::queued);
         this.transport = new EmbeddedTransport(this, stripes, receivers);
+    }
+
+    private static Manifest readManifest(Path directory) {
+        try {
+            return Manifest.read(directory);
+        } catch (java.io.IOException e) {
+            throw new WalFailedException("cannot read the checkpoint manifest in " + directory + ": " + e, e);
+        }
+    }
+
+    /** Creates the checkpoint's caches and loads their partition files. @return entries loaded */
+    private long loadCheckpoint(Manifest manifest, Checkpointer checkpoints) {
+        synchronized (lifecycle) {
+            binary.importTypes(manifest.types());
+            for (Manifest.CacheFiles c : manifest.caches()) {
+                newCache(CacheConfig.named(c.name()).withPartitions(c.files().length), c.id());
+            }
+            nextCacheId = Math.max(nextCacheId, manifest.nextCacheId());
+        }
+        return CheckpointLoader.load(wal.directory(), manifest, id -> {
+            NodeCache<Object, Object> cache = cachesById.get(id);
+            PartitionStore[] stores = new PartitionStore[cache.partitions()];
+            for (int p = 0; p < stores.length; p++) {
+                stores[p] = cache.store(p);
+            }
+            return stores;
+        }, config.applyThreads(), checkpoints);
+    }
+
+    /** What a checkpoint copies: under the lifecycle lock, so no cache is created or dropped around the mark. */
+    private Checkpointer.Catalogue capture() {
+        synchronized (lifecycle) {
+            long mark = wal.end();
+            List<Checkpointer.CacheStores> list = new ArrayList<>();
+            for (var e : cachesById.entrySet()) {
+                NodeCache<Object, Object> cache = e.getValue();
+                PartitionStore[] stores = new PartitionStore[cache.partitions()];
+                for (int p = 0; p < stores.length; p++) {
+                    stores[p] = cache.store(p);
+                }
+                list.add(new Checkpointer.CacheStores(e.getKey(), cache.name(), stores));
+            }
+            return new Checkpointer.Catalogue(mark, nextCacheId, binary.exportTypes(), list);
+        }
+    }
+
+    /**
+     * Takes a checkpoint now (tests, tools): every partition changed since the last one is written to its file,
+     * and the log before the mark is deleted.
+     *
+     * @throws IllegalStateException without persistence
+     * @throws java.io.IOException if a file cannot be written (the previous checkpoint stays)
+     */
+    public Checkpointer.Result checkpoint() throws java.io.IOException {
+        if (checkpointer == null) {
+            throw new IllegalStateException("node '" + id + "' has no persistence: nothing to checkpoint");
+        }
+        ensureOpen();
+        return checkpointer.checkpoint();
+    }
+
+    /** Checkpoints completed since the start (0 without persistence). */
+    public long checkpoints() {
+        return checkpointer == null ? 0 : checkpointer.completed();
     }
 
     /** Applies the log's records to the fresh store at start: the same store operations on the same bytes. */
@@ -209,7 +292,27 @@ public final class NodeEngine implements Sluice {
         }
 
         @Override
+        public void drop(int cacheId) {
+            awaitPending("the records before a DROP record");
+            synchronized (lifecycle) {
+                NodeCache<Object, Object> cache = cachesById.remove(cacheId);
+                if (cache == null) {
+                    throw new WalCorruptedException("a DROP record names cache id " + cacheId
+                            + ", which no earlier record created");
+                }
+                caches.remove(cache.name());
+                for (int p = 0; p < cache.partitions(); p++) {
+                    cache.store(p).destroy("cache '" + cache.name() + "' was destroyed");
+                }
+            }
+        }
+
+        @Override
         public void segmentEnd(Path segment) {
+            awaitPending(segment.toString());
+        }
+
+        private void awaitPending(String segment) {
             RuntimeException failure = null;
             for (Future<?> f : pending) {
                 try {
@@ -413,26 +516,34 @@ public final class NodeEngine implements Sluice {
     public boolean destroyCache(String name) {
         Objects.requireNonNull(name, "name");
         NodeCache<Object, Object> cache;
+        String reason = "cache '" + name + "' was destroyed";
         synchronized (lifecycle) {
             ensureNotClosing();
-            if (wal != null && caches.containsKey(name)) {
-                // The log has no record that drops a cache yet: recovery would bring it back.
-                throw new UnsupportedOperationException("destroyCache('" + name + "'): not supported yet on a node"
-                        + " with persistence on (the write-ahead log cannot record it)");
+            if (wal != null) {
+                wal.checkWritable();
             }
             cache = caches.remove(name);
-            if (cache != null) {
-                cachesById.values().remove(cache);
+            if (cache == null) {
+                return false;
+            }
+            Integer cacheId = null;
+            for (var e : cachesById.entrySet()) {
+                if (e.getValue() == cache) {
+                    cacheId = e.getKey();
+                }
+            }
+            cachesById.remove(cacheId);
+            // Each partition waits for the call running on it, then gives its pages to the free list; no write
+            // to the cache is logged after the DROP record, and a checkpoint lists the cache only if its mark
+            // comes before that record (both under the lifecycle lock).
+            for (int p = 0; p < cache.partitions(); p++) {
+                cache.store(p).destroy(reason);
+            }
+            if (wal != null) {
+                wal.appendDrop(cacheId);
             }
         }
-        if (cache == null) {
-            return false;
-        }
-        // Each partition waits for the call running on it, then gives its pages to the free list.
-        String reason = "cache '" + name + "' was destroyed";
-        for (int p = 0; p < cache.partitions(); p++) {
-            cache.store(p).destroy(reason);
-        }
+        awaitDurable();
         // Nothing writes to the cache any more: write-behind drains what it was given, then the store closes.
         if (cache.storeBridge() != null) {
             cache.storeBridge().close();
@@ -526,6 +637,14 @@ public final class NodeEngine implements Sluice {
                         failure.addSuppressed(e);
                     }
                 }
+            }
+        }
+        if (checkpointer != null) {
+            checkpointer.close();
+            try {
+                checkpointer.checkpoint(); // a clean stop leaves little log to replay
+            } catch (java.io.IOException | RuntimeException e) {
+                LOG.error("the checkpoint at close failed; the next start replays the log since the previous one", e);
             }
         }
         closed = true;

@@ -43,7 +43,8 @@ import java.util.stream.Collectors;
  *   "maxFrameSize": "64m", "maxConnections": 1024, "idleTimeoutSeconds": 0, "maxQueuedBytes": "128m",
  *   "token": "secret", "metricsPort": 9404,
  *   "persistence": {"enabled": true, "directory": "/var/lib/sluice", "walMode": "FSYNC",
- *                   "walFlushIntervalMillis": 1000, "walSegmentSize": "64m"}
+ *                   "walFlushIntervalMillis": 1000, "walSegmentSize": "64m",
+ *                   "checkpointIntervalMillis": 60000}
  * }
  * }</pre>
  * Stores and a cache's {@code store} are described in {@link StoreFileConfig}.
@@ -64,7 +65,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
     static final List<String> TLS_KEYS = List.of("keyStore", "keyStorePassword");
     /** The keys of the {@code persistence} object. */
     static final List<String> PERSISTENCE_KEYS = List.of("enabled", "directory", "walMode", "walFlushIntervalMillis",
-            "walSegmentSize");
+            "walSegmentSize", "checkpointIntervalMillis");
 
     @JsonCreator
     public NodeFileConfig(@JsonProperty("host") String host, @JsonProperty("port") Integer port,
@@ -112,13 +113,15 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
 
     /** The data region's persistence: absent, or {@code enabled: false}, means in memory only. */
     public record PersistenceEntry(Boolean enabled, String directory, String walMode, Long walFlushIntervalMillis,
-                                   Long walSegmentSize) {
+                                   Long walSegmentSize, Long checkpointIntervalMillis) {
         @JsonCreator
         public PersistenceEntry(@JsonProperty("enabled") Boolean enabled, @JsonProperty("directory") String directory,
                                 @JsonProperty("walMode") String walMode,
                                 @JsonProperty("walFlushIntervalMillis") Long walFlushIntervalMillis,
-                                @JsonProperty("walSegmentSize") JsonNode walSegmentSize) {
-            this(enabled, directory, walMode, walFlushIntervalMillis, size("persistence.walSegmentSize", walSegmentSize));
+                                @JsonProperty("walSegmentSize") JsonNode walSegmentSize,
+                                @JsonProperty("checkpointIntervalMillis") Long checkpointIntervalMillis) {
+            this(enabled, directory, walMode, walFlushIntervalMillis, size("persistence.walSegmentSize", walSegmentSize),
+                    checkpointIntervalMillis);
         }
 
         /** The config it describes. @throws IllegalArgumentException naming the key of a bad or missing value */
@@ -154,6 +157,13 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                 }
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("key 'persistence.walSegmentSize': " + e.getMessage(), e);
+            }
+            try {
+                if (checkpointIntervalMillis != null) {
+                    config = config.withCheckpointInterval(Duration.ofMillis(checkpointIntervalMillis));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("key 'persistence.checkpointIntervalMillis': " + e.getMessage(), e);
             }
             return config;
         }

@@ -45,6 +45,15 @@ public final class NodeProcess implements AutoCloseable {
      */
     public static NodeProcess start(Path jar, List<Path> classPath, String configJson, List<String> jvmArgs,
                                     Path workDir) {
+        return start(jar, classPath, configJson, jvmArgs, workDir, List.of());
+    }
+
+    /**
+     * {@link #start(Path, List, String, List, Path)} with a command the java command line is appended to, which
+     * must exec it in its own process (e.g. {@code prlimit --fsize=N --}: the node then meets real write errors).
+     */
+    public static NodeProcess start(Path jar, List<Path> classPath, String configJson, List<String> jvmArgs,
+                                    Path workDir, List<String> commandPrefix) {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar.toAbsolutePath() + " is missing: build it with"
                     + " ./mvnw -B -q -DskipTests package");
@@ -54,7 +63,7 @@ public final class NodeProcess implements AutoCloseable {
             Path config = Files.createTempFile(dir, "node", ".json");
             Files.writeString(config, configJson);
             Path log = Files.createTempFile(dir, "node", ".log");
-            List<String> command = new ArrayList<>();
+            List<String> command = new ArrayList<>(commandPrefix);
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(jvmArgs);
             command.add("-cp");

@@ -183,6 +183,54 @@ public final class PartitionStore {
         }
     }
 
+    /**
+     * For a checkpoint: if writes were made since the journal counted {@code sinceChanges} (see
+     * {@link StoreJournal#changes()}), copies every entry into {@code out} (cleared first, key order) under the
+     * read lock, so the copy is this partition exactly between two writes; writers wait only for the copy.
+     *
+     * @return the journal's count the copy corresponds to, or -1 if nothing changed (nothing copied)
+     * @throws IllegalStateException if the partition was destroyed
+     */
+    public long copyIfChanged(long sinceChanges, EntryImage out) {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            long changes = journal.changes();
+            if (changes == sinceChanges) {
+                return -1;
+            }
+            out.clear();
+            byte[] lengths = new byte[EntryBatch.ENTRY_HEADER];
+            tree.scan(null, link -> {
+                rows.read(link, 0, lengths, 0, EntryBatch.ENTRY_HEADER);
+                int keyLength = intAt(lengths, 0);
+                int valueLength = intAt(lengths, 4);
+                int bytes = EntryBatch.ENTRY_HEADER + keyLength + valueLength;
+                byte[] into = out.reserve(bytes);
+                rows.read(link, 0, into, out.length(), bytes);
+                out.added(bytes);
+                return true;
+            });
+            return changes;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Writes the journal has counted so far (see {@link StoreJournal#changes()}). */
+    public long changes() {
+        lock.readLock().lock();
+        try {
+            return journal.changes();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private static int intAt(byte[] a, int at) {
+        return (a[at] & 0xFF) << 24 | (a[at + 1] & 0xFF) << 16 | (a[at + 2] & 0xFF) << 8 | (a[at + 3] & 0xFF);
+    }
+
     /** Takes the partition's write lock for a caller in this package. @throws IllegalStateException if destroyed */
     void lockForWrite() {
         lock.writeLock().lock();

@@ -24,6 +24,11 @@ public interface StoreJournal {
         @Override
         public void checkWritable() {
         }
+
+        @Override
+        public long changes() {
+            return 0;
+        }
     };
 
     /** A batch was applied with this mode (wholly, or part way if {@code partial}). */
@@ -31,6 +36,9 @@ public interface StoreJournal {
 
     /** One entry was written with this mode; {@code value == null} is a removal. */
     void entry(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength, BatchMode mode);
+
+    /** Writes reported so far (read under the partition's lock, it says whether the partition changed since). */
+    long changes();
 
     /** Called before a write: @throws RuntimeException if the journal can take no more records (its cause) */
     void checkWritable();

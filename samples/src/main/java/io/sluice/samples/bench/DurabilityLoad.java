@@ -37,7 +37,7 @@ import java.util.stream.Stream;
  * isolated receiver, default streamer options, one adding thread) into an embedded node: in memory,
  * then with persistence in each {@link WalMode}; the rounds interleave the configurations so machine
  * noise spreads over all of them. Then the FSYNC node's directory is opened again: the restart time
- * (log replay) and disk bytes per entry.
+ * (checkpoint load, then the log after its mark) and disk bytes per entry.
  *
  * <p>{@code commits}: single-entry {@code put}s (or {@code putAll}s of k entries: one commit each) from
  * 1, 16 and 256 threads under FSYNC for a few seconds each: commits/s and entries/s, beside the disk's
@@ -49,10 +49,10 @@ import java.util.stream.Stream;
  * java -Xmx1g -XX:MaxDirectMemorySize=2g -cp samples/target/benchmarks.jar io.sluice.samples.bench.DurabilityLoad \
  *     commits [secondsPerCell=3] [dir=target/durability-load]
  * java -Xmx1g -XX:MaxDirectMemorySize=6g -cp samples/target/benchmarks.jar io.sluice.samples.bench.DurabilityLoad \
- *     restart [entries=10000000] [dir=target/durability-load]
+ *     restart [entries=10000000] [dir=target/durability-load] [walMode of the load=FSYNC]
  * </pre>
- * {@code restart} loads the entries with FSYNC, closes the node, and times a node started on the same
- * directory (the whole log replayed: no checkpoints yet).
+ * {@code restart} loads the entries with FSYNC, closes the node (its final checkpoint timed), and times a
+ * node started on the same directory (the checkpoint's partition files loaded, then the log after its mark).
  */
 public final class DurabilityLoad {
 
@@ -68,8 +68,9 @@ public final class DurabilityLoad {
         } else if (what.equals("restart")) {
             int entries = args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000;
             Path dir = Path.of(args.length > 2 ? args[2] : "target/durability-load");
-            System.out.printf("loading %,d entries with FSYNC: %,.0f entries/s%n", entries, loadOnce("FSYNC", entries, dir));
-            restart(entries, dir.resolve("FSYNC"));
+            String mode = args.length > 3 ? args[3] : "FSYNC";
+            System.out.printf("loading %,d entries with %s: %,.0f entries/s%n", entries, mode, loadOnce(mode, entries, dir));
+            restart(entries, dir.resolve(mode));
         } else {
             int entries = args.length > 1 ? Integer.parseInt(args[1]) : 2_000_000;
             int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 2;
@@ -153,6 +154,12 @@ public final class DurabilityLoad {
             if (size != entries) {
                 throw new IllegalStateException("loaded " + entries + " but the cache holds " + size);
             }
+            long closing = System.nanoTime();
+            node.close(); // a persistent node takes its final checkpoint here
+            if (!config.equals("in-memory") && entries >= 1_000_000) {
+                System.out.printf("  %s: %,d checkpoints during the load; close (final checkpoint) %,d ms%n", config,
+                        node.checkpoints() - 1, (System.nanoTime() - closing) / 1_000_000);
+            }
             return rate;
         }
     }
@@ -160,14 +167,17 @@ public final class DurabilityLoad {
     /** Opens the FSYNC run's directory again: the log replay's time, and the log's bytes per entry. */
     private static void restart(int entries, Path dir) {
         long bytes = treeSize(dir);
+        long logBytes = treeSize(dir, "wal-");
+        long checkpointBytes = treeSize(dir, "part-");
         long start = System.nanoTime();
         try (NodeEngine node = new NodeEngine(NodeConfig.builder().dataRegionMaxSize(4L << 30)
                 .persistence(PersistenceConfig.at(dir).withWalMode(WalMode.FSYNC)).build())) {
             long millis = (System.nanoTime() - start) / 1_000_000;
             long size = node.cache("orders").size();
-            System.out.printf("%nrestart of the FSYNC node: %,d entries back in %,d ms (%,.0f entries/s of replay);"
-                    + " log %,d bytes = %.1f bytes per entry%n", size, millis, size / (millis / 1e3), bytes,
-                    (double) bytes / entries);
+            System.out.printf("%nrestart of the node: %,d entries back in %,d ms (%,.0f entries/s);"
+                    + " on disk %,d bytes = %.1f bytes per entry (partition files %.1f, log %.1f)%n", size, millis,
+                    size / (millis / 1e3), bytes, (double) bytes / entries, (double) checkpointBytes / entries,
+                    (double) logBytes / entries);
             if (size != entries) {
                 throw new IllegalStateException("restarted with " + size + " entries, expected " + entries);
             }
@@ -262,8 +272,13 @@ public final class DurabilityLoad {
     }
 
     private static long treeSize(Path dir) {
+        return treeSize(dir, "");
+    }
+
+    private static long treeSize(Path dir, String prefix) {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+            return files.filter(Files::isRegularFile).filter(f -> f.getFileName().toString().startsWith(prefix))
+                    .mapToLong(f -> f.toFile().length()).sum();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

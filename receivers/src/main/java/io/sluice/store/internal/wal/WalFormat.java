@@ -26,7 +26,7 @@ import java.util.zip.CRC32C;
  * 0       4     body length L (bytes from offset 12)
  * 4       4     ~L (bitwise not of L: a damaged length is caught before it is trusted)
  * 8       4     CRC32C of the body
- * 12      1     record type: 1 TYPES, 2 CACHE, 3 BATCH
+ * 12      1     record type: 1 TYPES, 2 CACHE, 3 BATCH, 4 DROP
  * 13      L-1   the type's fields, below
  * </pre>
  * <pre>
@@ -47,6 +47,9 @@ import java.util.zip.CRC32C;
  * 23      4     entry count C
  * 27      L-15  C entries in the EntryBatch layout (key length, value length or -1, key, value),
  *               exactly the bytes the batch carried
+ *
+ * DROP   (a cache was destroyed: replay destroys it, so a recovery does not bring it back)
+ * 13      4     cache id
  * </pre>
  * A record never spans two segments. Replaying a BATCH record is {@code PartitionStore.applyBatch(entries,
  * mode)}: the same operation on the same bytes.
@@ -61,6 +64,7 @@ public final class WalFormat {
     static final byte TYPES = 1;
     static final byte CACHE = 2;
     static final byte BATCH = 3;
+    static final byte DROP = 4;
 
     /** Bytes of a BATCH body before its entries. */
     static final int BATCH_FIXED = 15;

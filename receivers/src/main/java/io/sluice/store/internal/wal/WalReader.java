@@ -55,6 +55,9 @@ public final class WalReader {
          */
         void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries);
 
+        /** A cache was destroyed: every earlier record of it must be applied before it goes. */
+        void drop(int cacheId);
+
         /** Every record of the segment was handed over: finish applying them (a failure stops the replay). */
         default void segmentEnd(Path segment) {
         }
@@ -82,6 +85,18 @@ public final class WalReader {
      * @throws WalFailedException if a file cannot be read
      */
     public Summary replay(Handler handler) {
+        return replay(handler, 0);
+    }
+
+    /**
+     * Replays the records that start at or after log position {@code from} (a checkpoint's mark): records
+     * before it are checked but not handed over; segments wholly before it may be gone.
+     *
+     * @throws WalCorruptedException if the log is damaged before its tail, a record cannot be applied, or the
+     *                               log does not reach back to {@code from}
+     * @throws WalFailedException if a file cannot be read
+     */
+    public Summary replay(Handler handler, long from) {
         List<Long> numbers = segmentNumbers();
         long records = 0;
         long bytes = 0;
@@ -112,6 +127,10 @@ public final class WalReader {
                 throw new WalCorruptedException(file + " starts at log position " + first + " but the segments before"
                         + " it end at " + position + "; a segment was lost or replaced");
             }
+            if (i == 0 && first > from) {
+                throw new WalCorruptedException(file + " starts at log position " + first + " but the checkpoint needs"
+                        + " the log from position " + from + "; a segment was lost");
+            }
             position = first;
             int at = WalFormat.SEGMENT_HEADER;
             while (at < data.length) {
@@ -122,16 +141,18 @@ public final class WalReader {
                     truncate(file, at, false);
                     break;
                 }
-                try {
-                    dispatch(data, at + WalFormat.RECORD_HEADER, end, handler);
-                } catch (WalCorruptedException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    throw new WalCorruptedException("replaying the record at " + file + " position " + at
-                            + " failed: " + e.getMessage(), e);
+                if (position >= from) {
+                    try {
+                        dispatch(data, at + WalFormat.RECORD_HEADER, end, handler);
+                    } catch (WalCorruptedException e) {
+                        throw e;
+                    } catch (RuntimeException e) {
+                        throw new WalCorruptedException("replaying the record at " + file + " position " + at
+                                + " failed: " + e.getMessage(), e);
+                    }
+                    records++;
+                    bytes += end - at;
                 }
-                records++;
-                bytes += end - at;
                 position += end - at;
                 at = end;
             }
@@ -142,6 +163,10 @@ public final class WalReader {
         }
         LOG.info("write-ahead log {}: replayed {} records ({} bytes) from {} segments", directory, records, bytes,
                 numbers.size());
+        if (position < from) {
+            throw new WalCorruptedException("the log in " + directory + " ends at position " + position
+                    + " but the checkpoint was taken at position " + from + "; the log's end was lost");
+        }
         return new Summary(numbers.size(), lastKept, records, bytes, position, dropped, droppedWhat);
     }
 
@@ -173,6 +198,7 @@ public final class WalReader {
                 handler.batch(cacheId, partition, mode == WalFormat.MODE_INSERT_IF_ABSENT ? BatchMode.INSERT_IF_ABSENT
                         : BatchMode.UPSERT, (flags & WalFormat.FLAG_PARTIAL) != 0, batch);
             }
+            case WalFormat.DROP -> handler.drop(in.getInt());
             default -> throw new WalCorruptedException("unknown record type " + type);
         }
     }
@@ -283,6 +309,26 @@ public final class WalReader {
             }
             return true;
         }
+    }
+
+    /** The log position of each segment's first record, by segment number (headers not checked here). */
+    static java.util.Map<Long, Long> segmentStarts(Path directory) {
+        java.util.Map<Long, Long> starts = new java.util.TreeMap<>();
+        for (long n : new WalReader(directory).segmentNumbers()) {
+            Path file = directory.resolve(WalFormat.segmentName(n));
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                ByteBuffer header = ByteBuffer.allocate(WalFormat.SEGMENT_HEADER);
+                while (header.hasRemaining() && ch.read(header) >= 0) {
+                    // read on
+                }
+                if (!header.hasRemaining()) {
+                    starts.put(n, header.getLong(20));
+                }
+            } catch (IOException e) {
+                throw new WalFailedException("cannot read the log segment " + file + ": " + e, e);
+            }
+        }
+        return starts;
     }
 
     private List<Long> segmentNumbers() {

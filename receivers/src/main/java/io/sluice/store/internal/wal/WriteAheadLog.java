@@ -97,6 +97,13 @@ public final class WriteAheadLog implements AutoCloseable {
     private long segmentNumber;
     private long segmentBytes;
     private Thread writer;
+    /** Log position of each segment's first record, by segment number (segments not deleted yet). */
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, Long> segmentStarts =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
+    /** The writer must write and fsync up to here whatever the mode (a checkpoint waits for it). */
+    private long forceRequested; // guarded by lock
+    /** Signalled when {@link #synced} advanced or the log failed. */
+    private final Condition syncedAdvanced = lock.newCondition();
 
     /**
      * Opens the log's directory (creating it) and takes its lock file, so that one node at a time uses it.
@@ -152,7 +159,16 @@ public final class WriteAheadLog implements AutoCloseable {
      * @throws WalFailedException if a segment cannot be read or the new one created
      */
     public WalReader.Summary recover(WalReader.Handler handler) {
-        WalReader.Summary summary = new WalReader(directory).replay(handler);
+        return recover(handler, 0);
+    }
+
+    /**
+     * {@link #recover(WalReader.Handler)} from a checkpoint's mark: records before log position {@code from}
+     * are checked but not replayed.
+     */
+    public WalReader.Summary recover(WalReader.Handler handler, long from) {
+        WalReader.Summary summary = new WalReader(directory).replay(handler, from);
+        segmentStarts.putAll(WalReader.segmentStarts(directory));
         lock.lock();
         try {
             appended = summary.endPosition();
@@ -179,6 +195,16 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     // ---- appending ----
+
+    /** Logs that a cache was destroyed (a replay destroys it again). */
+    public void appendDrop(int cacheId) {
+        if (recovering) {
+            return;
+        }
+        ByteBuffer fixed = FIXED.get().clear();
+        fixed.put(WalFormat.DROP).putInt(cacheId);
+        append(fixed, new byte[0], 0, 0, null, 0, 0);
+    }
 
     /** Logs that a cache was created (its id is what BATCH records name). */
     public void appendCache(int cacheId, int partitions, String name) {
@@ -426,6 +452,7 @@ public final class WriteAheadLog implements AutoCloseable {
             ByteBuffer batch;
             long end;
             boolean stop;
+            boolean forcing;
             lock.lock();
             try {
                 while (!closing && failure == null && !mustWriteLocked(nextForce)) {
@@ -450,6 +477,7 @@ public final class WriteAheadLog implements AutoCloseable {
                     break;
                 }
                 stop = closing;
+                forcing = forceRequested > synced;
                 batch = filling;
                 filling = spare;
                 spare = null;
@@ -471,7 +499,7 @@ public final class WriteAheadLog implements AutoCloseable {
                     writes++;
                 }
                 written = end;
-                boolean force = mode == WalMode.FSYNC || stop
+                boolean force = mode == WalMode.FSYNC || stop || forcing
                         || (mode == WalMode.BACKGROUND && System.nanoTime() - nextForce >= 0);
                 if (force && synced < end) {
                     segment.force(false);
@@ -480,6 +508,14 @@ public final class WriteAheadLog implements AutoCloseable {
                 if (force) {
                     synced = end;
                     nextForce = System.nanoTime() + flushIntervalNanos;
+                    if (forcing) {
+                        lock.lock();
+                        try {
+                            syncedAdvanced.signalAll();
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
                 }
             } catch (IOException | RuntimeException e) {
                 fail(e);
@@ -519,6 +555,9 @@ public final class WriteAheadLog implements AutoCloseable {
     /** Whether the writer has something to do now. */
     private boolean mustWriteLocked(long nextForce) {
         boolean data = filling.position() > 0;
+        if (forceRequested > synced) {
+            return true;
+        }
         return switch (mode) {
             case FSYNC, LOG_ONLY -> data;
             case BACKGROUND -> appenderWaiting || filling.position() > filling.capacity() / 2
@@ -577,6 +616,7 @@ public final class WriteAheadLog implements AutoCloseable {
         try {
             failure = new WalFailedException("writing the log segment " + segmentName() + " failed: " + e, e);
             room.signalAll();
+            syncedAdvanced.signalAll();
             writerWork.signal();
         } finally {
             lock.unlock();
@@ -586,6 +626,72 @@ public final class WriteAheadLog implements AutoCloseable {
 
     private String segmentName() {
         return directory.resolve(WalFormat.segmentName(segmentNumber)).toString();
+    }
+
+    /**
+     * Writes and fsyncs the log up to {@code position} whatever the mode, and waits for it (a checkpoint's mark
+     * must be on disk before the checkpoint counts).
+     *
+     * @throws WalFailedException if the log failed or closed first
+     */
+    public void sync(long position) {
+        lock.lock();
+        try {
+            forceRequested = Math.max(forceRequested, position);
+            writerWork.signal();
+            while (synced < position) {
+                checkWritable();
+                if (writerEnded) {
+                    throw new WalFailedException("the write-ahead log in " + directory + " is closed", null);
+                }
+                syncedAdvanced.await(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WalFailedException("interrupted while syncing the log", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Deletes the segments that hold only records before log position {@code position} (a completed
+     * checkpoint's mark): a segment goes when the next one starts at or before it. The segment being
+     * written is never deleted.
+     *
+     * @return the number of segments deleted
+     */
+    public int deleteSegmentsBefore(long position) {
+        int deleted = 0;
+        for (var e : segmentStarts.entrySet()) {
+            Long next = segmentStarts.higherKey(e.getKey());
+            if (next == null || segmentStarts.get(next) > position) {
+                break;
+            }
+            Path file = directory.resolve(WalFormat.segmentName(e.getKey()));
+            try {
+                Files.deleteIfExists(file);
+                segmentStarts.remove(e.getKey());
+                deleted++;
+            } catch (IOException ex) {
+                LOG.warn("cannot delete the log segment {} (the checkpoint covers it): {}", file, ex.toString());
+                break;
+            }
+        }
+        return deleted;
+    }
+
+    /** Bytes of log segments on disk now. */
+    public long diskBytes() {
+        long total = 0;
+        for (Long n : segmentStarts.keySet()) {
+            try {
+                total += Files.size(directory.resolve(WalFormat.segmentName(n)));
+            } catch (IOException e) {
+                // deleted meanwhile
+            }
+        }
+        return total;
     }
 
     private void rollSegment(long position) throws IOException {
@@ -610,6 +716,7 @@ public final class WriteAheadLog implements AutoCloseable {
             syncDirectory();
         }
         segment = channel;
+        segmentStarts.put(number, firstPosition);
         segmentNumber = number;
         segmentBytes = WalFormat.SEGMENT_HEADER;
     }
@@ -665,6 +772,8 @@ public final class WriteAheadLog implements AutoCloseable {
     private final class PartitionJournal implements StoreJournal {
         private final int cacheId;
         private final int partition;
+        /** Writes made to the partition (under its write lock): a checkpoint rewrites a partition only if it grew. */
+        private volatile long changes;
 
         PartitionJournal(int cacheId, int partition) {
             this.cacheId = cacheId;
@@ -673,13 +782,20 @@ public final class WriteAheadLog implements AutoCloseable {
 
         @Override
         public void batch(EntryBatch batch, BatchMode mode, boolean partial) {
+            changes++;
             appendBatch(cacheId, partition, mode, partial, batch);
         }
 
         @Override
         public void entry(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
                           BatchMode mode) {
+            changes++;
             appendEntry(cacheId, partition, mode, key, keyOffset, keyLength, value, valueOffset, valueLength);
+        }
+
+        @Override
+        public long changes() {
+            return changes;
         }
 
         @Override

@@ -57,6 +57,11 @@ class WriteAheadLogTest {
             }
             seen.add(s.toString());
         }
+
+        @Override
+        public void drop(int cacheId) {
+            seen.add("drop " + cacheId);
+        }
     }
 
     private WriteAheadLog open(WalMode mode, Recorder recorder) {
