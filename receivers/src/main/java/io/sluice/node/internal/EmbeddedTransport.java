@@ -171,6 +171,7 @@ public final class EmbeddedTransport implements StreamerTransport {
 
         @Override
         public void run() {
+            long start = System.nanoTime();
             EntryBatch entries = batch.entries();
             int[] offsets = ENTRY_INDEX.get().forBatch(entries.size());
             BatchOutcome outcome;
@@ -184,6 +185,7 @@ public final class EmbeddedTransport implements StreamerTransport {
                 outcome = apply(receiver, cache, batch);
             } finally {
                 entries.releaseIndex(offsets); // the next batch on this thread reuses the array
+                node.metrics().batchApplied(System.nanoTime() - start);
             }
             // The outcome is reported once what the batch wrote is durable per the WAL mode (at once without
             // persistence); meanwhile this thread applies the next batches, which share the same log write.
