@@ -171,14 +171,22 @@ public final class EmbeddedTransport implements StreamerTransport {
 
         @Override
         public void run() {
-            if (verifier != null) {
-                RuntimeException malformed = verify(batch, verifier);
+            long start = System.nanoTime();
+            EntryBatch entries = batch.entries();
+            int[] offsets = ENTRY_INDEX.get().forBatch(entries.size());
+            BatchOutcome outcome;
+            try {
+                RuntimeException malformed = verifier != null ? verify(batch, verifier, offsets)
+                        : structure(batch, offsets);
                 if (malformed != null) {
-                    completion.complete(index, BatchOutcome.failure(0, batch.entries().size(), malformed));
+                    completion.complete(index, BatchOutcome.failure(0, entries.size(), malformed));
                     return;
                 }
+                outcome = apply(receiver, cache, batch);
+            } finally {
+                entries.releaseIndex(offsets); // the next batch on this thread reuses the array
+                node.metrics().batchApplied(System.nanoTime() - start);
             }
-            BatchOutcome outcome = apply(receiver, cache, batch);
             // The outcome is reported once what the batch wrote is durable per the WAL mode (at once without
             // persistence); meanwhile this thread applies the next batches, which share the same log write.
             node.whenDurable(error -> completion.complete(index, error == null ? outcome
@@ -198,12 +206,15 @@ public final class EmbeddedTransport implements StreamerTransport {
      * @return null if the batch is sound, else the error naming the partition, the entry and its byte offset
      */
     static RuntimeException verify(PartitionBatch batch, BinaryContext binary) {
+        return verify(batch, binary, new int[batch.entries().size()]);
+    }
+
+    /** As {@link #verify(PartitionBatch, BinaryContext)}, indexing the batch into the caller's array. */
+    static RuntimeException verify(PartitionBatch batch, BinaryContext binary, int[] offsets) {
         EntryBatch entries = batch.entries();
-        try {
-            entries.checkStructure();
-        } catch (EntryBatch.CorruptBatchException e) {
-            return new EntryBatch.CorruptBatchException("batch of partition " + batch.partition() + ": "
-                    + e.getMessage().replaceFirst("^corrupt batch: ", ""));
+        RuntimeException corrupt = structure(batch, offsets);
+        if (corrupt != null) {
+            return corrupt;
         }
         byte[] data = entries.data();
         ValueValidator validator = binary.validator();
@@ -221,6 +232,35 @@ public final class EmbeddedTransport implements StreamerTransport {
             }
         }
         return null;
+    }
+
+    /** Indexes the batch's entries into the array, checking their lengths; null if they are sound. */
+    private static RuntimeException structure(PartitionBatch batch, int[] offsets) {
+        try {
+            batch.entries().checkStructure(offsets);
+            return null;
+        } catch (EntryBatch.CorruptBatchException e) {
+            return new EntryBatch.CorruptBatchException("batch of partition " + batch.partition() + ": "
+                    + e.getMessage().replaceFirst("^corrupt batch: ", ""));
+        }
+    }
+
+    /**
+     * The array an apply thread indexes its batches' entries into, one batch after another: a batch's
+     * offsets are needed only while it is verified and applied on that thread, so none is allocated per
+     * batch (it grows to the largest batch the thread has seen).
+     */
+    private static final ThreadLocal<EntryIndex> ENTRY_INDEX = ThreadLocal.withInitial(EntryIndex::new);
+
+    private static final class EntryIndex {
+        private int[] offsets = new int[1024];
+
+        int[] forBatch(int entries) {
+            if (offsets.length < entries) {
+                offsets = new int[Math.max(entries, offsets.length * 2)];
+            }
+            return offsets;
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.store.internal.BatchApplyException;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntToDoubleFunction;
 
@@ -36,6 +38,8 @@ import java.util.function.IntToDoubleFunction;
  *   <tr><td>sluice.server.received.bytes</td><td>counter (bytes)</td><td></td><td>bytes read from clients'
  *       connections (after TLS)</td></tr>
  *   <tr><td>sluice.server.connections</td><td>gauge</td><td></td><td>open client connections</td></tr>
+ *   <tr><td>sluice.node.batch.apply</td><td>timer</td><td></td><td>time an apply thread spent on one streamed
+ *       partition batch: checking it (batches from the network) and applying it</td></tr>
  * </table>
  *
  * <p>Thread-safe: the counters are the registry's (striped adders); any thread may report.
@@ -49,6 +53,7 @@ public final class NodeMetrics {
     public static final String STRIPE_QUEUED = "sluice.node.stripe.queued";
     public static final String RECEIVED_BYTES = "sluice.server.received.bytes";
     public static final String CONNECTIONS = "sluice.server.connections";
+    public static final String BATCH_APPLY = "sluice.node.batch.apply";
 
     /** Where an error was met: the {@code scope} tag of {@link #ERRORS}. */
     public enum Scope {
@@ -68,6 +73,7 @@ public final class NodeMetrics {
     private final Counter batchesApplied;
     private final Counter entryBytes;
     private final Counter receivedBytes;
+    private final Timer batchApply;
     /** By scope ordinal, then error kind ordinal. */
     private final Counter[][] errors;
     private final AtomicInteger connections = new AtomicInteger();
@@ -88,6 +94,9 @@ public final class NodeMetrics {
                 .description("entry bytes of the streamed batches the node was sent").register(registry));
         receivedBytes = add(Counter.builder(RECEIVED_BYTES).baseUnit("bytes")
                 .description("bytes read from client connections (after TLS)").register(registry));
+        batchApply = add(Timer.builder(BATCH_APPLY)
+                .description("time an apply thread spent on one streamed partition batch: checking and applying it")
+                .register(registry));
         errors = new Counter[Scope.values().length][ErrorKind.values().length];
         for (Scope scope : Scope.values()) {
             for (ErrorKind kind : ErrorKind.values()) {
@@ -140,6 +149,11 @@ public final class NodeMetrics {
             }
             error(Scope.BATCH, ErrorKind.of(error));
         }
+    }
+
+    /** An apply thread spent this long on one streamed partition batch (checking and applying it). */
+    void batchApplied(long nanos) {
+        batchApply.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** An error of this kind was met where the scope says. */

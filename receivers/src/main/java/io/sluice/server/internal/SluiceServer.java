@@ -1,9 +1,7 @@
 package io.sluice.server.internal;
 
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.channel.PreferHeapByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -14,12 +12,11 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.node.internal.NodeMetrics;
-import io.sluice.protocol.internal.Wire;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,18 +28,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Serves a node to remote clients over TCP. A connection's pipeline reads as the protocol does:
- * {@link ReceivedBytes} (counts what is read), {@link LengthFieldBasedFrameDecoder} (frames, refusing
- * oversized ones), {@link HandshakeHandler} (the first frame; nothing else is served before it
+ * {@link ReceivedBytes} (counts what is read), {@link FrameReader} (frames, each into a pooled buffer of its own,
+ * refusing oversized ones), {@link HandshakeHandler} (the first frame; nothing else is served before it
  * succeeds), {@link RequestHandler} (requests, pipelined, answered as they complete). Connections,
  * bytes and errors are counted in the node's {@link NodeMetrics}. Streamed batches go to the node's
  * apply threads; other operations to a small pool; no handler blocks an event loop. Frames are read
- * into pooled heap buffers whose bytes the store copies into its pages directly.
+ * into pooled heap buffers whose bytes the store copies into its pages directly: receiving a batch
+ * allocates nothing once the pool has warmed up.
  */
 public final class SluiceServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
     /** Threads for operations other than streaming (gets, puts, scans, size): short, and off the event loops. */
     private static final int OP_THREADS = 2;
+    /** Names of the event-loop threads that read and write client connections start with this. */
+    public static final String IO_THREAD_PREFIX = "sluice-server-io";
 
     private final NodeEngine node;
     private final ServerConfig config;
@@ -55,6 +55,8 @@ public final class SluiceServer implements AutoCloseable {
     private final AtomicInteger open = new AtomicInteger();
     private final Channel listener;
     private final ReceivedBytes receivedBytes;
+    private final PooledByteBufAllocator buffers;
+    private final FramePool frames;
     private volatile boolean stopping;
 
     private SluiceServer(NodeEngine node, ServerConfig config) {
@@ -62,23 +64,25 @@ public final class SluiceServer implements AutoCloseable {
         this.config = config;
         this.receivedBytes = new ReceivedBytes(node.metrics());
         this.tls = config.tls() == null ? null : config.tls().serverContext(); // a bad key store fails the start
-        this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        this.workers = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+        this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sluice-server-accept"),
                 NioIoHandler.newFactory());
+        this.workers = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+                new DefaultThreadFactory(IO_THREAD_PREFIX), NioIoHandler.newFactory());
         AtomicInteger opThread = new AtomicInteger();
         this.ops = Executors.newFixedThreadPool(OP_THREADS, r -> {
             Thread t = new Thread(r, "sluice-ops-" + opThread.getAndIncrement());
             t.setDaemon(true);
             return t;
         });
-        // Heap buffers even for socket reads: a received batch is then an array the store copies from, not
-        // a direct buffer to copy out first (the JDK reads into heap buffers through one small direct one).
-        ByteBufAllocator heap = new PreferHeapByteBufAllocator(new io.netty.buffer.AdaptiveByteBufAllocator(false, false));
+        // Frames are read into arrays of the frame pool (a batch is then an array the store copies from);
+        // socket reads and answers are short-lived pooled direct buffers.
+        this.buffers = new PooledByteBufAllocator(true);
+        this.frames = new FramePool(buffers);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 256)
-                .childOption(ChannelOption.ALLOCATOR, heap)
+                .childOption(ChannelOption.ALLOCATOR, buffers)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -127,8 +131,7 @@ public final class SluiceServer implements AutoCloseable {
         if (!config.idleTimeout().isZero()) {
             ch.pipeline().addLast(new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         }
-        ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(config.maxFrameSize(), 0,
-                Wire.LENGTH_FIELD, 0, Wire.LENGTH_FIELD));
+        ch.pipeline().addLast("frames", new FrameReader(frames, buffers, config.maxFrameSize()));
         ch.pipeline().addLast("handshake", new HandshakeHandler(node.id(), config.token(),
                 new RequestHandler(node, ops, config.maxQueuedBytes()), metrics));
     }

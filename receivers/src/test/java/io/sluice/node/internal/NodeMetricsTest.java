@@ -55,6 +55,10 @@ class NodeMetricsTest {
         assertThat(count(NodeMetrics.ENTRIES_APPLIED)).isEqualTo(n);
         assertThat(count(NodeMetrics.BATCHES_APPLIED)).isEqualTo(tally.batches.get());
         assertThat(count(NodeMetrics.ENTRY_BYTES)).isEqualTo(tally.bytes.get());
+        assertThat(registry.get(NodeMetrics.BATCH_APPLY).timer().count()).as("one apply time per batch")
+                .isEqualTo(tally.batches.get());
+        assertThat(registry.get(NodeMetrics.BATCH_APPLY).timer().totalTime(java.util.concurrent.TimeUnit.NANOSECONDS))
+                .isPositive();
         assertThat(registry.find(NodeMetrics.ERRORS).counters()).as("every kind and scope, each at zero")
                 .hasSize(ErrorKind.values().length * NodeMetrics.Scope.values().length)
                 .allSatisfy(c -> assertThat(c.count()).isZero());

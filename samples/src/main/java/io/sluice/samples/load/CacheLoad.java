@@ -114,8 +114,20 @@ abstract class CacheLoad implements ModeLoad {
         return cache;
     }
 
+    /**
+     * Destroys the load's cache, then closes the node (or the client). A remote node outlives the load:
+     * without this it kept every earlier load's cache, so each later mode (streamer-batched runs after
+     * streamer-isolated) wrote into page memory the node had to grow and map inside the timed load,
+     * while each embedded mode starts on a fresh node whose initial region is mapped before timing.
+     */
     @Override
     public void close() {
-        sluice.close();
+        try {
+            sluice.destroyCache(cache.name());
+        } catch (RuntimeException e) {
+            // the node is gone or refused: closing is all that is left to do
+        } finally {
+            sluice.close();
+        }
     }
 }

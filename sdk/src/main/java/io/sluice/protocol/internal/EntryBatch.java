@@ -18,7 +18,7 @@ import io.sluice.binary.internal.GrowableBuffer;
  * </pre>
  *
  * <p>An index of entry offsets is built once per batch when it is first read (one {@code int[]}
- * per batch, nothing per entry). Not thread-safe for concurrent first reads; a batch is read by
+ * per batch, or an array the reading thread lends it: {@link #checkStructure(int[])}). Not thread-safe for concurrent first reads; a batch is read by
  * one thread at a time.
  */
 public final class EntryBatch {
@@ -129,7 +129,10 @@ public final class EntryBatch {
     }
 
     private int[] index() {
-        int[] result = new int[count];
+        return index(new int[count]);
+    }
+
+    private int[] index(int[] result) {
         int at = base;
         int end = base + length;
         for (int i = 0; i < count; i++) {
@@ -167,6 +170,36 @@ public final class EntryBatch {
      */
     public void checkStructure() {
         ensureIndexed();
+    }
+
+    /**
+     * As {@link #checkStructure()}, but the index of entry offsets is written into the caller's array
+     * rather than a new one, so that a thread applying batch after batch allocates no index per batch.
+     * Until {@link #releaseIndex} the batch reads its offsets from that array: the caller must not reuse
+     * it meanwhile. Does nothing if the batch is indexed already.
+     *
+     * @param index at least {@link #size()} ints
+     * @throws CorruptBatchException naming the entry and its byte offset (the batch stays unindexed)
+     * @throws IllegalArgumentException if the array is shorter than the batch
+     */
+    public void checkStructure(int[] index) {
+        if (offsets != null) {
+            return;
+        }
+        if (index.length < count) {
+            throw new IllegalArgumentException("an index of " + index.length + " ints for " + count + " entries");
+        }
+        offsets = index(index);
+    }
+
+    /**
+     * Lets go of an index array given to {@link #checkStructure(int[])}; a later read of the batch indexes
+     * it again into an array of its own.
+     */
+    public void releaseIndex(int[] index) {
+        if (offsets == index) {
+            offsets = null;
+        }
     }
 
     /** A batch whose bytes do not match its entry count. */

@@ -84,9 +84,18 @@ public final class StreamCodec {
         int n = Wire.readCount(in, BATCH_HEADER, "batch");
         List<BatchRequest.PartitionBatch> batches = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            int partition = Wire.readInt(in, "batch " + i + " partition");
-            int count = Wire.readInt(in, "batch " + i + " entry count");
-            int length = Wire.readLength(in, "batch " + i);
+            // Labels are built only for an error: nothing is allocated per batch but the batch itself.
+            if (in.readableBytes() < BATCH_HEADER) {
+                throw new Wire.MalformedFrameException("batch " + i + " header needs " + BATCH_HEADER
+                        + " bytes but the frame has " + in.readableBytes());
+            }
+            int partition = in.readInt();
+            int count = in.readInt();
+            int length = in.readInt();
+            if (length < 0 || length > in.readableBytes()) {
+                throw new Wire.MalformedFrameException("batch " + i + " claims " + length + " bytes but the frame has "
+                        + in.readableBytes());
+            }
             if (count < 0 || (long) count * (EntryBatch.ENTRY_HEADER + 1) > length) {
                 throw new Wire.MalformedFrameException("batch " + i + " claims " + count + " entries in " + length
                         + " bytes");
