@@ -118,7 +118,11 @@ class NodeCheckpointTest {
     void aCheckpointDeletesTheLogSegmentsBeforeItsMark() throws IOException {
         node = start(dir);
         node.createCache(CacheConfig.named("a").withPartitions(8));
-        stream(node, "a", 0, 60_000, "v"); // ~4 MiB of log in 1 MiB segments
+        // ~4 MiB of log in 1 MiB segments, in 12 streamers of ~350 KiB each: the writer rolls to a new
+        // segment only between group writes, and one streamer's group never spans more than its own entries
+        for (long from = 0; from < 60_000; from += 5_000) {
+            stream(node, "a", from, from + 5_000, "v");
+        }
         int before = names(dir, "wal-").size();
         assertThat(before).isGreaterThan(2);
 
