@@ -7,6 +7,7 @@ import io.sluice.NodeUnreachableException;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
 import io.sluice.StreamerTimeoutException;
+import io.sluice.client.ClientConfig;
 import io.sluice.client.SluiceClient;
 import io.sluice.connect.kafka.internal.Backoff;
 import io.sluice.connect.kafka.internal.PartitionProgress;
@@ -218,8 +219,9 @@ public class SluiceSinkTask extends SinkTask {
                     + backoff.attempts() + " attempts, " + SluiceSinkConfig.RETRY_TIMEOUT_MS + "="
                     + config.retryTimeout().toMillis() + "); last error: " + lastFailure, lastFailure);
         }
+        ClientConfig clientConfig = config.clientConfig(name); // a wrong TLS file fails here, naming its key
         try {
-            sluice = SluiceClient.connect(config.clientConfig(name));
+            sluice = SluiceClient.connect(clientConfig);
             converter = new RecordConverter(config, sluice.binary());
         } catch (NodeUnreachableException e) {
             sluice = null;
