@@ -59,6 +59,8 @@ public final class SluiceSinkConfig extends AbstractConfig {
     public static final String TOKEN = "sluice.token";
     public static final String CONNECT_TIMEOUT_MS = "sluice.connect.timeout.ms";
     public static final String REQUEST_TIMEOUT_MS = "sluice.request.timeout.ms";
+    public static final String TLS_ENABLED = "sluice.tls.enabled";
+    public static final String TLS_TRUSTED_CERTIFICATES = "sluice.tls.trusted.certificates";
 
     public static final String CACHE_NAME = "sluice.cache.name";
     public static final String CACHE_MAPPING = "sluice.cache.mapping";
@@ -87,6 +89,10 @@ public final class SluiceSinkConfig extends AbstractConfig {
     public static final String RETRY_BACKOFF_MS = "sluice.retry.backoff.ms";
     public static final String RETRY_BACKOFF_MAX_MS = "sluice.retry.backoff.max.ms";
     public static final String RETRY_TIMEOUT_MS = "sluice.retry.timeout.ms";
+    public static final String REQUEST_RETRY_ATTEMPTS = "sluice.request.retry.attempts";
+    public static final String REQUEST_RETRY_BACKOFF_MS = "sluice.request.retry.backoff.ms";
+    public static final String CIRCUIT_BREAKER_FAILURE_RATE = "sluice.circuit.breaker.failure.rate";
+    public static final String CIRCUIT_BREAKER_WAIT_MS = "sluice.circuit.breaker.wait.ms";
 
     /** Kafka Connect's own key: with {@code all}, bad records go to the errant record reporter. */
     public static final String ERRORS_TOLERANCE = "errors.tolerance";
@@ -108,6 +114,10 @@ public final class SluiceSinkConfig extends AbstractConfig {
             throw new ConfigException(KEY_FIELDS, "", "is required when " + KEY_MODE + "=VALUE_FIELDS");
         }
         streamerOptions(); // the streamer's cross-option checks, reported under the sluice key
+        if (getString(TLS_TRUSTED_CERTIFICATES) != null && !getBoolean(TLS_ENABLED)) {
+            throw new ConfigException(TLS_TRUSTED_CERTIFICATES, getString(TLS_TRUSTED_CERTIFICATES),
+                    "is set but " + TLS_ENABLED + "=false; set " + TLS_ENABLED + "=true to connect with TLS");
+        }
         String tolerance = props.getOrDefault(ERRORS_TOLERANCE, "none").trim().toLowerCase(Locale.ROOT);
         if (!tolerance.equals("none") && !tolerance.equals("all")) {
             throw new ConfigException(ERRORS_TOLERANCE, tolerance, "must be none or all");
@@ -131,6 +141,18 @@ public final class SluiceSinkConfig extends AbstractConfig {
         d.define(REQUEST_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
                 "Bound of one request to a node (a cache operation, or a streamed request's answer), in milliseconds.",
                 G_NODE, ++o, Width.SHORT, "Request timeout");
+        d.define(TLS_ENABLED, Type.BOOLEAN, false, Importance.MEDIUM,
+                "Connect to the nodes with TLS (ClientConfig.tls; the node must be started with TLS). The node's"
+                        + " certificate must be trusted by the worker JVM's default trust store, or by "
+                        + TLS_TRUSTED_CERTIFICATES + ", and name the host of the address (hostname verification"
+                        + " is on).",
+                G_NODE, ++o, Width.SHORT, "TLS");
+        d.define(TLS_TRUSTED_CERTIFICATES, Type.STRING, null, new NonBlankOrNull(), Importance.MEDIUM,
+                "Path of a PEM file of the certificates to trust (a node's self-signed certificate, or the CA that"
+                        + " signed it) instead of the JVM's trust store (ClientConfig.tls(pem)); needs " + TLS_ENABLED
+                        + "=true. The file must be readable on every worker that runs a task; a task that cannot"
+                        + " read it fails at start naming this key.",
+                G_NODE, ++o, Width.LONG, "TLS trusted certificates");
 
         o = 0;
         d.define(CACHE_NAME, Type.STRING, null, new NonBlankOrNull(), Importance.HIGH,
@@ -242,20 +264,60 @@ public final class SluiceSinkConfig extends AbstractConfig {
                         + " retries, its partitions are paused and nothing past the node's acknowledgements is"
                         + " committed.",
                 G_RETRY, ++o, Width.SHORT, "Retry timeout");
+        d.define(REQUEST_RETRY_ATTEMPTS, Type.INT, ClientConfig.DEFAULT_RETRY_ATTEMPTS, ConfigDef.Range.between(1, 100),
+                Importance.LOW,
+                "Attempts of one request to a node that fails in a retriable way (connection lost before the answer,"
+                        + " refused, node stopping), the first included; 1 means no retry (ClientConfig.retryAttempts)."
+                        + " These retries happen inside the client, within " + REQUEST_TIMEOUT_MS + "; once they are"
+                        + " spent the task reconnects as " + RETRY_BACKOFF_MS + " says.",
+                G_RETRY, ++o, Width.SHORT, "Request retry attempts");
+        d.define(REQUEST_RETRY_BACKOFF_MS, Type.LONG, ClientConfig.DEFAULT_RETRY_INITIAL_BACKOFF.toMillis(),
+                ConfigDef.Range.between(1, ClientConfig.MAX_BACKOFF.toMillis()), Importance.LOW,
+                "Wait before the client's first retry of a request, in milliseconds; doubled with jitter up to "
+                        + ClientConfig.MAX_BACKOFF.toMillis() + " ms (ClientConfig.retryInitialBackoff).",
+                G_RETRY, ++o, Width.SHORT, "Request retry backoff");
+        d.define(CIRCUIT_BREAKER_FAILURE_RATE, Type.INT, ClientConfig.DEFAULT_CIRCUIT_BREAKER_FAILURE_RATE,
+                ConfigDef.Range.between(1, 100), Importance.LOW,
+                "Failure rate, in percent of a node's last 20 calls (at least 10 made), that opens the node's circuit"
+                        + " breaker: calls then fail fast as unreachable for " + CIRCUIT_BREAKER_WAIT_MS + ", and the"
+                        + " task retries as " + RETRY_BACKOFF_MS + " says (ClientConfig.circuitBreakerFailureRate).",
+                G_RETRY, ++o, Width.SHORT, "Circuit breaker failure rate");
+        d.define(CIRCUIT_BREAKER_WAIT_MS, Type.LONG, ClientConfig.DEFAULT_CIRCUIT_BREAKER_WAIT_IN_OPEN_STATE.toMillis(),
+                ConfigDef.Range.atLeast(1), Importance.LOW,
+                "How long an open circuit breaker fails calls fast before it lets probe calls through, in"
+                        + " milliseconds (ClientConfig.circuitBreakerWaitInOpenState).",
+                G_RETRY, ++o, Width.SHORT, "Circuit breaker wait");
         return d;
     }
 
     // ---- typed reads ----
 
+    /** @throws ConfigException naming {@value #TLS_TRUSTED_CERTIFICATES} if that file cannot be read */
     public ClientConfig clientConfig(String clientName) {
         Password token = getPassword(TOKEN);
-        return ClientConfig.builder()
+        ClientConfig.Builder b = ClientConfig.builder()
                 .addresses(getList(ADDRESSES).toArray(String[]::new))
                 .clientName(clientName)
                 .token(token == null ? null : token.value())
                 .connectTimeout(Duration.ofMillis(getLong(CONNECT_TIMEOUT_MS)))
                 .requestTimeout(Duration.ofMillis(getLong(REQUEST_TIMEOUT_MS)))
-                .build();
+                .retryAttempts(getInt(REQUEST_RETRY_ATTEMPTS))
+                .retryInitialBackoff(Duration.ofMillis(getLong(REQUEST_RETRY_BACKOFF_MS)))
+                .circuitBreakerFailureRate(getInt(CIRCUIT_BREAKER_FAILURE_RATE))
+                .circuitBreakerWaitInOpenState(Duration.ofMillis(getLong(CIRCUIT_BREAKER_WAIT_MS)));
+        if (getBoolean(TLS_ENABLED)) {
+            String pem = getString(TLS_TRUSTED_CERTIFICATES);
+            if (pem == null) {
+                b.tls();
+            } else {
+                try {
+                    b.tls(java.nio.file.Path.of(pem));
+                } catch (IllegalArgumentException e) { // unreadable, or not a path (InvalidPathException)
+                    throw new ConfigException(TLS_TRUSTED_CERTIFICATES, pem, e.getMessage());
+                }
+            }
+        }
+        return b.build();
     }
 
     /** @throws ConfigException naming the option when the streamer options do not fit together */

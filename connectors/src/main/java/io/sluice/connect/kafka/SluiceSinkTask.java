@@ -7,6 +7,9 @@ import io.sluice.NodeUnreachableException;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
 import io.sluice.StreamerTimeoutException;
+import io.sluice.binary.BinaryFormatException;
+import io.sluice.binary.BinaryTypeMismatchException;
+import io.sluice.client.ClientConfig;
 import io.sluice.client.SluiceClient;
 import io.sluice.connect.kafka.internal.Backoff;
 import io.sluice.connect.kafka.internal.PartitionProgress;
@@ -52,7 +55,10 @@ import java.util.concurrent.TimeoutException;
  * pauses them and reconnects with
  * exponential backoff ({@value SluiceSinkConfig#RETRY_BACKOFF_MS}); after
  * {@value SluiceSinkConfig#RETRY_TIMEOUT_MS} it fails with the last error. Any other batch failure
- * fails the task naming the topic, partition and offset.
+ * fails the task naming the topic, partition and offset, except that with {@code errors.tolerance=all}
+ * a batch whose entries the node refused (malformed, of a mismatched type, or rejected by the receiver
+ * as an illegal argument) sends its records to the errant record reporter when they are delivered again
+ * (the partition seeks back to them; the records after them are sent again).
  *
  * <p><b>Errant records</b> (a record that cannot be converted, a null key or value refused by the
  * config, an entry too large) go to the worker's {@link ErrantRecordReporter} (dead letter queue) with
@@ -132,17 +138,33 @@ public class SluiceSinkTask extends SinkTask {
         }
         for (Map.Entry<TopicPartition, PartitionProgress> e : progress.entrySet()) {
             Throwable failure = e.getValue().advance();
-            if (failure != null) {
-                onBatchFailure(e.getKey(), e.getValue(), failure, records);
-                return;
+            if (failure == null) {
+                continue;
             }
+            if (!retriable(failure) && tolerateAll && rejectedEntries(failure)) {
+                // The node refused the entries themselves: their records go to the errant record reporter
+                // when they come again; the records after them are sent again.
+                long from = e.getValue().rejectRun(failure);
+                context.offset(e.getKey(), from);
+                LOG.warn("{}: the node rejected records of topic {} partition {} from offset {} ({}); they go to the"
+                        + " errant record reporter", name, e.getKey().topic(), e.getKey().partition(), from,
+                        failure.toString());
+                continue;
+            }
+            onBatchFailure(e.getKey(), e.getValue(), failure, records);
+            return;
         }
         for (SinkRecord r : records) {
             TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
             PartitionProgress p = progress.computeIfAbsent(tp, t -> new PartitionProgress());
             long offset = r.kafkaOffset();
-            if (p.handled(offset)) {
-                continue; // a redelivered batch: this record is already with the streamer
+            if (p.handled(offset) || p.awaitingRejectedRun(offset)) {
+                continue; // already with the streamer, or it comes again after a rejected run
+            }
+            Throwable rejected = p.rejected(offset);
+            if (rejected != null) {
+                errant(r, p, rejected instanceof Exception ex ? ex : new ConnectException(rejected));
+                continue;
             }
             RecordConverter.Converted c;
             try {
@@ -218,8 +240,9 @@ public class SluiceSinkTask extends SinkTask {
                     + backoff.attempts() + " attempts, " + SluiceSinkConfig.RETRY_TIMEOUT_MS + "="
                     + config.retryTimeout().toMillis() + "); last error: " + lastFailure, lastFailure);
         }
+        ClientConfig clientConfig = config.clientConfig(name); // a wrong TLS file fails here, naming its key
         try {
-            sluice = SluiceClient.connect(config.clientConfig(name));
+            sluice = SluiceClient.connect(clientConfig);
             converter = new RecordConverter(config, sluice.binary());
         } catch (NodeUnreachableException e) {
             sluice = null;
@@ -350,6 +373,20 @@ public class SluiceSinkTask extends SinkTask {
         if (!rewind.isEmpty()) {
             context.offset(rewind);
         }
+    }
+
+    /**
+     * Whether the node refused the entries themselves (their bytes, their types, or a receiver that
+     * rejected them as arguments), as opposed to the node failing as a whole (full, missing cache, stopping).
+     */
+    private static boolean rejectedEntries(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof IllegalArgumentException || c instanceof NullPointerException
+                    || c instanceof BinaryFormatException || c instanceof BinaryTypeMismatchException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean retriable(Throwable t) {

@@ -2,11 +2,15 @@ package io.sluice.connect.kafka;
 
 import io.sluice.Receivers;
 import io.sluice.StreamerOptions;
+import io.sluice.client.ClientConfig;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -106,6 +110,61 @@ class SluiceSinkConfigTest {
     void theIsolatedReceiverDoesNotOverwriteAndNamedReceiversPassThrough() {
         assertThat(config("sluice.receiver", "isolated").streamerOptions().allowOverwrite()).isFalse();
         assertThat(config("sluice.receiver", "audit").receiver()).isEqualTo(Receivers.named("audit"));
+    }
+
+    @Test
+    void tlsIsOffByDefaultAndUsesTheJvmTrustStoreOrAPemFile(@TempDir Path dir) throws Exception {
+        assertThat(config().clientConfig("t").tls()).isFalse();
+        ClientConfig jvm = config("sluice.tls.enabled", "true").clientConfig("t");
+        assertThat(jvm.tls()).isTrue();
+        assertThat(jvm.tlsTrustedCertificates()).isNull();
+        Path pem = Files.writeString(dir.resolve("node.pem"), "-----BEGIN CERTIFICATE-----\n");
+        ClientConfig file = config("sluice.tls.enabled", "true", "sluice.tls.trusted.certificates", pem.toString())
+                .clientConfig("t");
+        assertThat(file.tls()).isTrue();
+        assertThat(file.tlsTrustedCertificates()).isEqualTo(pem);
+    }
+
+    @Test
+    void tlsCertificatesWithoutTlsOrUnreadableAreRefusedNamingTheKey(@TempDir Path dir) {
+        assertThatThrownBy(() -> config("sluice.tls.trusted.certificates", "/etc/node.pem"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("sluice.tls.trusted.certificates")
+                .hasMessageContaining("sluice.tls.enabled=false");
+        String missing = dir.resolve("missing.pem").toString();
+        SluiceSinkConfig c = config("sluice.tls.enabled", "true", "sluice.tls.trusted.certificates", missing);
+        assertThatThrownBy(() -> c.clientConfig("t"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("sluice.tls.trusted.certificates")
+                .hasMessageContaining(missing);
+        assertThatThrownBy(() -> config("sluice.tls.enabled", "true", "sluice.tls.trusted.certificates", " "))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("sluice.tls.trusted.certificates");
+    }
+
+    @Test
+    void retryAndCircuitBreakerSettingsReachTheClient() {
+        ClientConfig defaults = config().clientConfig("t");
+        assertThat(defaults.retryAttempts()).isEqualTo(ClientConfig.DEFAULT_RETRY_ATTEMPTS);
+        assertThat(defaults.retryInitialBackoff()).isEqualTo(ClientConfig.DEFAULT_RETRY_INITIAL_BACKOFF);
+        assertThat(defaults.circuitBreakerFailureRate()).isEqualTo(ClientConfig.DEFAULT_CIRCUIT_BREAKER_FAILURE_RATE);
+        assertThat(defaults.circuitBreakerWaitInOpenState())
+                .isEqualTo(ClientConfig.DEFAULT_CIRCUIT_BREAKER_WAIT_IN_OPEN_STATE);
+        ClientConfig set = config("sluice.request.retry.attempts", "1", "sluice.request.retry.backoff.ms", "250",
+                "sluice.circuit.breaker.failure.rate", "80", "sluice.circuit.breaker.wait.ms", "1500").clientConfig("t");
+        assertThat(set.retryAttempts()).isEqualTo(1);
+        assertThat(set.retryInitialBackoff()).isEqualTo(Duration.ofMillis(250));
+        assertThat(set.circuitBreakerFailureRate()).isEqualTo(80);
+        assertThat(set.circuitBreakerWaitInOpenState()).isEqualTo(Duration.ofMillis(1500));
+    }
+
+    @Test
+    void retryAndCircuitBreakerSettingsOutOfRangeAreRefusedNamingTheKey() {
+        assertThatThrownBy(() -> config("sluice.request.retry.attempts", "0"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("sluice.request.retry.attempts");
+        assertThatThrownBy(() -> config("sluice.request.retry.backoff.ms", "60000"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("sluice.request.retry.backoff.ms");
+        assertThatThrownBy(() -> config("sluice.circuit.breaker.failure.rate", "101"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("sluice.circuit.breaker.failure.rate");
+        assertThatThrownBy(() -> config("sluice.circuit.breaker.wait.ms", "0"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("sluice.circuit.breaker.wait.ms");
     }
 
     @Test

@@ -173,7 +173,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
             }
             return joined;
         } finally {
-            EntryEncoder.trim(scratch);
+            encoder.trim(scratch);
         }
     }
 

@@ -3,6 +3,7 @@ package io.sluice.connect.kafka.internal;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import io.sluice.binary.BinaryObject;
 import io.sluice.binary.BinaryObjectBuilder;
 
@@ -22,7 +23,14 @@ import java.util.List;
  */
 public final class JsonValues {
 
-    private final JsonFactory factory = new JsonFactory();
+    /**
+     * Doubles parsed by Jackson's fast parser (the JDK's {@code FloatingDecimal} was a tenth of the
+     * task thread's time on StockOrder records).
+     */
+    private final JsonFactory factory = JsonFactory.builder()
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+            .enable(StreamReadFeature.USE_FAST_BIG_NUMBER_PARSER)
+            .build();
     private final BinaryValues values;
 
     public JsonValues(BinaryValues values) {

@@ -29,6 +29,12 @@ public final class PartitionProgress {
     /** {@link #committable} when it was last handed to the worker for committing. */
     private long committed = -1;
     private boolean started;
+    /** A run of records the node rejected, to be reported as errant when it is delivered again; -1: none. */
+    private long rejectedFrom = -1;
+    private long rejectedTo = -1;
+    private Throwable rejectedCause;
+    /** Whether a record of the rejected run came again (the worker's seek took effect). */
+    private boolean redelivered;
 
     /**
      * Whether the record at this offset was already handed over (a redelivery after
@@ -83,6 +89,54 @@ public final class PartitionProgress {
             size--;
         }
         return null;
+    }
+
+    /**
+     * The node rejected the leading run of records (the failure {@link #advance()} returned): every pending
+     * record is forgotten and the partition goes back to the run's first offset, so that the run comes
+     * again and goes to the errant record reporter ({@link #rejected(long)}) while the records after it
+     * are sent again. Only the records of one batch share a run: nothing the node applied is reported.
+     *
+     * @return the offset to seek to: the first record of the rejected run
+     */
+    public long rejectRun(Throwable cause) {
+        if (size == 0) {
+            throw new IllegalStateException("no pending record");
+        }
+        rejectedFrom = committable + 1;
+        rejectedTo = offsets[head];
+        rejectedCause = cause;
+        redelivered = false;
+        for (int i = 0; i < size; i++) {
+            futures[(head + i) & (offsets.length - 1)] = null;
+        }
+        head = 0;
+        size = 0;
+        lastHandled = committable;
+        return rejectedFrom;
+    }
+
+    /**
+     * Whether a record past a rejected run came before the run itself was delivered again (the worker
+     * seeks only after {@code put} returns): it must not be handed over now, it comes again after the run.
+     */
+    public boolean awaitingRejectedRun(long offset) {
+        return rejectedTo >= 0 && !redelivered && offset > rejectedTo;
+    }
+
+    /** Why the node rejected the record at this offset (a run of {@link #rejectRun}), or null. */
+    public Throwable rejected(long offset) {
+        if (rejectedTo < 0 || offset < rejectedFrom || offset > rejectedTo) {
+            return null;
+        }
+        redelivered = true;
+        Throwable cause = rejectedCause;
+        if (offset == rejectedTo) {
+            rejectedFrom = -1;
+            rejectedTo = -1;
+            rejectedCause = null;
+        }
+        return cause;
     }
 
     /** The highest offset below which (inclusive) every record is done; -1 if none is known. */

@@ -109,4 +109,34 @@ class PartitionProgressTest {
         b.reset();
         assertThat(b.exhausted(100_000)).isFalse();
     }
+
+    @Test
+    void aRejectedRunComesBackAsErrantAndTheRecordsAfterItAreSentAgain() {
+        PartitionProgress p = new PartitionProgress();
+        CompletableFuture<Void> ok = CompletableFuture.completedFuture(null);
+        CompletableFuture<Void> refused = new CompletableFuture<>();
+        CompletableFuture<Void> later = new CompletableFuture<>();
+        p.add(5, ok);
+        p.add(6, refused);
+        p.add(7, refused);
+        p.add(8, later);
+        IllegalArgumentException cause = new IllegalArgumentException("refused");
+        refused.completeExceptionally(cause);
+        assertThat(p.advance()).isSameAs(cause);
+        assertThat(p.rejectRun(cause)).as("seek to the run's first record").isEqualTo(6);
+        assertThat(p.pending()).isZero();
+        assertThat(p.committable()).isEqualTo(5);
+        assertThat(p.handled(8)).as("8 is sent again").isFalse();
+        assertThat(p.awaitingRejectedRun(8)).as("before the seek took effect: 8 waits").isTrue();
+        assertThat(p.rejected(6)).isSameAs(cause);
+        assertThat(p.awaitingRejectedRun(8)).isFalse();
+        p.add(6, PartitionProgress.DONE); // reported
+        assertThat(p.rejected(7)).isSameAs(cause);
+        p.add(7, PartitionProgress.DONE);
+        assertThat(p.rejected(8)).as("past the run").isNull();
+        p.add(8, ok);
+        assertThat(p.advance()).isNull();
+        assertThat(p.committable()).isEqualTo(8);
+        assertThat(p.rejected(6)).as("the run is forgotten once reported").isNull();
+    }
 }
