@@ -9,9 +9,9 @@ import io.sluice.protocol.internal.EntryBatch;
  * no allocation per entry, and the key bytes are at hand for the partition hash before any lock is
  * taken. The scratch is then copied into the partition buffer.
  *
- * <p>The scratch is the thread's own ({@link ThreadLocal}), but each encoder remembers the last thread
- * that used it and that thread's scratch, so a streamer fed by one thread looks the thread-local up
- * once, not once per entry. The lookup was 17% of a Kafka Connect task thread's time: a worker's
+ * <p>The scratch is the thread's own ({@link ThreadLocal}), but each encoder remembers the first thread
+ * that used it (replaced once that thread has ended) and that thread's scratch, so a streamer fed by
+ * one thread looks the thread-local up once, not once per entry. The lookup was 17% of a Kafka Connect task thread's time: a worker's
  * threads carry crowded thread-local maps, where {@code ThreadLocal.get} probes past many entries.
  */
 final class EntryEncoder {
@@ -31,7 +31,7 @@ final class EntryEncoder {
 
     private final ValueCodec codec;
     /**
-     * The scratch of the thread that encoded last. Read and written without a lock: a thread uses it only if
+     * The scratch of the first thread that encoded (see above). Read and written without a lock: a thread uses it only if
      * it is the owner, so every thread still only ever writes into its own scratch.
      */
     private OwnedScratch last;
@@ -72,7 +72,12 @@ final class EntryEncoder {
             return s.buffer;
         }
         GrowableBuffer buffer = SCRATCH.get();
-        last = new OwnedScratch(thread, buffer);
+        if (s == null || !s.owner.isAlive()) {
+            // The first adding thread keeps the shortcut while it lives; others look their scratch up.
+            // Taking turns instead would write this shared field (and allocate) on every switch of
+            // threads, which several producers of one streamer would do entry after entry.
+            last = new OwnedScratch(thread, buffer);
+        }
         return buffer;
     }
 
