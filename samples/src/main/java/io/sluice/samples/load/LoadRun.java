@@ -35,7 +35,7 @@ final class LoadRun {
      * Warm-up rounds per mode at most. A new JVM needs millions of entries to reach its steady state:
      * the C2 compiler spent 1.35 CPU-seconds on the node's batch-apply path during the first timed
      * 2,000,000-entry streamed load (of 1.73 s), and pre-touching the heap (-XX:+AlwaysPreTouch) made
-     * that load 1.8x faster (docs/benchmarks-results.md, 2026-11-23 18:50 entry). One fixed-size
+     * that load 1.8x faster (docs/benchmarks-results.md, 2026-11-23 18:15–19:20 entry). One fixed-size
      * warm-up either cost too much or left whichever mode ran first paying for it.
      */
     static final int MAX_WARMUP_ROUNDS = 6;
