@@ -249,6 +249,7 @@ class SluiceSinkIT {
             int total = 20_000;
             Map<String, long[]> where = new java.util.concurrent.ConcurrentHashMap<>(); // key -> {partition, offset}
             AtomicReference<Throwable> producerFailure = new AtomicReference<>();
+            java.util.concurrent.CountDownLatch nodeKilled = new java.util.concurrent.CountDownLatch(1);
             Thread load = new Thread(() -> {
                 try {
                     for (int i = 0; i < total; i++) {
@@ -260,9 +261,12 @@ class SluiceSinkIT {
                                 where.put(key, new long[] {md.partition(), md.offset()});
                             }
                         });
-                        if (i % 500 == 499) {
+                        if (i == total / 2 - 1) {
+                            // the second half is produced once the node is dead: the kill lands mid-stream
                             producer.flush();
-                            Thread.sleep(20); // a steady stream over about two seconds, not one burst
+                            if (!nodeKilled.await(90, TimeUnit.SECONDS)) {
+                                throw new IllegalStateException("the node was not killed within 90 s");
+                            }
                         }
                     }
                     producer.flush();
@@ -276,6 +280,7 @@ class SluiceSinkIT {
             }
             victim.kill();
             assertThat(load.isAlive()).as("the node was killed mid-stream").isTrue();
+            nodeKilled.countDown();
             // Nothing the dead node did not acknowledge may be committed: once the task has noticed, the
             // committed offsets stop moving.
             AtomicReference<Map<TopicPartition, Long>> committedAtKill = new AtomicReference<>(committed(name));
