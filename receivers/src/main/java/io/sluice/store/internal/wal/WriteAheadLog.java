@@ -67,6 +67,7 @@ public final class WriteAheadLog implements AutoCloseable {
     private final Supplier<byte[]> typesExport;
     private final FileChannel lockChannel;
     private final FileLock dirLock;
+    private final SegmentOpener segmentOpener;
 
     /** Guards the buffers, positions and waiters; held only for memory copies, never for I/O. */
     private final ReentrantLock lock = new ReentrantLock();
@@ -113,6 +114,19 @@ public final class WriteAheadLog implements AutoCloseable {
      * @throws WalFailedException if the directory cannot be created or another process holds it
      */
     public WriteAheadLog(PersistenceConfig config, LongSupplier typesVersion, Supplier<byte[]> typesExport) {
+        this(config, typesVersion, typesExport, file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE));
+    }
+
+    /** Opens a new segment file for writing (a test wraps the channel to inject I/O errors). */
+    @FunctionalInterface
+    interface SegmentOpener {
+        FileChannel open(Path file) throws IOException;
+    }
+
+    WriteAheadLog(PersistenceConfig config, LongSupplier typesVersion, Supplier<byte[]> typesExport,
+                  SegmentOpener segmentOpener) {
+        this.segmentOpener = segmentOpener;
         if (!config.enabled()) {
             throw new IllegalArgumentException("persistence is disabled: no write-ahead log");
         }
@@ -319,6 +333,10 @@ public final class WriteAheadLog implements AutoCloseable {
                 filling = ByteBuffer.allocateDirect(Math.max(bytes, BUFFER_SIZE));
                 break;
             }
+            // A failure may have been set after the caller's own check (between it and taking this lock): the
+            // writer has stopped and nobody would ever signal room, so the caller (a stripe thread holding its
+            // partition's write lock) must not wait. fail() sets the failure and signals under this lock.
+            checkWritable();
             appenderWaiting = true;
             writerWork.signal();
             try {
@@ -704,7 +722,7 @@ public final class WriteAheadLog implements AutoCloseable {
 
     private void openSegment(long number, long firstPosition) throws IOException {
         Path file = directory.resolve(WalFormat.segmentName(number));
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel channel = segmentOpener.open(file);
         ByteBuffer header = ByteBuffer.allocate(WalFormat.SEGMENT_HEADER);
         WalFormat.putSegmentHeader(header, number, firstPosition);
         header.flip();

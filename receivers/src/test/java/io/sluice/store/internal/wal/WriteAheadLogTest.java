@@ -5,12 +5,21 @@ import io.sluice.node.PersistenceConfig;
 import io.sluice.node.WalMode;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.BatchMode;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -263,6 +272,192 @@ class WriteAheadLogTest {
             assertThatThrownBy(() -> new WriteAheadLog(PersistenceConfig.at(dir), () -> 1, () -> new byte[0]))
                     .isInstanceOf(WalFailedException.class)
                     .hasMessageContaining("in use by another node");
+        }
+    }
+
+    /**
+     * The DiskErrorIT hang (a request unanswered for 60 s after EFBIG): an appender that passed its
+     * writability check just before the writer failed, then found the filling buffer full, waited for room
+     * that the dead writer never made, holding its partition's write lock, so readers of that partition hung too.
+     * Here the writer's write blocks until the test lets it fail, the buffer is filled meanwhile, and one
+     * appender is held (in the types-version lookup, after its check) until the log has failed.
+     */
+    @Test
+    void anAppenderThatMissedTheFailureDoesNotWaitForRoomForever() throws Exception {
+        CountDownLatch writeEntered = new CountDownLatch(1);
+        CountDownLatch letWriteFail = new CountDownLatch(1);
+        AtomicReference<Thread> heldAppender = new AtomicReference<>();
+        CountDownLatch appenderHeld = new CountDownLatch(1);
+        CountDownLatch releaseAppender = new CountDownLatch(1);
+        boolean[] armed = {false};
+        WriteAheadLog.SegmentOpener failing = file -> new FailingChannel(
+                FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), () -> {
+            if (!armed[0]) {
+                return;
+            }
+            writeEntered.countDown();
+            letWriteFail.await();
+            throw new IOException("File too large");
+        });
+        java.util.function.LongSupplier types = () -> {
+            if (Thread.currentThread() == heldAppender.get()) {
+                appenderHeld.countDown();
+                try {
+                    releaseAppender.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return 1;
+        };
+        WriteAheadLog wal = new WriteAheadLog(PersistenceConfig.at(dir).withWalMode(WalMode.LOG_ONLY), types,
+                () -> new byte[]{7}, failing);
+        wal.recover(new Recorder());
+        armed[0] = true;
+        byte[] big = new byte[1 << 20];
+        try {
+            wal.appendEntry(0, 1, BatchMode.UPSERT, "a".getBytes(), 0, 1, big, 0, big.length);
+            assertThat(writeEntered.await(10, TimeUnit.SECONDS)).isTrue(); // the writer holds that buffer
+            for (int i = 0; i < 3; i++) { // three 1 MiB records: the 4 MiB filling buffer has no room for a fourth
+                wal.appendEntry(0, 1, BatchMode.UPSERT, "b".getBytes(), 0, 1, big, 0, big.length);
+            }
+            AtomicReference<Throwable> outcome = new AtomicReference<>();
+            Thread appender = new Thread(() -> {
+                try {
+                    wal.appendEntry(0, 2, BatchMode.UPSERT, "c".getBytes(), 0, 1, big, 0, big.length);
+                    outcome.set(new AssertionError("appended to a failed log"));
+                } catch (Throwable t) {
+                    outcome.set(t);
+                }
+            }, "held-appender");
+            heldAppender.set(appender);
+            appender.start();
+            assertThat(appenderHeld.await(10, TimeUnit.SECONDS)).isTrue(); // past its check, before the lock
+            letWriteFail.countDown();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThatThrownBy(wal::checkWritable).hasMessageContaining("File too large"));
+            releaseAppender.countDown();
+            appender.join(10_000);
+            assertThat(appender.isAlive()).as("the appender still waits for room in a failed log").isFalse();
+            assertThat(outcome.get()).isInstanceOf(WalFailedException.class).hasMessageContaining("File too large");
+        } finally {
+            letWriteFail.countDown();
+            releaseAppender.countDown();
+            wal.close();
+        }
+    }
+
+    /** A segment channel whose writes first run a hook (which may block or throw); everything else delegates. */
+    private static final class FailingChannel extends FileChannel {
+        interface Hook {
+            void run() throws IOException, InterruptedException;
+        }
+
+        private final FileChannel delegate;
+        private final Hook beforeWrite;
+
+        FailingChannel(FileChannel delegate, Hook beforeWrite) {
+            this.delegate = delegate;
+            this.beforeWrite = beforeWrite;
+        }
+
+        private void hook() throws IOException {
+            try {
+                beforeWrite.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            hook();
+            return delegate.write(src);
+        }
+
+        @Override
+        public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+            hook();
+            return delegate.write(srcs, offset, length);
+        }
+
+        @Override
+        public int write(ByteBuffer src, long position) throws IOException {
+            hook();
+            return delegate.write(src, position);
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            return delegate.read(dst);
+        }
+
+        @Override
+        public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+            return delegate.read(dsts, offset, length);
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long position) throws IOException {
+            return delegate.read(dst, position);
+        }
+
+        @Override
+        public long position() throws IOException {
+            return delegate.position();
+        }
+
+        @Override
+        public FileChannel position(long newPosition) throws IOException {
+            delegate.position(newPosition);
+            return this;
+        }
+
+        @Override
+        public long size() throws IOException {
+            return delegate.size();
+        }
+
+        @Override
+        public FileChannel truncate(long size) throws IOException {
+            delegate.truncate(size);
+            return this;
+        }
+
+        @Override
+        public void force(boolean metaData) throws IOException {
+            delegate.force(metaData);
+        }
+
+        @Override
+        public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+            return delegate.transferTo(position, count, target);
+        }
+
+        @Override
+        public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
+            return delegate.transferFrom(src, position, count);
+        }
+
+        @Override
+        public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+            return delegate.map(mode, position, size);
+        }
+
+        @Override
+        public FileLock lock(long position, long size, boolean shared) throws IOException {
+            return delegate.lock(position, size, shared);
+        }
+
+        @Override
+        public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+            return delegate.tryLock(position, size, shared);
+        }
+
+        @Override
+        protected void implCloseChannel() throws IOException {
+            delegate.close();
         }
     }
 }
