@@ -33,16 +33,18 @@ public final class PersistenceConfig {
     public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofMinutes(1);
 
     private static final PersistenceConfig DISABLED = new PersistenceConfig(null, DEFAULT_WAL_MODE,
-            DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE, DEFAULT_CHECKPOINT_INTERVAL);
+            DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE, DEFAULT_CHECKPOINT_INTERVAL, false);
 
     private final Path directory;
     private final WalMode walMode;
     private final Duration walFlushInterval;
     private final long walSegmentSize;
     private final Duration checkpointInterval;
+    private final boolean checkOnRecovery;
 
     private PersistenceConfig(Path directory, WalMode walMode, Duration walFlushInterval, long walSegmentSize,
-                              Duration checkpointInterval) {
+                              Duration checkpointInterval, boolean checkOnRecovery) {
+        this.checkOnRecovery = checkOnRecovery;
         this.directory = directory;
         this.walMode = walMode;
         this.walFlushInterval = walFlushInterval;
@@ -64,7 +66,7 @@ public final class PersistenceConfig {
     public static PersistenceConfig at(Path directory) {
         Objects.requireNonNull(directory, "directory");
         return new PersistenceConfig(directory, DEFAULT_WAL_MODE, DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE,
-                DEFAULT_CHECKPOINT_INTERVAL);
+                DEFAULT_CHECKPOINT_INTERVAL, false);
     }
 
     /**
@@ -76,7 +78,7 @@ public final class PersistenceConfig {
     public PersistenceConfig withWalMode(WalMode mode) {
         Objects.requireNonNull(mode, "mode");
         requireEnabled("walMode");
-        return new PersistenceConfig(directory, mode, walFlushInterval, walSegmentSize, checkpointInterval);
+        return new PersistenceConfig(directory, mode, walFlushInterval, walSegmentSize, checkpointInterval, checkOnRecovery);
     }
 
     /**
@@ -91,7 +93,7 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("walFlushInterval is " + interval
                     + "; it must be between 1 ms and 1 hour (PersistenceConfig.walFlushInterval)");
         }
-        return new PersistenceConfig(directory, walMode, interval, walSegmentSize, checkpointInterval);
+        return new PersistenceConfig(directory, walMode, interval, walSegmentSize, checkpointInterval, checkOnRecovery);
     }
 
     /**
@@ -105,7 +107,7 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("walSegmentSize is " + bytes + " bytes; it must be between "
                     + MIN_SEGMENT_SIZE + " (1 MiB) and 1 GiB (PersistenceConfig.walSegmentSize)");
         }
-        return new PersistenceConfig(directory, walMode, walFlushInterval, bytes, checkpointInterval);
+        return new PersistenceConfig(directory, walMode, walFlushInterval, bytes, checkpointInterval, checkOnRecovery);
     }
 
     /**
@@ -122,7 +124,7 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("checkpointInterval is " + interval
                     + "; it must be between 10 ms and 24 hours (PersistenceConfig.checkpointInterval)");
         }
-        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, interval);
+        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, interval, checkOnRecovery);
     }
 
     /** Time from the end of one checkpoint to the start of the next. */
@@ -131,6 +133,25 @@ public final class PersistenceConfig {
     }
 
     /** Whether the region is persisted. */
+    /**
+     * A copy that checks the store's consistency once recovery has loaded the checkpoint and replayed the log,
+     * before the node serves: every partition's B+ tree, every row it refers to, the free list (see
+     * {@code DataRegion.checkConsistency}). A problem stops the start with an {@link IllegalStateException}
+     * listing what is wrong, naming cache, partition and page. Costs about a second per million entries
+     * (measured in {@code docs/durability.md}); off by default. Config file key {@code checkOnRecovery}.
+     *
+     * @throws IllegalStateException if persistence is disabled
+     */
+    public PersistenceConfig withCheckOnRecovery(boolean check) {
+        requireEnabled("checkOnRecovery");
+        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, checkpointInterval, check);
+    }
+
+    /** Whether the start checks the store's consistency after recovery ({@link #withCheckOnRecovery}). */
+    public boolean checkOnRecovery() {
+        return checkOnRecovery;
+    }
+
     public boolean enabled() {
         return directory != null;
     }
@@ -162,6 +183,6 @@ public final class PersistenceConfig {
     public String toString() {
         return directory == null ? "PersistenceConfig{disabled}" : "PersistenceConfig{directory=" + directory
                 + ", walMode=" + walMode + ", walFlushInterval=" + walFlushInterval + ", walSegmentSize="
-                + walSegmentSize + ", checkpointInterval=" + checkpointInterval + '}';
+                + walSegmentSize + ", checkpointInterval=" + checkpointInterval + ", checkOnRecovery=" + checkOnRecovery + '}';
     }
 }

@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 /**
  * The crash test of RocksDB's kind: a node process with a persistent region is loaded by a streamer
  * and killed with kill -9 at a random moment, again and again; after each restart every entry whose
- * batch future completed successfully must be there with its value.
+ * batch future completed successfully must be there with its value, and the store must pass its own
+ * consistency check (the node runs it after recovery, {@code checkOnRecovery}, and would not start on a problem).
  *
  * <p>CI runs {@value #CI_KILLS} kills per mode. The long version (100 kills of FSYNC):
  * <pre>
@@ -82,7 +83,7 @@ class CrashLoopIT {
                 {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "1g", "applyThreads": 2,
                  "caches": [{"name": "orders", "partitions": 64}],
                  "persistence": {"directory": "%s", "walMode": "%s", "walSegmentSize": "2m",
-                                 "checkpointIntervalMillis": 150}}
+                                 "checkpointIntervalMillis": 150, "checkOnRecovery": true}}
                 """.formatted(dir.toString().replace("\\", "\\\\"), mode);
         Map<Long, String> acknowledged = new ConcurrentHashMap<>();
         long nextKey = 0;
@@ -90,8 +91,11 @@ class CrashLoopIT {
             NodeProcess node = NodeProcesses.start(config, List.of());
             try {
                 verify(node, acknowledged, round);
+                // The node checked its store after recovery and would not have started on a problem; it said so.
+                assertThat(node.log()).contains("store check after recovery: consistent");
                 if (round > 0) {
-                    node.log().lines().filter(l -> l.contains("recovered ")).forEach(l -> System.out.println("  " + l));
+                    node.log().lines().filter(l -> l.contains("recovered ") || l.contains("store check after recovery"))
+                            .forEach(l -> System.out.println("  " + l));
                 }
                 // A random moment of the load: once this many new keys were offered (about 0.1 to 1.5 s of loading).
                 long killAfterKeys = 50_000 + random.nextInt(1_000_000);
@@ -111,6 +115,7 @@ class CrashLoopIT {
         NodeProcess last = NodeProcesses.start(config, List.of());
         try {
             verify(last, acknowledged, kills);
+            assertThat(last.log()).contains("store check after recovery: consistent");
             assertThat(acknowledged).as("the loads got entries acknowledged at all").isNotEmpty();
         } finally {
             last.stop();

@@ -44,7 +44,7 @@ class DiskErrorIT {
                 {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "512m", "applyThreads": 2,
                  "caches": [{"name": "orders", "partitions": 16}],
                  "persistence": {"directory": "%s", "walMode": "LOG_ONLY", "walSegmentSize": "1g",
-                                 "checkpointIntervalMillis": 3600000}}
+                                 "checkpointIntervalMillis": 3600000, "checkOnRecovery": true}}
                 """.formatted(dir.toString().replace("\\", "\\\\"));
         Map<Long, String> acknowledged = new ConcurrentHashMap<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -45,7 +45,7 @@ class NodeRestartIT {
         String config = """
                 {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "512m", "applyThreads": 2,
                  "caches": [{"name": "orders", "partitions": 64}],
-                 "persistence": {"directory": "%s", "walMode": "%s"}}
+                 "persistence": {"directory": "%s", "walMode": "%s", "checkOnRecovery": true}}
                 """.formatted(dir.toString().replace("\\", "\\\\"), mode);
         Map<Long, String> expected = new HashMap<>();
         Map<Long, String> acknowledged = new ConcurrentHashMap<>();

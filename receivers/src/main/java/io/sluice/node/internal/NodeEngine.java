@@ -15,6 +15,7 @@ import io.sluice.node.NodeConfig;
 import io.sluice.protocol.internal.StreamerTransport;
 import io.sluice.processor.internal.ProcessorRegistry;
 import io.sluice.receiver.internal.ReceiverRegistry;
+import io.sluice.store.internal.ConsistencyReport;
 import io.sluice.store.internal.DataRegion;
 import io.sluice.store.internal.DataRegionConfig;
 import io.sluice.store.internal.BatchApplyException;
@@ -138,6 +139,14 @@ public final class NodeEngine implements Sluice {
                         manifest == null ? "none" : manifest.number(), loaded, (loadedAt - start) / 1_000_000,
                         summary.records(), summary.bytes(), (System.nanoTime() - loadedAt) / 1_000_000,
                         summary.dropped() == null ? "" : "; dropped a torn tail: " + summary.dropped());
+                if (config.persistence().checkOnRecovery()) {
+                    ConsistencyReport report = checkConsistency();
+                    if (!report.ok()) {
+                        throw new IllegalStateException("the store in " + wal.directory()
+                                + " failed its consistency check after recovery: " + report);
+                    }
+                    LOG.info("store check after recovery: {}", report);
+                }
                 checkpoints.start();
             }
             this.checkpointer = checkpoints;
@@ -216,6 +225,23 @@ public final class NodeEngine implements Sluice {
         }
         ensureOpen();
         return checkpointer.checkpoint();
+    }
+
+    /**
+     * Checks the store's consistency now ({@link DataRegion#checkConsistency}): every partition's tree and
+     * rows and the free list, as of one moment (writers wait for the check). Problems name cache and partition.
+     */
+    public ConsistencyReport checkConsistency() {
+        java.util.Map<PartitionStore, String> names = new java.util.IdentityHashMap<>();
+        synchronized (lifecycle) {
+            for (var e : cachesById.entrySet()) {
+                NodeCache<Object, Object> cache = e.getValue();
+                for (int p = 0; p < cache.partitions(); p++) {
+                    names.put(cache.store(p), "cache '" + cache.name() + "' (id " + e.getKey() + ") partition " + p);
+                }
+            }
+        }
+        return region.checkConsistency(p -> names.getOrDefault(p, "a partition of no cache"));
     }
 
     /** Checkpoints completed since the start (0 without persistence). */

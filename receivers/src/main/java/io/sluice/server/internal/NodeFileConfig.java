@@ -65,7 +65,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
     static final List<String> TLS_KEYS = List.of("keyStore", "keyStorePassword");
     /** The keys of the {@code persistence} object. */
     static final List<String> PERSISTENCE_KEYS = List.of("enabled", "directory", "walMode", "walFlushIntervalMillis",
-            "walSegmentSize", "checkpointIntervalMillis");
+            "walSegmentSize", "checkpointIntervalMillis", "checkOnRecovery");
 
     @JsonCreator
     public NodeFileConfig(@JsonProperty("host") String host, @JsonProperty("port") Integer port,
@@ -113,15 +113,16 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
 
     /** The data region's persistence: absent, or {@code enabled: false}, means in memory only. */
     public record PersistenceEntry(Boolean enabled, String directory, String walMode, Long walFlushIntervalMillis,
-                                   Long walSegmentSize, Long checkpointIntervalMillis) {
+                                   Long walSegmentSize, Long checkpointIntervalMillis, Boolean checkOnRecovery) {
         @JsonCreator
         public PersistenceEntry(@JsonProperty("enabled") Boolean enabled, @JsonProperty("directory") String directory,
                                 @JsonProperty("walMode") String walMode,
                                 @JsonProperty("walFlushIntervalMillis") Long walFlushIntervalMillis,
                                 @JsonProperty("walSegmentSize") JsonNode walSegmentSize,
-                                @JsonProperty("checkpointIntervalMillis") Long checkpointIntervalMillis) {
+                                @JsonProperty("checkpointIntervalMillis") Long checkpointIntervalMillis,
+                                @JsonProperty("checkOnRecovery") Boolean checkOnRecovery) {
             this(enabled, directory, walMode, walFlushIntervalMillis, size("persistence.walSegmentSize", walSegmentSize),
-                    checkpointIntervalMillis);
+                    checkpointIntervalMillis, checkOnRecovery);
         }
 
         /** The config it describes. @throws IllegalArgumentException naming the key of a bad or missing value */
@@ -164,6 +165,9 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                 }
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("key 'persistence.checkpointIntervalMillis': " + e.getMessage(), e);
+            }
+            if (checkOnRecovery != null) {
+                config = config.withCheckOnRecovery(checkOnRecovery);
             }
             return config;
         }

@@ -246,6 +246,25 @@ public final class PartitionStore {
         lock.writeLock().unlock();
     }
 
+    /** Takes the partition's read lock for a consistency check: writers wait, readers go on. */
+    void lockForCheck() {
+        lock.readLock().lock();
+    }
+
+    void unlockForCheck() {
+        lock.readLock().unlock();
+    }
+
+    /** Whether the partition was destroyed or its region closed (its pages are no longer its own). */
+    boolean retired() {
+        return retired != null;
+    }
+
+    /** The partition's tree (for a consistency check, under {@link #lockForCheck()}). */
+    BPlusTree tree() {
+        return tree;
+    }
+
     /**
      * Gives every page of this partition back to the region's free list (its cache is dropped). Every
      * later call fails with {@link IllegalStateException} giving the reason; a call running now

@@ -56,7 +56,7 @@ class NodeCheckpointTest {
     private NodeEngine start(Path directory) {
         return new NodeEngine(NodeEngineTest.smallNode().persistence(PersistenceConfig.at(directory)
                 .withWalMode(WalMode.LOG_ONLY).withWalSegmentSize(1 << 20)
-                .withCheckpointInterval(Duration.ofHours(1))).build());
+                .withCheckpointInterval(Duration.ofHours(1)).withCheckOnRecovery(true)).build());
     }
 
     private static Map<Long, String> contents(Cache<Long, String> cache) {

@@ -51,7 +51,8 @@ class NodeRecoveryTest {
     }
 
     private NodeEngine start(WalMode mode) {
-        return new NodeEngine(NodeEngineTest.smallNode().persistence(PersistenceConfig.at(dir).withWalMode(mode)).build());
+        return new NodeEngine(NodeEngineTest.smallNode().persistence(PersistenceConfig.at(dir).withWalMode(mode)
+                .withCheckOnRecovery(true)).build()); // every restart checks its store (a problem stops the start)
     }
 
     private static <K, V> Map<K, V> contents(Cache<K, V> cache) {

@@ -111,6 +111,7 @@ class BatchApplyModelTest {
                     }
                     if (round % 10 == 0) {
                         model.assertSame(store);
+                        ConsistencyCheckTest.assertConsistent(region, at);
                     }
                 }
                 model.assertSame(store);
@@ -155,6 +156,7 @@ class BatchApplyModelTest {
                     }
                 });
                 model.assertSame(store);
+                ConsistencyCheckTest.assertConsistent(region, at + ", after the batch that filled the region");
                 // and the region works again once room is made
                 for (byte[] key : new ArrayList<>(model.map.keySet())) {
                     store.remove(key, 0, key.length);
@@ -164,6 +166,7 @@ class BatchApplyModelTest {
                 BatchResult expectedAgain = applyToModel(model, again, BatchMode.UPSERT);
                 assertThat(store.applyBatch(encode(again), BatchMode.UPSERT)).as(at).isEqualTo(expectedAgain);
                 model.assertSame(store);
+                ConsistencyCheckTest.assertConsistent(region, at);
             }
         }
     }

@@ -62,6 +62,7 @@ class PartitionStoreModelTest {
                 }
             }
             model.assertSame(store);
+            ConsistencyCheckTest.assertConsistent(region, model.context());
             store.destroy();
             assertThat(region.usedPages()).as(model.context() + ": pages in use after destroy").isZero();
         }

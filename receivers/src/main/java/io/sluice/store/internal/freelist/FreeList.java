@@ -1,6 +1,7 @@
 package io.sluice.store.internal.freelist;
 
 import io.sluice.store.internal.page.DataPageIO;
+import io.sluice.store.internal.page.PageCheck;
 import io.sluice.store.internal.page.PageHeader;
 import io.sluice.store.internal.page.PageMemory;
 import java.nio.ByteBuffer;
@@ -220,5 +221,86 @@ public final class FreeList {
         b.putLong(p + PageHeader.FREE_LIST_NEXT, reuseHead);
         reuseHead = page;
         reusePages++;
+    }
+
+    /**
+     * Checks the lists against the pages (for a store consistency check, while no writer runs): every page
+     * in the reuse bucket is a free page marked so and used by nothing else, and their number is the one
+     * counted; every page in a bucket is a data page marked as in that bucket, with live rows, consistent
+     * bookkeeping, and the room for a new row the bucket promises; no list runs in a cycle.
+     */
+    public synchronized void check(PageCheck check) {
+        long seen = 0;
+        for (long page = reuseHead; page != PageMemory.NULL_PAGE; seen++) {
+            String at = "free list, reuse bucket, entry " + seen;
+            if (seen > reusePages) {
+                check.problem(at + ": the reuse bucket holds more pages than the " + reusePages + " it counts");
+                break;
+            }
+            if (!check.claim(page, PageCheck.FREE, at)) { // also a cycle: the page was seen before
+                break;
+            }
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            if (PageHeader.type(b, p) != PageHeader.TYPE_FREE || b.get(p + PageHeader.FREE_LIST_STATE) != IN_REUSE) {
+                check.problem(at + ": page " + page + " has type " + PageHeader.type(b, p) + " and list state "
+                        + b.get(p + PageHeader.FREE_LIST_STATE) + ", not a free page in the reuse bucket");
+            }
+            page = b.getLong(p + PageHeader.FREE_LIST_NEXT);
+        }
+        if (seen != reusePages && seen <= reusePages) {
+            check.problem("free list, reuse bucket: it counts " + reusePages + " pages but links " + seen);
+        }
+        java.util.Set<Long> listed = new java.util.HashSet<>();
+        for (int bucket = 0; bucket < BUCKETS; bucket++) {
+            boolean marked = (nonEmpty[bucket >>> 6] & 1L << bucket) != 0;
+            if (marked != (heads[bucket] != PageMemory.NULL_PAGE)) {
+                check.problem("free list, bucket " + bucket + ": its non-empty bit is " + marked + " but its head is page "
+                        + heads[bucket]);
+            }
+            long prev = PageMemory.NULL_PAGE;
+            int i = 0;
+            for (long page = heads[bucket]; page != PageMemory.NULL_PAGE; i++) {
+                String at = "free list, bucket " + bucket + ", entry " + i + ", page " + page;
+                if (!check.valid(page)) {
+                    check.problem(at + ": not an allocated page");
+                    break;
+                }
+                if (!listed.add(page)) {
+                    check.problem(at + ": the page is listed twice (a cycle, or in two buckets)");
+                    break;
+                }
+                ByteBuffer b = memory.buffer(page);
+                int p = memory.offset(page);
+                if (PageHeader.type(b, p) != PageHeader.TYPE_DATA) {
+                    check.problem(at + ": type " + PageHeader.type(b, p) + ", not a data page");
+                    break;
+                }
+                if (!check.claim(page, PageCheck.DATA, at)) {
+                    break;
+                }
+                if (b.get(p + PageHeader.FREE_LIST_STATE) != IN_BUCKET || b.getShort(p + PageHeader.FREE_LIST_BUCKET) != bucket
+                        || b.getLong(p + PageHeader.FREE_LIST_PREV) != prev) {
+                    check.problem(at + ": its header says list state " + b.get(p + PageHeader.FREE_LIST_STATE)
+                            + ", bucket " + b.getShort(p + PageHeader.FREE_LIST_BUCKET) + ", previous page "
+                            + b.getLong(p + PageHeader.FREE_LIST_PREV) + " (expected 1, " + bucket + ", " + prev + ")");
+                }
+                String wrong = check.dataPageProblem(page);
+                if (wrong != null) {
+                    check.problem(at + ": " + wrong);
+                } else {
+                    int space = DataPageIO.spaceForNewRow(b, p);
+                    int claims = Math.min(BUCKETS - 1, space >>> bucketShift);
+                    if (DataPageIO.liveRows(b, p) == 0) {
+                        check.problem(at + ": an empty data page in a bucket (it belongs in the reuse bucket)");
+                    } else if (claims != bucket) {
+                        check.problem(at + ": it has room for " + space + " bytes, which is bucket " + claims
+                                + ", not the bucket it is in");
+                    }
+                }
+                prev = page;
+                page = b.getLong(p + PageHeader.FREE_LIST_NEXT);
+            }
+        }
     }
 }

@@ -67,6 +67,11 @@ public final class BPlusTree {
         return height;
     }
 
+    /** The root page, or {@link PageMemory#NULL_PAGE} when empty (for {@link TreeCheck}). */
+    long root() {
+        return root;
+    }
+
     public int leafCapacity() {
         return leafCapacity;
     }
