@@ -198,7 +198,7 @@ public final class NodeEngine implements Sluice {
     /** What a checkpoint copies: under the lifecycle lock, so no cache is created or dropped around the mark. */
     private Checkpointer.Catalogue capture() {
         synchronized (lifecycle) {
-            long mark = wal.end();
+            long mark = wal.markForCheckpoint(); // the log starts a new segment here: the old one can go at commit
             List<Checkpointer.CacheStores> list = new ArrayList<>();
             for (var e : cachesById.entrySet()) {
                 NodeCache<Object, Object> cache = e.getValue();

@@ -103,6 +103,11 @@ public final class WriteAheadLog implements AutoCloseable {
             new java.util.concurrent.ConcurrentSkipListMap<>();
     /** The writer must write and fsync up to here whatever the mode (a checkpoint waits for it). */
     private long forceRequested; // guarded by lock
+    /**
+     * A checkpoint's mark: the writer starts a new segment exactly at this log position (-1: none asked), so that
+     * once the checkpoint commits, the whole segment before it can be deleted. Guarded by lock.
+     */
+    private long rollAt = -1;
     /** Signalled when {@link #synced} advanced or the log failed. */
     private final Condition syncedAdvanced = lock.newCondition();
 
@@ -378,6 +383,24 @@ public final class WriteAheadLog implements AutoCloseable {
         return syncs;
     }
 
+    /**
+     * A checkpoint's mark: the position after the last record appended so far, where the writer will start a
+     * new segment (when it next writes, or when the log is synced to the mark with nothing after it), so that
+     * the segment holding the records before the mark can be deleted once the checkpoint commits.
+     */
+    public long markForCheckpoint() {
+        lock.lock();
+        try {
+            rollAt = appended;
+            if (writerWaiting) {
+                writerWork.signal();
+            }
+            return appended;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The position after the last record appended so far. */
     public long end() {
         lock.lock();
@@ -471,6 +494,7 @@ public final class WriteAheadLog implements AutoCloseable {
             long end;
             boolean stop;
             boolean forcing;
+            long roll;
             lock.lock();
             try {
                 while (!closing && failure == null && !mustWriteLocked(nextForce)) {
@@ -496,6 +520,7 @@ public final class WriteAheadLog implements AutoCloseable {
                 }
                 stop = closing;
                 forcing = forceRequested > synced;
+                roll = rollAt;
                 batch = filling;
                 filling = spare;
                 spare = null;
@@ -507,14 +532,40 @@ public final class WriteAheadLog implements AutoCloseable {
             }
             try {
                 batch.flip();
+                long start = written; // the log position of the batch's first byte
+                boolean rollHere = roll >= start && roll <= end;
                 if (batch.hasRemaining()) {
                     if (segmentBytes >= segmentSize) {
-                        rollSegment(written);
+                        rollSegment(start, forcing);
+                    }
+                    if (rollHere) { // the mark is in this batch: its bytes before the mark end the segment
+                        int limit = batch.limit();
+                        batch.limit(batch.position() + (int) (roll - start));
+                        while (batch.hasRemaining()) {
+                            segmentBytes += segment.write(batch);
+                        }
+                        batch.limit(limit);
+                    }
+                    if (rollHere && segmentBytes > WalFormat.SEGMENT_HEADER) {
+                        rollSegment(roll, true);
                     }
                     while (batch.hasRemaining()) {
                         segmentBytes += segment.write(batch);
                     }
                     writes++;
+                } else if (rollHere && segmentBytes > WalFormat.SEGMENT_HEADER) {
+                    rollSegment(roll, true); // synced to the mark with nothing after it: a clean stop's checkpoint
+                }
+                if (rollHere) {
+                    lock.lock();
+                    try {
+                        if (rollAt == roll) {
+                            rollAt = -1;
+                        }
+                        syncedAdvanced.signalAll();
+                    } finally {
+                        lock.unlock();
+                    }
                 }
                 written = end;
                 boolean force = mode == WalMode.FSYNC || stop || forcing
@@ -573,8 +624,8 @@ public final class WriteAheadLog implements AutoCloseable {
     /** Whether the writer has something to do now. */
     private boolean mustWriteLocked(long nextForce) {
         boolean data = filling.position() > 0;
-        if (forceRequested > synced) {
-            return true;
+        if (forceRequested > synced || rollAt >= 0 && rollAt == appended && rollAt == written) {
+            return true; // a checkpoint waits for the sync, or its mark is the idle log's end: roll there now
         }
         return switch (mode) {
             case FSYNC, LOG_ONLY -> data;
@@ -648,16 +699,20 @@ public final class WriteAheadLog implements AutoCloseable {
 
     /**
      * Writes and fsyncs the log up to {@code position} whatever the mode, and waits for it (a checkpoint's mark
-     * must be on disk before the checkpoint counts).
+     * must be on disk before the checkpoint counts). If {@code position} is the pending mark of
+     * {@link #markForCheckpoint}, it also waits until the writer started the new segment there.
      *
      * @throws WalFailedException if the log failed or closed first
      */
     public void sync(long position) {
         lock.lock();
         try {
-            forceRequested = Math.max(forceRequested, position);
+            // A checkpoint syncing to its mark also waits for the roll there (markForCheckpoint): the writer then
+            // writes through what follows the mark too, so that the segment before it can be deleted at once.
+            long target = rollAt == position ? Math.max(position, appended) : position;
+            forceRequested = Math.max(forceRequested, target);
             writerWork.signal();
-            while (synced < position) {
+            while (synced < target || rollAt == position) {
                 checkWritable();
                 if (writerEnded) {
                     throw new WalFailedException("the write-ahead log in " + directory + " is closed", null);
@@ -712,8 +767,9 @@ public final class WriteAheadLog implements AutoCloseable {
         return total;
     }
 
-    private void rollSegment(long position) throws IOException {
-        if (mode != WalMode.NONE) {
+    /** Closes the segment (fsynced unless in NONE and not forced) and starts the next one at {@code position}. */
+    private void rollSegment(long position, boolean force) throws IOException {
+        if (mode != WalMode.NONE || force) {
             segment.force(false);
         }
         segment.close();

@@ -256,6 +256,35 @@ class WriteAheadLogTest {
     }
 
     @Test
+    void theLogStartsANewSegmentAtACheckpointsMarkSoTheOldOneCanBeDeleted() throws IOException {
+        long mark;
+        long idleMark;
+        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+            wal.appendEntry(0, 1, BatchMode.UPSERT, "a".getBytes(), 0, 1, "1".getBytes(), 0, 1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, "b".getBytes(), 0, 1, "2".getBytes(), 0, 1);
+            mark = wal.markForCheckpoint();
+            wal.appendEntry(0, 1, BatchMode.UPSERT, "c".getBytes(), 0, 1, "3".getBytes(), 0, 1);
+            wal.awaitDurable(wal.end());
+            assertThat(WalReader.segmentStarts(dir)).containsEntry(2L, mark).hasSize(2);
+            assertThat(wal.deleteSegmentsBefore(mark)).isEqualTo(1);
+            Recorder fromMark = new Recorder();
+            new WalReader(dir).replay(fromMark, mark);
+            assertThat(fromMark.seen).containsExactly("batch 0/1 UPSERT c=3");
+
+            // an idle log rolls at once: a clean stop's checkpoint leaves no checkpointed log behind
+            idleMark = wal.markForCheckpoint();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> WalReader.segmentStarts(dir).size() == 2);
+            assertThat(WalReader.segmentStarts(dir)).containsEntry(3L, idleMark);
+            assertThat(wal.deleteSegmentsBefore(idleMark)).isEqualTo(1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, "d".getBytes(), 0, 1, "4".getBytes(), 0, 1);
+            wal.awaitDurable(wal.end());
+        }
+        Recorder replay = new Recorder();
+        new WalReader(dir).replay(replay, idleMark);
+        assertThat(replay.seen).containsExactly("batch 0/1 UPSERT d=4");
+    }
+
+    @Test
     void aWaiterTheClosedLogCannotServeIsToldSoAtOnce() {
         WriteAheadLog wal = open(WalMode.FSYNC, new Recorder());
         wal.close();
