@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Lock-free: the arrays sit in slots taken and filled with one atomic swap, found from a rotating
  * index by a few probes. The pool used to be an {@code ArrayBlockingQueue}, whose lock (taken by the
  * adding thread for every batch and by the thread completing batches for every return) was 13% of a
- * Connect task thread's time (docs/benchmarks-results.md, 2026-11-23 22:15).
+ * Connect task thread's time (docs/benchmarks-results.md, 2026-11-23 22:20–22:25).
  *
  * <p>An array comes back only when nothing can read it any more: its batch succeeded, so the node
  * has applied it (in-JVM) or has answered after receiving the whole frame (remote), and the receiver
