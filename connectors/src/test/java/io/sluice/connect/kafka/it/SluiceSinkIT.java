@@ -347,19 +347,26 @@ class SluiceSinkIT {
         config.put("tasks.max", "1");
         worker.putConnector(name, config);
         worker.awaitRunning(name, 1);
-        int n = 0;
-        n = produce(topic, n, 2000);
+        // records keep coming while tasks are added, restarted and removed: the rebalances happen mid-stream
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CompletableFuture<Void> stream = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            while (!stop.get() || sent.get() < 8000) {
+                sent.set(produce(topic, sent.get(), 250));
+            }
+        });
+        await().atMost(Duration.ofSeconds(30)).until(() -> sent.get() >= 2000);
         config.put("tasks.max", "3"); // tasks added
         worker.putConnector(name, config);
         worker.awaitRunning(name, 3);
-        n = produce(topic, n, 2000);
         assertThat(worker.post("/connectors/" + name + "/tasks/1/restart")).isLessThan(300);
         worker.awaitRunning(name, 3);
-        n = produce(topic, n, 2000);
         config.put("tasks.max", "2"); // a task removed
         worker.putConnector(name, config);
         worker.awaitRunning(name, 2);
-        n = produce(topic, n, 2000);
+        stop.set(true);
+        stream.get(60, TimeUnit.SECONDS);
+        int n = sent.get();
         awaitAllCommitted(name, topic);
         worker.assertNoTaskFailed(name);
         try (Sluice client = client(node)) {
