@@ -58,6 +58,18 @@ public interface BinaryObjectBuilder {
         return setField(name, value);
     }
 
+    /**
+     * Sets a String field from {@code length} chars of {@code chars} starting at {@code offset}, without
+     * making the String (same result as {@code setField(name, new String(chars, offset, length))}): a
+     * parser's text buffer is written straight into the object. The chars are not kept.
+     *
+     * @throws BinaryTypeMismatchException if the type registers the field with another type
+     * @throws IndexOutOfBoundsException   if the range is not inside {@code chars}
+     */
+    default BinaryObjectBuilder setString(String name, char[] chars, int offset, int length) {
+        return setField(name, new String(chars, offset, length));
+    }
+
     /** Removes a field set earlier (or taken from the object this builder was made from). */
     BinaryObjectBuilder removeField(String name);
 

@@ -26,6 +26,23 @@ class BinaryObjectBuilderTest {
     }
 
     @Test
+    void aStringFromACharRangeIsTheSameBytesAsFromAString() {
+        BinaryObjectBuilder fromChars = binary.builder("Text");
+        BinaryObjectBuilder fromString = binary.builder("Text");
+        for (String text : List.of("", "SBER", "caf\u00e9", "\u65e5\u672c", "a\u0000b", "\ud83d\ude00!", "x\ud800y")) {
+            char[] padded = ("<<" + text + ">>").toCharArray();
+            BinaryObject a = fromChars.setString("t", padded, 2, text.length()).setLong("n", 1).build();
+            BinaryObject b = fromString.setField("t", text).setLong("n", 1).build();
+            assertThat(a.toBytes()).as(text).isEqualTo(b.toBytes());
+            assertThat((String) a.field("t")).isEqualTo(new String(text.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertThatThrownBy(() -> fromChars.setString("t", new char[3], 2, 2)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> fromChars.setString("n", "x".toCharArray(), 0, 1).build())
+                .isInstanceOf(BinaryTypeMismatchException.class);
+    }
+
+    @Test
     void fieldsReadBackWithTheirTypes() {
         BinaryObject o = order(binary.builder("StockOrder"), 42);
         assertThat((String) o.field("secCode")).isEqualTo("SBER");

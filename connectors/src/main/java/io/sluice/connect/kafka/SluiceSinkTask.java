@@ -246,6 +246,15 @@ public class SluiceSinkTask extends SinkTask {
             converter = new RecordConverter(config, sluice.binary());
         } catch (NodeUnreachableException e) {
             sluice = null;
+            javax.net.ssl.SSLHandshakeException tls = tlsHandshakeFailure(e);
+            if (tls != null) {
+                // the node's certificate is not trusted or does not name the address: retrying cannot help
+                throw new ConnectException("the TLS handshake with the Sluice nodes "
+                        + config.getList(SluiceSinkConfig.ADDRESSES) + " failed: " + tls.getMessage() + ". Check that "
+                        + SluiceSinkConfig.TLS_TRUSTED_CERTIFICATES + " (else the worker JVM's trust store) holds the"
+                        + " node's certificate or its CA, that the certificate names the host of the address, and"
+                        + " that the node has TLS on", e);
+            }
             scheduleRetry(e);
             return;
         } catch (RuntimeException e) {
@@ -264,6 +273,21 @@ public class SluiceSinkTask extends SinkTask {
         if (assigned != null && !assigned.isEmpty()) {
             context.resume(assigned.toArray(TopicPartition[]::new));
         }
+    }
+
+    /** The TLS handshake failure in a connection failure's causes, if that is what it was. */
+    private static javax.net.ssl.SSLHandshakeException tlsHandshakeFailure(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof javax.net.ssl.SSLHandshakeException h) {
+                return h;
+            }
+            for (Throwable s : c.getSuppressed()) {
+                if (s instanceof javax.net.ssl.SSLHandshakeException h) {
+                    return h;
+                }
+            }
+        }
+        return null;
     }
 
     private void scheduleRetry(Throwable cause) {

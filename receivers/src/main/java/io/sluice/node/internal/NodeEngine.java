@@ -69,6 +69,8 @@ public final class NodeEngine implements Sluice {
     private final NodeConfig config;
     private final String id;
     private final BinaryContext binary;
+    /** Batch arrays shared by this owner's streamers: a new streamer starts with the arrays earlier ones left. */
+    private final io.sluice.streamer.internal.BatchArrays batchArrays = io.sluice.streamer.internal.BatchArrays.shared();
     private final DataRegion region;
     private final StripedExecutor stripes;
     private final NodeMetrics metrics;
@@ -602,7 +604,7 @@ public final class NodeEngine implements Sluice {
         // The streamer forgets itself when it closes; the reference is set before anything can close it.
         AtomicReference<Streamer<?, ?>> self = new AtomicReference<>();
         Streamer<K, V> streamer = new Streamer<>(cacheName, options, transport, binary,
-                () -> streamers.remove(self.get()));
+                () -> streamers.remove(self.get()), batchArrays);
         self.set(streamer);
         streamers.add(streamer);
         if (closing) {

@@ -120,6 +120,13 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
         return placed(name, at);
     }
 
+    @Override
+    public BinaryObjectBuilder setString(String name, char[] chars, int offset, int length) {
+        int at = buf.position();
+        ValueEncoder.writeString(buf, chars, offset, length);
+        return placed(name, at);
+    }
+
     /** Records the value just written at {@code at} as field {@code name}. */
     private BinaryObjectBuilder placed(String name, int at) {
         int i = count;

@@ -289,6 +289,34 @@ final class ValueEncoder {
         out.position(p);
     }
 
+    /**
+     * Writes {@code length} chars of {@code chars} from {@code offset} as a STRING, the same bytes as
+     * {@link #writeString(GrowableBuffer, String)} of {@code new String(chars, offset, length)}, without
+     * that String (a JSON parser's text buffer goes straight into the value).
+     */
+    static void writeString(GrowableBuffer out, char[] chars, int offset, int length) {
+        if (offset < 0 || length < 0 || offset > chars.length - length) {
+            throw new IndexOutOfBoundsException("chars " + offset + ".." + ((long) offset + length) + " of " + chars.length);
+        }
+        out.ensureRemaining((int) Math.min(3L * length + 2, Integer.MAX_VALUE - 32));
+        byte[] a = out.array();
+        int p = out.position();
+        a[p++] = STRING;
+        int i = 0;
+        for (; i < length; i++) {
+            char c = chars[offset + i];
+            if ((char) (c - 1) >= 0x7F) {
+                break;
+            }
+            a[p++] = (byte) c;
+        }
+        if (i < length) {
+            p = writeNonAscii(java.nio.CharBuffer.wrap(chars, offset, length), i, a, p); // rare: not ASCII
+        }
+        a[p++] = 0;
+        out.position(p);
+    }
+
     /** How many leading chars are ASCII other than NUL (they encode as themselves). */
     private static int asciiPrefix(String s, int len) {
         for (int i = 0; i < len; i++) {
@@ -300,7 +328,7 @@ final class ValueEncoder {
     }
 
     /** The rest of a string from its first non-ASCII (or NUL) char; returns the new position. */
-    private static int writeNonAscii(String s, int from, byte[] a, int p) {
+    private static int writeNonAscii(CharSequence s, int from, byte[] a, int p) {
         int len = s.length();
         for (int i = from; i < len; i++) {
             char c = s.charAt(i);

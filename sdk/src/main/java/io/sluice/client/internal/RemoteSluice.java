@@ -32,6 +32,8 @@ public final class RemoteSluice implements Sluice {
     private final Nodes nodes;
     private final ClientTransport transport;
     private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
+    /** Batch arrays shared by this owner's streamers: a new streamer starts with the arrays earlier ones left. */
+    private final io.sluice.streamer.internal.BatchArrays batchArrays = io.sluice.streamer.internal.BatchArrays.shared();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -102,7 +104,7 @@ public final class RemoteSluice implements Sluice {
         ensureOpen();
         AtomicReference<Streamer<?, ?>> self = new AtomicReference<>();
         Streamer<K, V> streamer = new Streamer<>(cacheName, options, transport, binary,
-                () -> streamers.remove(self.get()));
+                () -> streamers.remove(self.get()), batchArrays);
         self.set(streamer);
         streamers.add(streamer);
         return streamer;

@@ -1,13 +1,20 @@
 package io.sluice.streamer.internal;
 
-import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Arrays of batches the node has applied, kept for the next batches so that a steady load allocates
  * no batch bytes (without it, every entry's encoded bytes were allocated a second time: the batch
  * array that holds them). Bounded by a number of arrays and a number of bytes; past the bounds an
- * array is left to the collector.
+ * array is left to the collector. One pool serves every streamer of a client or a node (see
+ * {@link #shared()}), so a new streamer's first batches take the arrays earlier streamers left.
+ *
+ * <p>Lock-free: the arrays sit in slots taken and filled with one atomic swap, found from a rotating
+ * index by a few probes. The pool used to be an {@code ArrayBlockingQueue}, whose lock (taken by the
+ * adding thread for every batch and by the thread completing batches for every return) was 13% of a
+ * Connect task thread's time (docs/benchmarks-results.md, 2026-11-23 22:20–22:25).
  *
  * <p>An array comes back only when nothing can read it any more: its batch succeeded, so the node
  * has applied it (in-JVM) or has answered after receiving the whole frame (remote), and the receiver
@@ -16,21 +23,36 @@ import java.util.concurrent.atomic.AtomicLong;
  * send queue or on an apply thread: their arrays are never reused ({@link #disabled()}, or simply
  * not returned).
  */
-final class BatchArrays {
+public final class BatchArrays {
 
-    private static final BatchArrays DISABLED = new BatchArrays(0, 0);
+    private static final BatchArrays DISABLED = new BatchArrays(1, 0);
+    /** Slots looked at by one take or give before it gives up (allocates, or drops the array). */
+    private static final int PROBES = 8;
 
-    private final ArrayBlockingQueue<byte[]> arrays;
+    private final AtomicReferenceArray<byte[]> slots;
+    private final int mask;
     private final long maxBytes;
     private final AtomicLong bytes = new AtomicLong();
+    private final AtomicInteger kept = new AtomicInteger();
+    private final AtomicInteger cursor = new AtomicInteger();
 
     /**
-     * @param maxArrays arrays kept at most
-     * @param maxBytes  bytes kept at most (heap on top of the streamer's buffer memory)
+     * @param maxArrays arrays kept at most (rounded up to a power of two)
+     * @param maxBytes  bytes kept at most (heap on top of the streamers' buffer memory)
      */
     BatchArrays(int maxArrays, long maxBytes) {
-        this.arrays = new ArrayBlockingQueue<>(Math.max(1, maxArrays));
+        int n = Integer.highestOneBit(Math.max(1, Math.min(maxArrays, 1 << 20)) * 2 - 1);
+        this.slots = new AtomicReferenceArray<>(n);
+        this.mask = n - 1;
         this.maxBytes = maxBytes;
+    }
+
+    /**
+     * The pool a client or a node shares among its streamers: up to 4,096 arrays and an eighth of the
+     * maximum heap, at most 128 MiB.
+     */
+    public static BatchArrays shared() {
+        return new BatchArrays(4096, Math.min(128L << 20, Runtime.getRuntime().maxMemory() / 8));
     }
 
     /** A pool that keeps nothing. */
@@ -40,9 +62,18 @@ final class BatchArrays {
 
     /** A kept array of at least {@code minLength} bytes, or a new one of {@code length}. Its content is undefined. */
     byte[] take(int minLength, int length) {
-        if (maxBytes > 0) {
-            byte[] a = arrays.poll();
-            if (a != null) {
+        if (maxBytes > 0 && kept.get() > 0) {
+            int start = cursor.getAndDecrement(); // the last given array is near the cursor (a stack, roughly)
+            for (int i = 0; i < PROBES; i++) {
+                int slot = (start - i) & mask;
+                if (slots.get(slot) == null) {
+                    continue;
+                }
+                byte[] a = slots.getAndSet(slot, null);
+                if (a == null) {
+                    continue;
+                }
+                kept.decrementAndGet();
                 bytes.addAndGet(-a.length);
                 if (a.length >= minLength) {
                     return a;
@@ -55,19 +86,26 @@ final class BatchArrays {
 
     /** Keeps an array no one reads any more, if within the bounds. */
     void give(byte[] array) {
-        if (maxBytes <= 0 || bytes.addAndGet(array.length) > maxBytes) {
-            if (maxBytes > 0) {
-                bytes.addAndGet(-array.length);
-            }
+        if (maxBytes <= 0) {
             return;
         }
-        if (!arrays.offer(array)) {
+        if (bytes.addAndGet(array.length) > maxBytes) {
             bytes.addAndGet(-array.length);
+            return;
         }
+        int start = cursor.incrementAndGet();
+        for (int i = 0; i < PROBES; i++) {
+            int slot = (start + i) & mask;
+            if (slots.get(slot) == null && slots.compareAndSet(slot, null, array)) {
+                kept.incrementAndGet();
+                return;
+            }
+        }
+        bytes.addAndGet(-array.length);
     }
 
     /** Arrays kept now. */
     int kept() {
-        return arrays.size();
+        return kept.get();
     }
 }

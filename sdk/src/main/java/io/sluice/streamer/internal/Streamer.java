@@ -80,6 +80,15 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
      */
     public Streamer(String cacheName, StreamerOptions options, StreamerTransport transport, ValueCodec codec,
                     Runnable onClose) {
+        this(cacheName, options, transport, codec, onClose, null);
+    }
+
+    /**
+     * @param arrays the pool of batch arrays this streamer shares with its owner's other streamers
+     *               ({@link BatchArrays#shared()}); null for a pool of its own
+     */
+    public Streamer(String cacheName, StreamerOptions options, StreamerTransport transport, ValueCodec codec,
+                    Runnable onClose, BatchArrays arrays) {
         this.cacheName = Objects.requireNonNull(cacheName, "cacheName");
         this.options = Objects.requireNonNull(options, "options");
         Objects.requireNonNull(transport, "transport");
@@ -98,7 +107,7 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         this.sender = new BatchSender(cacheName, options.receiver(), options.allowOverwrite(), options.skipStore(),
                 options.perNodeParallelOperations(), transport, new PartitionOwners(transport, partitions), counters);
         this.buffers = new PartitionBuffers(partitions, options.perPartitionBufferSize(),
-                options.perPartitionBufferBytes(), memory, ledger, sender, batchArrays(options, partitions));
+                options.perPartitionBufferBytes(), memory, ledger, sender, batchArrays(options, partitions, arrays));
         counters.openBuffers(buffers::openEntries, buffers::openCredit);
         this.autoFlusher = AutoFlusher.startIfEnabled(cacheName, buffers, options.autoFlushInterval());
     }
@@ -208,14 +217,18 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
     }
 
     /**
-     * Applied batches' arrays are reused for a built-in receiver, which keeps nothing that reads them;
-     * up to one array per partition and a quarter of the buffer memory are kept.
+     * Applied batches' arrays are reused for a built-in receiver, which keeps nothing that reads them:
+     * in the owner's shared pool, else in one of this streamer's own (up to one array per partition and
+     * a quarter of the buffer memory).
      */
-    private static BatchArrays batchArrays(StreamerOptions options, int partitions) {
+    private static BatchArrays batchArrays(StreamerOptions options, int partitions, BatchArrays shared) {
         String receiver = options.receiver().name();
         boolean builtIn = receiver.equals(Receivers.ISOLATED) || receiver.equals(Receivers.INDIVIDUAL)
                 || receiver.equals(Receivers.BATCHED);
-        return builtIn ? new BatchArrays(partitions, options.bufferMemory() / 4) : BatchArrays.disabled();
+        if (!builtIn) {
+            return BatchArrays.disabled();
+        }
+        return shared != null ? shared : new BatchArrays(partitions, options.bufferMemory() / 4);
     }
 
     @Override

@@ -85,7 +85,8 @@ public final class BinaryValues {
             }
             Object v = e.getValue();
             if (v != null) {
-                b.setField(name, schemaless(v, typeName + "." + name));
+                // the nested type's name only for a value that nests (it was a third of a task thread's time)
+                b.setField(name, schemaless(v, nests(v) ? typeName + "." + name : typeName));
             }
         }
         return b.build();
@@ -125,6 +126,11 @@ public final class BinaryValues {
         }
         throw new ConversionException("key fields need a Struct or Map value, not "
                 + (value == null ? "null" : value.getClass().getName()));
+    }
+
+    /** Whether a schemaless value becomes, or holds, a nested binary object. */
+    private static boolean nests(Object v) {
+        return v instanceof Map<?, ?> || v instanceof List<?> || v instanceof Struct;
     }
 
     private Object schemaless(Object v, String nestedType) {

@@ -18,7 +18,8 @@ import java.util.List;
  * is {@code fromJson}'s: text → String, an integral number → long (BigInteger beyond), another
  * number → double, true/false → boolean, an array → list, an object → a nested binary object of
  * type {@code <type>.<property>}; a null property is left out. Field names come from the parser's
- * symbol table (one String per name), which keeps the builder on its fast path. Not thread-safe:
+ * symbol table (one String per name), which keeps the builder on its fast path; a text value goes
+ * from the parser's char buffer into the object's bytes (no String per value). Not thread-safe:
  * one per task.
  */
 public final class JsonValues {
@@ -74,7 +75,8 @@ public final class JsonValues {
             while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 switch (p.nextToken()) {
-                    case VALUE_STRING -> b.setField(name, p.getText());
+                    // the parser's own char buffer, no String per value
+                    case VALUE_STRING -> b.setString(name, p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
                     case VALUE_NUMBER_INT -> {
                         if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
                             b.setField(name, p.getBigIntegerValue());

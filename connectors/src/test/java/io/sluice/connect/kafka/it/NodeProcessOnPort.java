@@ -21,6 +21,7 @@ final class NodeProcessOnPort implements AutoCloseable {
     private final Path dir;
     private final int port;
     private final List<String> jvmArgs;
+    private final List<String> nodeArgs;
     private Process process;
 
     NodeProcessOnPort(Path dir) throws IOException {
@@ -28,7 +29,13 @@ final class NodeProcessOnPort implements AutoCloseable {
     }
 
     NodeProcessOnPort(Path dir, List<String> jvmArgs) throws IOException {
+        this(dir, jvmArgs, List.of());
+    }
+
+    /** @param nodeArgs arguments of the node's main (e.g. --config node.json) */
+    NodeProcessOnPort(Path dir, List<String> jvmArgs, List<String> nodeArgs) throws IOException {
         this.jvmArgs = List.copyOf(jvmArgs);
+        this.nodeArgs = List.copyOf(nodeArgs);
         String prop = System.getProperty("sluice.node.jar", "../receivers/target/sluice-node.jar");
         this.jar = Path.of(prop).toAbsolutePath().normalize();
         if (!Files.exists(jar)) {
@@ -47,6 +54,7 @@ final class NodeProcessOnPort implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-XX:+UseSerialGC", "-jar", jar.toString(), "--port", Integer.toString(port)));
+        cmd.addAll(nodeArgs);
         process = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
         Process p = process;
         CompletableFuture<Boolean> listening = CompletableFuture.supplyAsync(() -> {
@@ -86,10 +94,14 @@ final class NodeProcessOnPort implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** SIGTERM (the node drains and exits, writing a JFR recording if it makes one), kill -9 after 10 s. */
     @Override
     public void close() throws InterruptedException {
         if (process != null && process.isAlive()) {
-            kill();
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                kill();
+            }
         }
     }
 }

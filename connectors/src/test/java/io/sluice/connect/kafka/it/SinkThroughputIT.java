@@ -64,7 +64,7 @@ class SinkThroughputIT {
         Path plugin = Path.of(System.getProperty("sluice.connect.plugin",
                 "target/sluice-kafka-connect-0.1.0-SNAPSHOT-plugin/sluice-kafka-connect"));
         try (NodeProcessOnPort node = new NodeProcessOnPort(dir.resolve("node"),
-                List.of("-Xmx512m", "-XX:MaxDirectMemorySize=8g"));
+                nodeJvm());
              KafkaBroker broker = new KafkaBroker(dir)) {
             node.start();
             String topic = "stock-orders";
@@ -145,6 +145,9 @@ class SinkThroughputIT {
             Map<String, Double> sinkSeconds = new java.util.LinkedHashMap<>();
             Map<String, Double> steadySeconds = new java.util.LinkedHashMap<>();
             for (String variant : System.getProperty("sluice.kafka.bench.sinks", "json,bytes").split(",")) {
+                if (variant.isBlank()) {
+                    continue; // -Dsluice.kafka.bench.sinks= measures the consumers and the SDK only
+                }
                 String name = "bench-" + variant;
                 double firstRecordSeconds;
                 double committedSeconds;
@@ -219,6 +222,16 @@ class SinkThroughputIT {
                 }
             }
         }
+    }
+
+    /** The node's JVM options; -Dsluice.kafka.bench.node.jvm adds some (e.g. a JFR recording), space-separated. */
+    private static List<String> nodeJvm() {
+        List<String> jvm = new ArrayList<>(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=8g"));
+        String extra = System.getProperty("sluice.kafka.bench.node.jvm", "");
+        if (!extra.isBlank()) {
+            jvm.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        return jvm;
     }
 
     /** The StockOrder of samples' {@code StockOrder.forKey}, as schemaless JSON. */

@@ -145,7 +145,7 @@ class SluiceSinkIT {
                 }
                 assertThat(o).as("o%d", i).isNotNull();
                 assertThat(o.type().typeName()).isEqualTo("StockOrder");
-                assertThat((Long) o.field("id")).isEqualTo(i);
+                assertThat((Long) o.field("id")).isEqualTo((long) i);
                 assertThat((String) o.field("symbol")).isEqualTo("S" + (i % 7));
                 assertThat((Double) o.field("price")).isEqualTo(i + 0.5);
                 assertThat((Integer) o.field("qty")).isEqualTo(i * 10);
@@ -347,19 +347,26 @@ class SluiceSinkIT {
         config.put("tasks.max", "1");
         worker.putConnector(name, config);
         worker.awaitRunning(name, 1);
-        int n = 0;
-        n = produce(topic, n, 2000);
+        // records keep coming while tasks are added, restarted and removed: the rebalances happen mid-stream
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CompletableFuture<Void> stream = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            while (!stop.get() || sent.get() < 8000) {
+                sent.set(produce(topic, sent.get(), 250));
+            }
+        });
+        await().atMost(Duration.ofSeconds(30)).until(() -> sent.get() >= 2000);
         config.put("tasks.max", "3"); // tasks added
         worker.putConnector(name, config);
         worker.awaitRunning(name, 3);
-        n = produce(topic, n, 2000);
         assertThat(worker.post("/connectors/" + name + "/tasks/1/restart")).isLessThan(300);
         worker.awaitRunning(name, 3);
-        n = produce(topic, n, 2000);
         config.put("tasks.max", "2"); // a task removed
         worker.putConnector(name, config);
         worker.awaitRunning(name, 2);
-        n = produce(topic, n, 2000);
+        stop.set(true);
+        stream.get(60, TimeUnit.SECONDS);
+        int n = sent.get();
         awaitAllCommitted(name, topic);
         worker.assertNoTaskFailed(name);
         try (Sluice client = client(node)) {
@@ -421,6 +428,73 @@ class SluiceSinkIT {
         assertThat(trace).contains("could not be reached").contains("sluice.retry.timeout.ms=1500");
         assertThat(committed(name)).as("nothing committed").isEmpty();
         worker.delete(name);
+    }
+
+    @Test
+    void overTlsRecordsArriveAndAnUntrustedCertificateFailsTheTaskClearly() throws Exception {
+        Path tls = Files.createDirectories(dir.resolve("tls"));
+        Path keys = tls.resolve("node.p12");
+        Path cert = tls.resolve("node.pem");
+        Path other = tls.resolve("other.p12");
+        Path otherCert = tls.resolve("other.pem");
+        for (Path[] kc : new Path[][] {{keys, cert}, {other, otherCert}}) {
+            keytool("-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=127.0.0.1",
+                    "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", kc[0].toString(),
+                    "-storepass", "changeit");
+            keytool("-exportcert", "-rfc", "-alias", "node", "-keystore", kc[0].toString(), "-storepass", "changeit",
+                    "-file", kc[1].toString());
+        }
+        Path nodeConfig = tls.resolve("node.json");
+        Files.writeString(nodeConfig, "{\"tls\": {\"keyStore\": \"" + keys.toAbsolutePath()
+                + "\", \"keyStorePassword\": \"changeit\"}}");
+        try (NodeProcessOnPort tlsNode = new NodeProcessOnPort(tls.resolve("node"), List.of("-Xmx256m"),
+                List.of("--config", nodeConfig.toString()))) {
+            tlsNode.start();
+            String topic = "orders-tls";
+            broker.createTopic(topic, 2);
+            Map<String, String> config = base("tls", topic);
+            config.put("value.converter.schemas.enable", "false");
+            config.put("sluice.addresses", tlsNode.address());
+            config.put("sluice.tls.enabled", "true");
+            config.put("sluice.tls.trusted.certificates", cert.toString());
+            worker.putConnector("tls", config);
+            int n = produce(topic, 0, 1000);
+            awaitAllCommitted("tls", topic);
+            try (Sluice client = SluiceClient.connect(ClientConfig.builder().addresses(tlsNode.address()).tls(cert)
+                    .connectTimeout(Duration.ofSeconds(5)).requestTimeout(Duration.ofSeconds(10)).build())) {
+                Cache<String, BinaryObject> cache = client.<String, BinaryObject>cache("tls").withKeepBinary();
+                assertThat(cache.size()).isEqualTo(n);
+                for (int i = 0; i < n; i++) {
+                    BinaryObject o = cache.get("k" + i);
+                    assertThat(o).as("record k%d", i).isNotNull();
+                    assertThat((Long) o.field("id")).isEqualTo((long) i);
+                }
+            }
+            worker.delete("tls");
+
+            // trusting another certificate: the task fails at once, naming the key to fix
+            config.put("sluice.cache.name", "tls-untrusted");
+            config.put("sluice.tls.trusted.certificates", otherCert.toString());
+            worker.putConnector("tls-untrusted", config);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                JsonNode tasks = worker.get("/connectors/tls-untrusted/status").path("tasks");
+                return tasks.size() == 1 && "FAILED".equals(tasks.get(0).path("state").asText());
+            });
+            String trace = worker.get("/connectors/tls-untrusted/status").path("tasks").get(0).path("trace").asText();
+            assertThat(trace).contains("TLS handshake").contains("sluice.tls.trusted.certificates");
+            assertThat(committed("tls-untrusted")).as("nothing committed").isEmpty();
+            worker.delete("tls-untrusted");
+        }
+    }
+
+    private static void keytool(String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
     }
 
     // ---- helpers ----
