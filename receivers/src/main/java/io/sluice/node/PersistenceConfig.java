@@ -132,7 +132,6 @@ public final class PersistenceConfig {
         return checkpointInterval;
     }
 
-    /** Whether the region is persisted. */
     /**
      * A copy that checks the store's consistency once recovery has loaded the checkpoint and replayed the log,
      * before the node serves: every partition's B+ tree, every row it refers to, the free list (see
@@ -152,6 +151,7 @@ public final class PersistenceConfig {
         return checkOnRecovery;
     }
 
+    /** Whether the region is persisted. */
     public boolean enabled() {
         return directory != null;
     }

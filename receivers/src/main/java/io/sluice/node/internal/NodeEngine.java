@@ -32,6 +32,7 @@ import io.sluice.store.internal.wal.WriteAheadLog;
 import io.sluice.protocol.internal.EntryBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.sluice.streamer.internal.BatchArrays;
 import io.sluice.streamer.internal.Streamer;
 
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ public final class NodeEngine implements Sluice {
     private final String id;
     private final BinaryContext binary;
     /** Batch arrays shared by this owner's streamers: a new streamer starts with the arrays earlier ones left. */
-    private final io.sluice.streamer.internal.BatchArrays batchArrays = io.sluice.streamer.internal.BatchArrays.shared();
+    private final BatchArrays batchArrays = BatchArrays.shared();
     private final DataRegion region;
     private final StripedExecutor stripes;
     private final NodeMetrics metrics;
