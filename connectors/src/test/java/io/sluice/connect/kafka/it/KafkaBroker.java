@@ -5,6 +5,7 @@ import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.utils.Time;
@@ -78,9 +79,19 @@ final class KafkaBroker implements AutoCloseable {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
     }
 
+    /**
+     * Creates the topic and waits until every partition has a leader: the controller accepts a topic before
+     * the broker leads its partitions, and a producer sending into that gap got NotLeaderOrFollower, then
+     * OutOfOrderSequence for its first batch until its delivery timeout (seen once in a full build).
+     */
     void createTopic(String name, int partitions) throws Exception {
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                TopicDescription d = admin.describeTopics(List.of(name)).allTopicNames().get().get(name);
+                return d.partitions().size() == partitions
+                        && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+            });
         }
     }
 

@@ -512,11 +512,20 @@ class SluiceSinkIT {
         return c;
     }
 
+    /** Sends the records and waits for every acknowledgement: a send the broker refused fails the test here. */
     private int produce(String topic, int from, int count) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>(count);
         for (int i = from; i < from + count; i++) {
-            producer.send(new ProducerRecord<>(topic, "k" + i, json(i)));
+            sent.add(producer.send(new ProducerRecord<>(topic, "k" + i, json(i))));
         }
         producer.flush();
+        for (int i = 0; i < count; i++) {
+            try {
+                sent.get(i).get(60, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException("the broker did not take record k" + (from + i) + " of " + topic, e);
+            }
+        }
         return from + count;
     }
 
