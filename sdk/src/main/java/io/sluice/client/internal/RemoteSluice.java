@@ -12,6 +12,7 @@ import io.sluice.client.ClientConfig;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
+import io.sluice.streamer.internal.BatchArrays;
 import io.sluice.streamer.internal.Streamer;
 
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ public final class RemoteSluice implements Sluice {
     private final ClientTransport transport;
     private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
     /** Batch arrays shared by this owner's streamers: a new streamer starts with the arrays earlier ones left. */
-    private final io.sluice.streamer.internal.BatchArrays batchArrays = io.sluice.streamer.internal.BatchArrays.shared();
+    private final BatchArrays batchArrays = BatchArrays.shared();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
