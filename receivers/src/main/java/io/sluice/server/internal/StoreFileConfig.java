@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  *                      "table": "orders", "keyColumn": "id", "keyType": "BIGINT", "valueColumn": "body",
  *                      "jsonValues": "StockOrder", "createTable": true, "maxBatchSize": 512,
  *                      "copyThreshold": 0, "batchStatement": "UNNEST_ARRAYS", "poolSize": 4,
- *                      "connectionTimeoutMillis": 5000, "retryAttempts": 3, "retryBackoffMillis": 100}},
+ *                      "concurrentBatches": 2, "connectionTimeoutMillis": 5000, "retryAttempts": 3, "retryBackoffMillis": 100}},
  *   "audit": {"class": "com.example.AuditStore"}
  * },
  * "caches": [{"name": "orders", "store": {"name": "pg", "mode": "WRITE_THROUGH", "readThrough": true}}]
@@ -37,7 +37,7 @@ final class StoreFileConfig {
     /** The keys of a {@code stores.<name>.jdbc} object. */
     static final List<String> JDBC_KEYS = List.of("url", "username", "password", "table", "keyColumn", "keyType",
             "valueColumn", "jsonValues", "createTable", "maxBatchSize", "copyThreshold", "batchStatement", "poolSize",
-            "connectionTimeoutMillis", "retryAttempts", "retryBackoffMillis");
+            "concurrentBatches", "connectionTimeoutMillis", "retryAttempts", "retryBackoffMillis");
     /** The keys of a {@code caches[i].store} object. */
     static final List<String> CACHE_STORE_KEYS = List.of("name", "mode", "readThrough", "flushSize",
             "flushIntervalMillis", "queueBound", "flushAttempts", "flushThreads");
@@ -76,8 +76,8 @@ final class StoreFileConfig {
     /** The built-in JDBC store's settings; only {@code url} is required, the rest default as in {@link JdbcStoreConfig}. */
     record JdbcEntry(String url, String username, String password, String table, String keyColumn, String keyType,
                      String valueColumn, String jsonValues, Boolean createTable, Integer maxBatchSize,
-                     Integer copyThreshold, String batchStatement, Integer poolSize, Long connectionTimeoutMillis,
-                     Integer retryAttempts, Long retryBackoffMillis) {
+                     Integer copyThreshold, String batchStatement, Integer poolSize, Integer concurrentBatches,
+                     Long connectionTimeoutMillis, Integer retryAttempts, Long retryBackoffMillis) {
         @JsonCreator
         JdbcEntry(@JsonProperty("url") String url, @JsonProperty("username") String username,
                   @JsonProperty("password") String password, @JsonProperty("table") String table,
@@ -86,6 +86,7 @@ final class StoreFileConfig {
                   @JsonProperty("createTable") Boolean createTable, @JsonProperty("maxBatchSize") Integer maxBatchSize,
                   @JsonProperty("copyThreshold") Integer copyThreshold,
                   @JsonProperty("batchStatement") String batchStatement, @JsonProperty("poolSize") Integer poolSize,
+                  @JsonProperty("concurrentBatches") Integer concurrentBatches,
                   @JsonProperty("connectionTimeoutMillis") Long connectionTimeoutMillis,
                   @JsonProperty("retryAttempts") Integer retryAttempts,
                   @JsonProperty("retryBackoffMillis") Long retryBackoffMillis) {
@@ -102,6 +103,7 @@ final class StoreFileConfig {
             this.copyThreshold = copyThreshold;
             this.batchStatement = batchStatement;
             this.poolSize = poolSize;
+            this.concurrentBatches = concurrentBatches;
             this.connectionTimeoutMillis = connectionTimeoutMillis;
             this.retryAttempts = retryAttempts;
             this.retryBackoffMillis = retryBackoffMillis;
@@ -127,6 +129,7 @@ final class StoreFileConfig {
             set(key + ".batchStatement", batchStatement,
                     v -> b.batchStatement(constant(key + ".batchStatement", v, JdbcStoreConfig.BatchStatement.class)));
             set(key + ".poolSize", poolSize, b::poolSize);
+            set(key + ".concurrentBatches", concurrentBatches, b::concurrentBatches);
             set(key + ".connectionTimeoutMillis", connectionTimeoutMillis,
                     v -> b.connectionTimeout(Duration.ofMillis(v)));
             set(key + ".retryAttempts", retryAttempts, b::retryAttempts);

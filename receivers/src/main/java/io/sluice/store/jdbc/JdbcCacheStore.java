@@ -9,6 +9,7 @@ import io.sluice.CacheStore;
 import io.sluice.CacheStoreContext;
 import io.sluice.CacheStoreException;
 import io.sluice.store.jdbc.internal.CopyRows;
+import io.sluice.store.jdbc.internal.GroupCommit;
 import io.sluice.store.jdbc.internal.KeyBinder;
 import io.sluice.store.jdbc.internal.StoreSql;
 import io.sluice.store.jdbc.internal.TransientErrors;
@@ -59,6 +60,9 @@ import java.util.Objects;
  */
 public final class JdbcCacheStore implements CacheStore<Object, Object> {
 
+    /** The most writeBatch calls sent together in one transaction. */
+    private static final int MAX_GROUP = 64;
+
     private final JdbcStoreConfig config;
     private final StoreSql sql;
     /** Values as JSON in a jsonb column, rather than their bytes in a bytea one. */
@@ -67,6 +71,8 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     private volatile KeyBinder keys;
     private volatile CacheStoreContext context;
     private volatile Retry retry;
+    /** Concurrent array upserts, sent together while {@link JdbcStoreConfig#concurrentBatches()} run. */
+    private final GroupCommit<PendingUpsert> upserts;
     /** The physical connections (sessions) that have the staging table; weak, so closed ones go. */
     private final Map<PGConnection, Boolean> staged = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
@@ -74,6 +80,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         this.config = Objects.requireNonNull(config, "config");
         this.sql = new StoreSql(config);
         this.json = config.valueFormat() == JdbcStoreConfig.ValueFormat.JSONB;
+        this.upserts = new GroupCommit<>(new UpsertGroups(), config.concurrentBatches(), MAX_GROUP);
     }
 
     /** The store's config. */
@@ -194,17 +201,74 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         }
         boolean copy = config.copyThreshold() > 0 && rows.size() >= config.copyThreshold();
         boolean arrays = !copy && config.batchStatement() == JdbcStoreConfig.BatchStatement.UNNEST_ARRAYS;
+        if (arrays) {
+            upserts.run(new PendingUpsert(named, rows.values()));
+            return;
+        }
         inTransaction((copy ? "COPY" : "writeBatch") + " of " + rows.size() + " entries to " + config.table(), named,
                 !arrays, c -> {
                     if (copy) {
                         copyThenUpsert(c, rows.values());
-                    } else if (arrays) {
-                        upsertArrays(c, rows.values());
                     } else {
                         upsertBatch(c, rows.values());
                     }
                     return null;
                 });
+    }
+
+    /** One writeBatch call's rows, waiting to be upserted alone or in a group. */
+    private record PendingUpsert(List<Object> named, Collection<Row> rows) {
+    }
+
+    /**
+     * Array upserts, alone (one statement, its own transaction) or grouped: each call's statement in one
+     * pipelined JDBC batch, one transaction, one commit. A call's rows stay one statement, so a key written by
+     * two calls of a group is updated once by each, in queue order.
+     */
+    private final class UpsertGroups implements GroupCommit.Work<PendingUpsert> {
+        @Override
+        public void runGroup(List<PendingUpsert> calls) throws Exception {
+            List<Object> named = new ArrayList<>();
+            for (PendingUpsert call : calls) {
+                named.addAll(call.named);
+            }
+            inTransaction("writeBatch of " + named.size() + " entries in " + calls.size() + " calls to " + config.table(),
+                    named, true, c -> {
+                        try (PreparedStatement s = c.prepareStatement(sql.upsertArrays)) {
+                            for (PendingUpsert call : calls) {
+                                bindArrays(s, call.rows);
+                                s.addBatch();
+                            }
+                            s.executeBatch();
+                        }
+                        return null;
+                    });
+        }
+
+        @Override
+        public void runAlone(PendingUpsert call) throws Exception {
+            inTransaction("writeBatch of " + call.rows.size() + " entries to " + config.table(), call.named, false, c -> {
+                try (PreparedStatement s = c.prepareStatement(sql.upsertArrays)) {
+                    bindArrays(s, call.rows);
+                    s.executeUpdate();
+                }
+                return null;
+            });
+        }
+
+        @Override
+        public boolean failsEveryCall(Exception groupFailure) {
+            // Still transient after the retries: the database is away, and each call alone would wait as long again.
+            return TransientErrors.isTransient(groupFailure);
+        }
+
+        @Override
+        public Exception failureOf(PendingUpsert call, Exception groupFailure) {
+            Throwable cause = groupFailure instanceof CacheStoreException && groupFailure.getCause() != null
+                    ? groupFailure.getCause() : groupFailure;
+            return new CacheStoreException("writeBatch of " + call.rows.size() + " entries to " + config.table(),
+                    call.named, cause);
+        }
     }
 
     /** Key column values as the typed array pgjdbc binds (byte[][] for bytea). */
@@ -224,7 +288,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
      * {@code Long[]} through {@code createArrayOf} cost ~1.3–1.5× more per batch in the probe of the
      * 2026-11-23 results entry (boxing, and a type lookup per array).
      */
-    private void upsertArrays(Connection c, Collection<Row> rows) throws SQLException {
+    private void bindArrays(PreparedStatement s, Collection<Row> rows) throws SQLException {
         int n = rows.size();
         Object keyArray;
         Object[] valueArray = json ? new String[n] : new byte[n][];
@@ -264,11 +328,8 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             }
             default -> throw new IllegalStateException(config.keyType().toString());
         }
-        try (PreparedStatement s = c.prepareStatement(sql.upsertArrays)) {
-            s.setObject(1, keyArray);
-            s.setObject(2, valueArray);
-            s.executeUpdate();
-        }
+        s.setObject(1, keyArray);
+        s.setObject(2, valueArray);
     }
 
     private void upsertBatch(Connection c, Collection<Row> rows) throws SQLException {
@@ -337,6 +398,11 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
                     }
                     return null;
                 });
+    }
+
+    /** writeBatch calls waiting for a group (tests). */
+    int callsWaiting() {
+        return upserts.waiting();
     }
 
     @Override

@@ -70,7 +70,7 @@ class StoreFileConfigTest {
                    "pg": {"jdbc": {"url": "jdbc:postgresql://127.0.0.1:1/app", "username": "u", "password": "p",
                           "table": "app.orders", "keyColumn": "id", "keyType": "text", "valueColumn": "body",
                           "jsonValues": "StockOrder", "createTable": true, "maxBatchSize": 20, "copyThreshold": 256,
-                          "batchStatement": "REWRITTEN_BATCH", "poolSize": 8, "connectionTimeoutMillis": 1000,
+                          "batchStatement": "REWRITTEN_BATCH", "poolSize": 8, "concurrentBatches": 3, "connectionTimeoutMillis": 1000,
                           "retryAttempts": 5, "retryBackoffMillis": 50}},
                    "nothing": {"class": "io.sluice.server.internal.StoreFileConfigTest$NothingStore"}},
                  "caches": [{"name": "orders", "store": {"name": "pg", "mode": "write_behind", "readThrough": true,
@@ -96,6 +96,7 @@ class StoreFileConfigTest {
         assertThat(jdbc.copyThreshold()).isEqualTo(256);
         assertThat(jdbc.batchStatement()).isEqualTo(JdbcStoreConfig.BatchStatement.REWRITTEN_BATCH);
         assertThat(jdbc.poolSize()).isEqualTo(8);
+        assertThat(jdbc.concurrentBatches()).isEqualTo(3);
         assertThat(jdbc.connectionTimeout()).isEqualTo(Duration.ofSeconds(1));
         assertThat(jdbc.retryAttempts()).isEqualTo(5);
         assertThat(jdbc.retryBackoff()).isEqualTo(Duration.ofMillis(50));

@@ -36,6 +36,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -204,6 +208,62 @@ class JdbcCacheStoreTest {
                     .hasMessageContaining("does not fit a text key column");
         } finally {
             store.close();
+        }
+    }
+
+    @Test
+    void writeBatchesWaitingForTheDatabaseGoTogetherAndABadCallFailsAlone() throws Exception {
+        BinaryContext binary = new BinaryContext();
+        JdbcCacheStore store = new JdbcCacheStore(pg.config("grouped").keyType(JdbcStoreConfig.KeyType.TEXT)
+                .concurrentBatches(1).poolSize(2).retryAttempts(1).build());
+        store.open(context(binary));
+        ExecutorService threads = Executors.newFixedThreadPool(6);
+        try (Connection locker = pg.connect()) {
+            // Hold the table: the first call waits in the database while the next ones queue behind it.
+            locker.setAutoCommit(false);
+            try (Statement s = locker.createStatement()) {
+                s.execute("LOCK TABLE grouped IN EXCLUSIVE MODE");
+            }
+            Future<?> first = threads.submit(() -> {
+                store.writeBatch(List.of(Map.entry("first", "0")));
+                return null;
+            });
+            await().atMost(Duration.ofSeconds(20)).until(() -> waitingForLock(locker, "grouped") == 1);
+            List<Future<?>> good = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                String prefix = "t" + t + "-";
+                good.add(threads.submit(() -> {
+                    store.writeBatch(List.of(Map.entry(prefix + 1, prefix + "a"), Map.entry(prefix + 2, prefix + "b")));
+                    return null;
+                }));
+            }
+            Future<?> bad = threads.submit(() -> {
+                store.writeBatch(List.of(Map.entry("nul\u0000key", "x"), Map.entry("bad-but-fine", "y")));
+                return null;
+            });
+            await().atMost(Duration.ofSeconds(20)).until(() -> store.callsWaiting() == 5);
+            locker.commit();
+            first.get(20, TimeUnit.SECONDS);
+            for (Future<?> f : good) {
+                f.get(20, TimeUnit.SECONDS);
+            }
+            assertThatThrownBy(() -> bad.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(CacheStoreException.class)
+                    .hasMessageContaining("bad-but-fine").hasMessageContaining("2 key(s)");
+            Map<Object, Object> rows = store.loadAll(List.of("first", "t0-1", "t0-2", "t1-1", "t1-2", "t2-1", "t2-2",
+                    "t3-1", "t3-2", "bad-but-fine"));
+            assertThat(rows).hasSize(9).containsEntry("first", "0").containsEntry("t2-2", "t2-b")
+                    .doesNotContainKey("bad-but-fine");
+        } finally {
+            threads.shutdownNow();
+            store.close();
+        }
+    }
+
+    private static int waitingForLock(Connection c, String table) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_locks l JOIN"
+                + " pg_class r ON r.oid = l.relation WHERE r.relname = '" + table + "' AND NOT l.granted")) {
+            rs.next();
+            return rs.getInt(1);
         }
     }
 

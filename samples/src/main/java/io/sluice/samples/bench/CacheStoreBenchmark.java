@@ -178,7 +178,13 @@ public final class CacheStoreBenchmark {
         try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + table);
         }
-        return JdbcStoreConfig.builder(url).username(user).password(password).table(table).createTable(true);
+        JdbcStoreConfig.Builder b = JdbcStoreConfig.builder(url).username(user).password(password).table(table)
+                .createTable(true);
+        Integer concurrentBatches = Integer.getInteger("sluice.bench.concurrentBatches");
+        if (concurrentBatches != null) {
+            b.concurrentBatches(concurrentBatches);
+        }
+        return b;
     }
 
     private static void check(String url, String user, String password, String table, int expected) throws Exception {
@@ -193,6 +199,10 @@ public final class CacheStoreBenchmark {
 
     private static SluiceNode node(Supplier<? extends CacheStore<?, ?>> store) {
         NodeConfig.Builder b = NodeConfig.builder().dataRegionInitialSize(64L << 20).dataRegionMaxSize(1L << 30);
+        Integer applyThreads = Integer.getInteger("sluice.bench.applyThreads");
+        if (applyThreads != null) {
+            b.applyThreads(applyThreads);
+        }
         if (store != null) {
             b.store("pg", store);
         }
