@@ -150,6 +150,33 @@ public final class CacheStoreBridge implements AutoCloseable {
     }
 
     /**
+     * After an in-place invocation changed memory (entry processors, the transformer receiver): write-through
+     * writes its changes to the store and, if the store refuses them, puts memory back
+     * ({@link InPlaceChanges#undo}); write-behind queues them.
+     *
+     * @throws CacheStoreException if the store refused the changes; memory is put back (a failure to put it
+     *         back is suppressed in it)
+     * @throws IllegalStateException if the write-behind queue is closed
+     */
+    public void afterInPlace(InPlaceChanges changes, int partition, PartitionStore memory) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        StoreChanges storeChanges = changes.changes(this, partition);
+        try {
+            beforeMemory(storeChanges); // write-through's store write, here after memory (see InPlaceChanges)
+        } catch (RuntimeException refused) {
+            try {
+                changes.undo(memory);
+            } catch (RuntimeException undoFailed) {
+                refused.addSuppressed(undoFailed);
+            }
+            throw refused;
+        }
+        afterMemory(storeChanges);
+    }
+
+    /**
      * The store's value for a key, or null.
      *
      * @throws CacheStoreException naming the key if the store failed

@@ -3,6 +3,7 @@ package io.sluice.node.internal;
 import io.sluice.CacheNotFoundException;
 import io.sluice.binary.BinaryFormatException;
 import io.sluice.cachestore.internal.CacheStoreBridge;
+import io.sluice.cachestore.internal.InPlaceChanges;
 import io.sluice.cachestore.internal.StoreChanges;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.ValueValidator;
@@ -274,6 +275,9 @@ public final class EmbeddedTransport implements StreamerTransport {
         int size = entries.size();
         int partition = batch.partition();
         PartitionStore store = cache.store(partition);
+        if (ReceiverRegistry.changesInPlace(receiver) && cache.storeWriter() != null) {
+            return applyInPlace(receiver, cache, batch, cache.storeWriter());
+        }
         CacheStoreBridge writer = ReceiverRegistry.storeWritesWholeBatch(receiver) ? cache.storeWriter() : null;
         StoreChanges changes = null;
         try {
@@ -298,5 +302,33 @@ public final class EmbeddedTransport implements StreamerTransport {
         } catch (Throwable t) {
             return BatchOutcome.failure(0, size, t);
         }
+    }
+
+    /**
+     * A receiver computing values in place (the transformer) with a cache store: memory first, then the keys it
+     * changed reach the store; if the store refuses them, memory is put back and the whole batch fails with the
+     * store's error ({@link InPlaceChanges} says why this order).
+     */
+    private static BatchOutcome applyInPlace(BatchReceiver receiver, NodeCache<Object, Object> cache,
+                                             PartitionBatch batch, CacheStoreBridge writer) {
+        EntryBatch entries = batch.entries();
+        int size = entries.size();
+        PartitionStore store = cache.store(batch.partition());
+        InPlaceChanges changes = new InPlaceChanges();
+        BatchOutcome outcome;
+        try {
+            outcome = BatchOutcome.success(receiver.apply(cache, cache.codec(), store, entries, changes));
+        } catch (BatchApplyException e) {
+            outcome = BatchOutcome.failure(e.applied(), e.notApplied(), e);
+        } catch (Throwable t) {
+            outcome = BatchOutcome.failure(0, size, t);
+        }
+        try {
+            // Whatever the receiver's outcome, what it changed in memory goes to the store.
+            writer.afterInPlace(changes, batch.partition(), store);
+        } catch (Throwable storeFailed) {
+            return BatchOutcome.failure(0, size, storeFailed);
+        }
+        return outcome;
     }
 }

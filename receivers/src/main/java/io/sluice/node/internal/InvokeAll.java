@@ -4,6 +4,8 @@ import io.sluice.EntryProcessorException;
 import io.sluice.affinity.internal.Partitioner;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.binary.internal.ValueCodec;
+import io.sluice.cachestore.internal.CacheStoreBridge;
+import io.sluice.cachestore.internal.InPlaceChanges;
 import io.sluice.processor.internal.Invocation;
 import io.sluice.processor.internal.StoredEntryProcessor;
 import io.sluice.store.internal.PartitionStore;
@@ -70,10 +72,24 @@ final class InvokeAll<K, R> {
         return future;
     }
 
-    /** Runs a group on the calling (apply) thread. */
-    void run(int group, PartitionStore store, StoredEntryProcessor processor) {
+    /**
+     * Runs a group on the calling (apply) thread. With a cache store ({@code writer} not null) the keys it
+     * changed reach the store after memory; if the store refuses them, memory is put back and each changed
+     * key fails with the store's error (its result is dropped).
+     */
+    void run(int group, PartitionStore store, StoredEntryProcessor processor, CacheStoreBridge writer) {
         Group<K> g = groups.get(group);
-        Invocation.run(store, processor, g, g);
+        InPlaceChanges changes = writer == null ? null : new InPlaceChanges();
+        Invocation.run(store, processor, g, g, changes);
+        if (changes != null) {
+            try {
+                writer.afterInPlace(changes, g.partition, store);
+            } catch (RuntimeException storeFailed) {
+                for (int i = 0; i < changes.size(); i++) {
+                    g.failed(changes.index(i), storeFailed);
+                }
+            }
+        }
         finished();
     }
 

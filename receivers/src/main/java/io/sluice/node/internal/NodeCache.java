@@ -440,7 +440,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         for (int i = 0; i < call.partitions(); i++) {
             int partition = call.partition(i);
             if (here >= 0) {
-                call.run(i, stores[partition], registry.processor(processor.name(), here));
+                call.run(i, stores[partition], registry.processor(processor.name(), here), storeWriter());
                 continue;
             }
             int index = i;
@@ -448,7 +448,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                 @Override
                 public void run() {
                     call.run(index, stores[partition],
-                            registry.processor(processor.name(), stripes.stripeOf(partition)));
+                            registry.processor(processor.name(), stripes.stripeOf(partition)), storeWriter());
                 }
 
                 @Override

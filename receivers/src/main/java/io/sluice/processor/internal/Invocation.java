@@ -1,5 +1,6 @@
 package io.sluice.processor.internal;
 
+import io.sluice.cachestore.internal.InPlaceChanges;
 import io.sluice.store.internal.PartitionStore;
 
 import java.util.Arrays;
@@ -37,6 +38,15 @@ public final class Invocation {
 
     /** Processes every key; reports each through outcomes (exactly once per key). */
     public static void run(PartitionStore store, StoredEntryProcessor processor, Keys keys, Outcomes outcomes) {
+        run(store, processor, keys, outcomes, null);
+    }
+
+    /**
+     * Processes every key as {@link #run(PartitionStore, StoredEntryProcessor, Keys, Outcomes)} does, and
+     * records in {@code changes} (when not null) each key whose value the processor changed, before and after.
+     */
+    public static void run(PartitionStore store, StoredEntryProcessor processor, Keys keys, Outcomes outcomes,
+                           InPlaceChanges changes) {
         int[] order = sortedOrder(keys);
         int[] done = {0};
         try {
@@ -46,8 +56,14 @@ public final class Invocation {
                     Object result;
                     try {
                         entry.at(keys.array(i), keys.offset(i), keys.length(i));
+                        if (changes != null) {
+                            changes.before(entry);
+                        }
                         result = processor.process(entry, keys.array(i), keys.offset(i), keys.length(i),
                                 keys.argument(i));
+                        if (changes != null) {
+                            changes.after(entry, keys.array(i), keys.offset(i), keys.length(i), i);
+                        }
                     } catch (Exception e) {
                         outcomes.failed(i, e);
                         continue;

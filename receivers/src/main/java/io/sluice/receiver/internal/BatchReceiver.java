@@ -2,6 +2,7 @@ package io.sluice.receiver.internal;
 
 import io.sluice.Cache;
 import io.sluice.binary.internal.ValueCodec;
+import io.sluice.cachestore.internal.InPlaceChanges;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.BatchApplyException;
 import io.sluice.store.internal.PartitionStore;
@@ -28,4 +29,14 @@ public interface BatchReceiver {
      * @throws Exception if the batch failed; no entry is counted as applied
      */
     int apply(Cache<Object, Object> cache, ValueCodec codec, PartitionStore store, EntryBatch batch) throws Exception;
+
+    /**
+     * Applies the batch as {@link #apply(Cache, ValueCodec, PartitionStore, EntryBatch)} does, recording each key
+     * it changed in place (before and after) for the cache's store. Called instead of it, when the cache writes
+     * to a store, for the receivers that compute values where they lie ({@link ReceiverRegistry#changesInPlace}).
+     */
+    default int apply(Cache<Object, Object> cache, ValueCodec codec, PartitionStore store, EntryBatch batch,
+                      InPlaceChanges changes) throws Exception {
+        return apply(cache, codec, store, batch);
+    }
 }

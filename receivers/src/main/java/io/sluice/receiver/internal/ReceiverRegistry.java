@@ -36,6 +36,14 @@ public final class ReceiverRegistry {
                 || receiver == BatchedReceiver.INSTANCE;
     }
 
+    /**
+     * Whether the receiver computes values where they lie (the transformer): its changes reach a cache
+     * store after memory ({@link io.sluice.cachestore.internal.InPlaceChanges}), not before.
+     */
+    public static boolean changesInPlace(BatchReceiver receiver) {
+        return receiver instanceof TransformReceiver;
+    }
+
     /** Whether the receiver leaves keys already present as they are (so the store must too). */
     public static boolean insertsOnlyAbsent(BatchReceiver receiver) {
         return receiver == IsolatedReceiver.INSTANCE;

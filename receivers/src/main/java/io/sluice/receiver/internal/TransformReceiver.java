@@ -4,6 +4,7 @@ import io.sluice.Cache;
 import io.sluice.EntryProcessorException;
 import io.sluice.Receivers;
 import io.sluice.binary.internal.ValueCodec;
+import io.sluice.cachestore.internal.InPlaceChanges;
 import io.sluice.processor.internal.Invocation;
 import io.sluice.processor.internal.StoredEntryProcessor;
 import io.sluice.protocol.internal.EntryBatch;
@@ -34,6 +35,12 @@ final class TransformReceiver implements BatchReceiver {
 
     @Override
     public int apply(Cache<Object, Object> cache, ValueCodec codec, PartitionStore store, EntryBatch batch) {
+        return apply(cache, codec, store, batch, null);
+    }
+
+    @Override
+    public int apply(Cache<Object, Object> cache, ValueCodec codec, PartitionStore store, EntryBatch batch,
+                     InPlaceChanges changes) {
         byte[] data = batch.data();
         int n = batch.size();
         int[] failedCount = {0};
@@ -81,7 +88,7 @@ final class TransformReceiver implements BatchReceiver {
                     failures.put(codec.decode(data, batch.keyOffset(i), batch.keyLength(i), true), cause);
                 }
             }
-        });
+        }, changes);
         if (failedCount[0] > 0) {
             EntryProcessorException e = new EntryProcessorException(processorName, Map.of(), failures);
             throw new BatchApplyException(n - failedCount[0], failedCount[0], e);

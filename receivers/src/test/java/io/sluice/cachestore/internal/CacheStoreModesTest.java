@@ -5,6 +5,9 @@ import io.sluice.CacheConfig;
 import io.sluice.CacheStoreConfig;
 import io.sluice.CacheStoreException;
 import io.sluice.DataStreamer;
+import io.sluice.EntryProcessorException;
+import io.sluice.MutableEntry;
+import io.sluice.Processors;
 import io.sluice.ReceiverRef;
 import io.sluice.Receivers;
 import io.sluice.StreamerException;
@@ -49,6 +52,14 @@ class CacheStoreModesTest {
                     MapStore s = new MapStore(maxBatchSize);
                     lastStore.set(s);
                     return s;
+                })
+                .processor("append", () -> (MutableEntry<Long, String> e, Object arg) -> {
+                    if ("drop".equals(arg)) {
+                        e.remove();
+                    } else {
+                        e.setValue((e.exists() ? e.value() : "") + arg);
+                    }
+                    return e.exists() ? e.value() : null;
                 })
                 .receiver("upper", () -> (cache, entries) -> {
                     for (Map.Entry<Object, Object> e : entries) {
@@ -166,11 +177,14 @@ class CacheStoreModesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"isolated", "upper"})
+    @ValueSource(strings = {"isolated", "upper", "transform"})
     void skipStoreLeavesTheStoreAlone(String receiver) {
         Cache<Long, String> cache = start(CacheStoreConfig.writeThrough("map"), 0);
-        stream(values(0, 500, "v"), StreamerOptions.builder().skipStore(true)
-                .receiver(receiver.equals("upper") ? Receivers.named("upper") : Receivers.isolated()).build());
+        stream(values(0, 500, "v"), StreamerOptions.builder().skipStore(true).receiver(switch (receiver) {
+            case "upper" -> Receivers.named("upper");
+            case "transform" -> Receivers.transform("append");
+            default -> Receivers.isolated();
+        }).build());
         assertThat(cache.size()).isEqualTo(500);
         assertThat(store().data).isEmpty();
         assertThat(store().writeBatchSizes).isEmpty();
@@ -194,6 +208,78 @@ class CacheStoreModesTest {
                 .hasMessageContaining("[1]");
         assertThatThrownBy(() -> cache.putAll(Map.of(1L, "x"))).isInstanceOf(CacheStoreException.class);
         assertThat(cache.get(1L)).isNull();
+    }
+
+    private Map<Object, Object> memory(Cache<Long, String> cache) {
+        Map<Object, Object> m = new HashMap<>();
+        cache.scan().forEach(e -> m.put(e.getKey(), e.getValue()));
+        return m;
+    }
+
+    @Test
+    void theTransformerReceiverWritesThroughAndAStoreFailurePutsMemoryBack() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeThrough("map"), 7);
+        cache.putAll(values(0, 100, "v"));
+        StreamerOptions transform = StreamerOptions.builder().receiver(Receivers.transform("append"))
+                .perPartitionBufferSize(16).build();
+        try (DataStreamer<Long, String> s = node.dataStreamer("c", transform)) {
+            s.addData(values(50, 150, "+t")); // 50 present keys changed, 50 created
+            s.removeData(3L);
+            s.addData(4L, "drop");
+        }
+        assertThat(cache.get(60L)).isEqualTo("v60+t60");
+        assertThat(cache.get(120L)).isEqualTo("+t120");
+        assertThat(cache.get(3L)).isNull();
+        assertThat(cache.get(4L)).isNull();
+        assertThat(store().data).isEqualTo(memory(cache)).hasSize(148);
+        assertThat(store().writeBatchSizes).allMatch(n -> n <= 7);
+
+        Map<Object, Object> before = memory(cache);
+        store().failWith = new IllegalStateException("database is down");
+        List<CompletableFuture<?>> futures = new ArrayList<>();
+        DataStreamer<Long, String> s = node.dataStreamer("c", transform);
+        for (long k = 0; k < 20; k++) {
+            futures.add(s.addData(k, "+y"));
+        }
+        futures.add(s.removeData(30L));
+        assertThatThrownBy(s::close).isInstanceOf(StreamerException.class);
+        assertThat(futures).allMatch(CompletableFuture::isCompletedExceptionally);
+        assertThatThrownBy(() -> futures.get(0).join()).hasRootCauseMessage("database is down");
+        // Memory was put back: it still equals the store.
+        assertThat(memory(cache)).isEqualTo(before);
+        store().failWith = null;
+        assertThat(store().data).isEqualTo(before);
+    }
+
+    @Test
+    void invokeAllWritesThroughAndAStoreFailureFailsTheChangedKeysAndPutsMemoryBack() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeThrough("map"), 0);
+        cache.putAll(values(0, 20, "v"));
+        Map<Long, Object> results = cache.invokeAll(Set.of(1L, 2L, 30L), Processors.named("append", "+i"));
+        assertThat(results).containsEntry(1L, "v1+i").containsEntry(30L, "+i");
+        assertThat((Object) cache.invoke(5L, Processors.named("append", "drop"))).isNull();
+        assertThat(store().data).isEqualTo(memory(cache)).containsEntry(2L, "v2+i").containsEntry(30L, "+i")
+                .doesNotContainKey(5L);
+
+        Map<Object, Object> before = memory(cache);
+        store().failWith = new IllegalStateException("database is down");
+        assertThatThrownBy(() -> cache.invokeAll(Set.of(1L, 2L, 3L, 40L), Processors.named("append", "+w")))
+                .isInstanceOf(EntryProcessorException.class)
+                .satisfies(e -> assertThat(((EntryProcessorException) e).failures()).containsOnlyKeys(1L, 2L, 3L, 40L)
+                        .allSatisfy((k, cause) -> assertThat(cause).hasRootCauseMessage("database is down")));
+        assertThat(memory(cache)).isEqualTo(before);
+        store().failWith = null;
+        assertThat(store().data).isEqualTo(before);
+    }
+
+    @Test
+    void writeBehindGetsTheTransformersAndInvokesChanges() {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushInterval(Duration.ofMillis(50)), 0);
+        cache.putAll(values(0, 10, "v"));
+        stream(values(5, 15, "+t"), StreamerOptions.builder().receiver(Receivers.transform("append")).build());
+        cache.invokeAll(Set.of(0L, 1L), Processors.named("append", "drop"));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(store().data).isEqualTo(memory(cache)));
+        assertThat(store().data).containsEntry(7L, "v7+t7").containsEntry(12L, "+t12").doesNotContainKeys(0L, 1L);
     }
 
     @Test
