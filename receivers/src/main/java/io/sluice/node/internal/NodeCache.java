@@ -68,41 +68,69 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     private final PartitionStore[] stores;
     private final ValueCodec codec;
     private final boolean keepBinary;
-    /** The cache store, or null. */
-    private final CacheStoreBridge storeBridge;
+    /** The cache store, shared with this cache's views; it may be attached after a restart. */
+    private final StoreSlot storeSlot;
     /** A view that leaves the store alone (a streamer's skipStore). */
     private final boolean skipStore;
 
     NodeCache(NodeEngine node, CacheConfig config, PartitionStore[] stores, ValueCodec codec, boolean keepBinary) {
-        this(node, config, stores, codec, keepBinary, null, false);
+        this(node, config, stores, codec, keepBinary, new StoreSlot(null), false);
     }
 
     NodeCache(NodeEngine node, CacheConfig config, PartitionStore[] stores, ValueCodec codec, boolean keepBinary,
-              CacheStoreBridge storeBridge, boolean skipStore) {
+              StoreSlot storeSlot, boolean skipStore) {
         this.node = node;
         this.config = config;
         this.stores = stores;
         this.codec = codec;
         this.keepBinary = keepBinary;
-        this.storeBridge = storeBridge;
+        this.storeSlot = storeSlot;
         this.skipStore = skipStore;
+    }
+
+    /**
+     * Where a cache's store is held, one per cache, shared by its views. A cache recovered from disk comes
+     * back without its store (the log keeps names and partitions, not attachments) until
+     * {@link NodeEngine#getOrCreateCache} attaches the one its config names.
+     */
+    static final class StoreSlot {
+        private volatile CacheStoreBridge bridge;
+
+        StoreSlot(CacheStoreBridge bridge) {
+            this.bridge = bridge;
+        }
     }
 
     /** The cache store behind this cache, or null. */
     public CacheStoreBridge storeBridge() {
-        return storeBridge;
+        return storeSlot.bridge;
+    }
+
+    /**
+     * Puts the store behind this cache, which has none (a cache recovered from disk).
+     *
+     * @throws IllegalStateException if it has one already
+     */
+    void attachStore(CacheStoreBridge bridge) {
+        synchronized (storeSlot) {
+            if (storeSlot.bridge != null) {
+                throw new IllegalStateException("cache '" + config.name() + "' has a store already: " + storeSlot.bridge);
+            }
+            storeSlot.bridge = bridge;
+        }
     }
 
     /** The bridge if this view writes to the store, else null. */
     CacheStoreBridge storeWriter() {
+        CacheStoreBridge storeBridge = storeSlot.bridge;
         return storeBridge != null && !skipStore && storeBridge.writes() ? storeBridge : null;
     }
 
     /** This cache, writing memory only: what a streamer with {@code skipStore} hands its custom receiver. */
     @SuppressWarnings("unchecked")
     public NodeCache<K, V> withSkipStore() {
-        return skipStore || storeBridge == null ? this
-                : new NodeCache<>(node, config, stores, codec, keepBinary, storeBridge, true);
+        return skipStore || storeSlot.bridge == null ? this
+                : new NodeCache<>(node, config, stores, codec, keepBinary, storeSlot, true);
     }
 
     @Override
@@ -143,6 +171,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         int keyLength = buf.position();
         PartitionStore store = storeOf(buf.array(), keyLength);
         byte[] value = store.get(buf.array(), 0, keyLength);
+        CacheStoreBridge storeBridge = storeSlot.bridge;
         if (value == null && storeBridge != null && storeBridge.readThrough()) {
             byte[] encodedKey = Arrays.copyOf(buf.array(), keyLength);
             release(buf);
@@ -162,6 +191,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     public byte[] getEncoded(byte[] key) {
         PartitionStore store = storeOf(key, key.length);
         byte[] value = store.get(key, 0, key.length);
+        CacheStoreBridge storeBridge = storeSlot.bridge;
         if (value == null && storeBridge != null && storeBridge.readThrough()) {
             return readThrough(store, key, storeBridge.load(codec.decode(key, 0, key.length, true)));
         }
@@ -188,6 +218,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     public Map<K, V> getAll(Set<? extends K> keys) {
         Objects.requireNonNull(keys, "keys");
         Map<K, V> result = new HashMap<>(Math.max(4, keys.size() * 2));
+        CacheStoreBridge storeBridge = storeSlot.bridge;
         boolean readThrough = storeBridge != null && storeBridge.readThrough();
         // Misses for read-through: the store's form of the key → the caller's key and its encoding.
         Map<Object, Map.Entry<K, byte[]>> misses = readThrough ? new LinkedHashMap<>() : null;
@@ -590,7 +621,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     @SuppressWarnings("unchecked")
     public <V1> Cache<K, V1> withKeepBinary() {
         return keepBinary ? (Cache<K, V1>) this
-                : new NodeCache<>(node, config, stores, codec, true, storeBridge, skipStore);
+                : new NodeCache<>(node, config, stores, codec, true, storeSlot, skipStore);
     }
 
     private GrowableBuffer encodeKey(K key) {

@@ -11,6 +11,7 @@ import io.sluice.StreamerOptions;
 import io.sluice.binary.Binary;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.cachestore.internal.CacheStoreBridge;
+import io.sluice.cachestore.internal.StoreChanges;
 import io.sluice.node.NodeConfig;
 import io.sluice.protocol.internal.StreamerTransport;
 import io.sluice.processor.internal.ProcessorRegistry;
@@ -21,6 +22,7 @@ import io.sluice.store.internal.DataRegionConfig;
 import io.sluice.store.internal.BatchApplyException;
 import io.sluice.store.internal.BatchMode;
 import io.sluice.store.internal.PartitionStore;
+import io.sluice.store.internal.StoreCursor;
 import io.sluice.store.internal.StoreJournal;
 import io.sluice.store.internal.checkpoint.CheckpointLoader;
 import io.sluice.store.internal.checkpoint.Checkpointer;
@@ -37,6 +39,7 @@ import io.sluice.streamer.internal.Streamer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -47,6 +50,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -74,6 +79,8 @@ public final class NodeEngine implements Sluice {
     private final BatchArrays batchArrays = BatchArrays.shared();
     private final DataRegion region;
     private final StripedExecutor stripes;
+    /** What recovery replayed after the last checkpoint, until each cache is put in front of its store again. */
+    private final RecoveredKeys recoveredKeys = new RecoveredKeys();
     private final NodeMetrics metrics;
     private final EmbeddedTransport transport;
     private final ProcessorRegistry processors;
@@ -129,7 +136,7 @@ public final class NodeEngine implements Sluice {
             if (wal != null) {
                 long start = System.nanoTime();
                 Manifest manifest = readManifest(wal.directory());
-                checkpoints = new Checkpointer(wal.directory(), wal, this::capture,
+                checkpoints = new Checkpointer(wal.directory(), wal, this::capture, this::confirmWriteBehind,
                         config.persistence().checkpointInterval(), manifest);
                 long loaded = manifest == null ? 0 : loadCheckpoint(manifest, checkpoints);
                 long loadedAt = System.nanoTime();
@@ -300,6 +307,7 @@ public final class NodeEngine implements Sluice {
                 throw new WalCorruptedException("a record names partition " + partition + " of cache '" + cache.name()
                         + "', which has " + cache.partitions());
             }
+            recoveredKeys.add(cacheId, cache.partitions(), partition, entries);
             int lane = Math.floorMod(cacheId * 31 + partition, lanes.length);
             pending.add(lanes[lane].submit(() -> apply(cache, partition, mode, partial, entries)));
         }
@@ -330,6 +338,7 @@ public final class NodeEngine implements Sluice {
                             + ", which no earlier record created");
                 }
                 caches.remove(cache.name());
+                recoveredKeys.forget(cacheId);
                 for (int p = 0; p < cache.partitions(); p++) {
                     cache.store(p).destroy("cache '" + cache.name() + "' was destroyed");
                 }
@@ -482,13 +491,140 @@ public final class NodeEngine implements Sluice {
     public <K, V> Cache<K, V> getOrCreateCache(CacheConfig config) {
         Objects.requireNonNull(config, "config");
         NodeCache<Object, Object> existing = caches.get(config.name());
-        if (existing != null) {
+        if (existing != null && (config.store() == null || existing.storeBridge() != null)) {
             return cast(existing);
         }
+        RecoveredKeys.CacheKeys requeue = null;
         synchronized (lifecycle) {
             ensureNotClosing();
             existing = caches.get(config.name());
-            return cast(existing != null ? existing : newCache(config));
+            if (existing == null) {
+                return cast(newCache(config));
+            }
+            if (config.store() != null && existing.storeBridge() == null) {
+                // Recovered from disk without its store (the log keeps no attachments): attach the one asked for.
+                CacheStoreBridge bridge = CacheStoreBridge.open(config.name(), config.store(), this.config.stores(),
+                        binary, existing.partitions());
+                existing.attachStore(bridge);
+                LOG.info("cache '{}' (recovered) is in front of store '{}' ({}) again", config.name(),
+                        config.store().storeName(), config.store().writeMode());
+                requeue = recoveredKeys.take(cacheIdOf(existing));
+                if (bridge.writeBehind() == null) {
+                    requeue = null; // write-through wrote the store before memory: it has every replayed change
+                }
+            }
+        }
+        if (requeue != null) {
+            requeueRecovered(existing, existing.storeBridge(), requeue);
+        }
+        return cast(existing);
+    }
+
+    private int cacheIdOf(NodeCache<Object, Object> cache) {
+        for (Map.Entry<Integer, NodeCache<Object, Object>> e : cachesById.entrySet()) {
+            if (e.getValue() == cache) {
+                return e.getKey();
+            }
+        }
+        throw new IllegalStateException("cache '" + cache.name() + "' has no id");
+    }
+
+    /**
+     * Queues again, for write-behind, every key recovery replayed from the log after the last checkpoint's mark,
+     * with the value memory holds now (or its removal): the store may not have confirmed them before the node
+     * stopped. Each partition's keys are read and queued under its write lock, so a write racing this one queues
+     * after it and its value wins.
+     */
+    private void requeueRecovered(NodeCache<Object, Object> cache, CacheStoreBridge bridge, RecoveredKeys.CacheKeys keys) {
+        long queued = 0;
+        int whole = 0;
+        for (int p = 0; p < keys.partitions(); p++) {
+            List<byte[]> partitionKeys;
+            if (keys.whole(p)) {
+                whole++;
+                partitionKeys = new ArrayList<>();
+                StoreCursor cursor = cache.store(p).cursor();
+                while (cursor.next()) {
+                    partitionKeys.add(cursor.key());
+                }
+            } else {
+                partitionKeys = keys.keys(p);
+            }
+            if (partitionKeys.isEmpty()) {
+                continue;
+            }
+            int partition = p;
+            StoreChanges changes = bridge.newChanges();
+            cache.store(p).update(entry -> {
+                for (byte[] key : partitionKeys) {
+                    entry.at(key, 0, key.length);
+                    byte[] value = null;
+                    if (entry.exists()) {
+                        value = new byte[entry.valueLength()];
+                        entry.readValue(value, 0);
+                    }
+                    changes.add(partition, key, 0, key.length, value == null ? key : value, 0,
+                            value == null ? 0 : value.length, value == null);
+                }
+                bridge.afterMemory(changes);
+            });
+            queued += changes.size();
+        }
+        LOG.info("cache '{}': {} keys changed since the last checkpoint queued again for write-behind{}", cache.name(),
+                queued, whole == 0 ? "" : "; " + whole + " partitions had more changes than recovery keeps track of and"
+                        + " were queued whole (a removal in them since the checkpoint is not re-sent)");
+    }
+
+    /**
+     * Before a checkpoint's manifest moves the mark past them: every change a write-behind store has queued is
+     * written (or reported). First every apply thread finishes what it had started (a streamed batch queues its
+     * changes on its apply thread after applying them), then each queue is flushed.
+     *
+     * @throws IllegalStateException if the apply threads do not get there within 5 minutes
+     */
+    private void confirmWriteBehind() {
+        List<CacheStoreBridge> behind = new ArrayList<>();
+        for (NodeCache<Object, Object> cache : caches.values()) {
+            CacheStoreBridge bridge = cache.storeBridge();
+            if (bridge != null && bridge.writeBehind() != null) {
+                behind.add(bridge);
+            }
+        }
+        if (behind.isEmpty()) {
+            return;
+        }
+        StripedExecutor s = stripes;
+        if (s != null) {
+            CountDownLatch passed = new CountDownLatch(s.stripes());
+            StripedExecutor.StripeTask barrier = new StripedExecutor.StripeTask() {
+                @Override
+                public void run() {
+                    passed.countDown();
+                }
+
+                @Override
+                public void abandon(Throwable reason) {
+                    passed.countDown();
+                }
+            };
+            for (int i = 0; i < s.stripes(); i++) {
+                try {
+                    s.execute(i, barrier);
+                } catch (RejectedExecutionException stopped) {
+                    barrier.abandon(stopped);
+                }
+            }
+            try {
+                if (!passed.await(5, TimeUnit.MINUTES)) {
+                    throw new IllegalStateException("the apply threads did not finish their work within 5 minutes");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for the apply threads", e);
+            }
+        }
+        for (CacheStoreBridge bridge : behind) {
+            bridge.writeBehind().flush();
         }
     }
 
@@ -529,7 +665,8 @@ public final class NodeEngine implements Sluice {
                 throw e;
             }
         }
-        NodeCache<Object, Object> cache = new NodeCache<>(this, config, stores, binary, false, storeBridge, false);
+        NodeCache<Object, Object> cache = new NodeCache<>(this, config, stores, binary, false,
+                new NodeCache.StoreSlot(storeBridge), false);
         caches.put(config.name(), cache);
         cachesById.put(cacheId, cache);
         nextCacheId = Math.max(nextCacheId, cacheId + 1);

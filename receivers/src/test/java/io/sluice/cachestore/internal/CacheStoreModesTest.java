@@ -13,14 +13,18 @@ import io.sluice.Receivers;
 import io.sluice.StreamerException;
 import io.sluice.StreamerOptions;
 import io.sluice.node.NodeConfig;
+import io.sluice.node.PersistenceConfig;
+import io.sluice.node.WalMode;
 import io.sluice.node.internal.NodeEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -280,6 +284,51 @@ class CacheStoreModesTest {
         cache.invokeAll(Set.of(0L, 1L), Processors.named("append", "drop"));
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(store().data).isEqualTo(memory(cache)));
         assertThat(store().data).containsEntry(7L, "v7+t7").containsEntry(12L, "+t12").doesNotContainKeys(0L, 1L);
+    }
+
+    private NodeEngine persistentNode(Path dir) {
+        return new NodeEngine(NodeConfig.builder().dataRegionInitialSize(4L << 20).dataRegionMaxSize(128L << 20)
+                .applyThreads(2)
+                .persistence(PersistenceConfig.at(dir).withWalMode(WalMode.LOG_ONLY)
+                        .withCheckpointInterval(Duration.ofHours(1)))
+                .store("map", () -> {
+                    MapStore s = new MapStore(0);
+                    lastStore.set(s);
+                    return s;
+                })
+                .build());
+    }
+
+    @Test
+    void aCheckpointCompletesOnlyOnceWriteBehindHasWrittenWhatCameBeforeItsMark(@TempDir Path dir) throws Exception {
+        node = persistentNode(dir);
+        Cache<Long, String> cache = node.createCache(CacheConfig.named("c").withPartitions(8).withStore(
+                CacheStoreConfig.writeBehind("map").withFlushInterval(Duration.ofHours(1)).withFlushSize(1_000_000)));
+        stream(values(0, 500, "v"), StreamerOptions.DEFAULT);
+        cache.put(1_000L, "put");
+        cache.remove(7L);
+        assertThat(store().data).as("nothing flushed: an hour's interval").isEmpty();
+        node.checkpoint();
+        // The checkpoint moved the log's start past these changes: the store has them now.
+        assertThat(store().data).hasSize(500).containsEntry(1_000L, "put").containsEntry(8L, "v8")
+                .doesNotContainKey(7L);
+    }
+
+    @Test
+    void aRecoveredCacheIsPutInFrontOfItsStoreAgainByGetOrCreateCache(@TempDir Path dir) {
+        CacheConfig config = CacheConfig.named("c").withPartitions(8).withStore(CacheStoreConfig.writeThrough("map"));
+        node = persistentNode(dir);
+        node.createCache(config).put(1L, "before");
+        node.close();
+        node = persistentNode(dir);
+        assertThat(node.cache("c").get(1L)).isEqualTo("before");
+        assertThatThrownBy(() -> node.createCache(config)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already exists");
+        Cache<Long, String> cache = node.getOrCreateCache(config);
+        assertThat(node.getOrCreateCache(config)).isSameAs(cache);
+        cache.put(2L, "after");
+        cache.putAll(Map.of(3L, "all"));
+        assertThat(store().data).containsEntry(2L, "after").containsEntry(3L, "all");
     }
 
     @Test

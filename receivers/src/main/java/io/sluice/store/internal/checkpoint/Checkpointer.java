@@ -81,6 +81,8 @@ public final class Checkpointer implements AutoCloseable {
     private final Path directory;
     private final WriteAheadLog wal;
     private final Source source;
+    /** Run after the partitions are copied, before the manifest: what must be confirmed before the mark moves. */
+    private final Runnable beforeManifest;
     private final Duration interval;
     private final EntryImage image = new EntryImage();
     /** Per cache id, per partition: its current file. Guarded by this. */
@@ -90,12 +92,17 @@ public final class Checkpointer implements AutoCloseable {
     private volatile long completed;
 
     /**
-     * @param recovered the manifest the node recovered from, or null
+     * @param beforeManifest run after the partitions are copied and before the manifest is written (the node makes
+     *                       write-behind stores confirm every change before the mark); if it throws, the checkpoint
+     *                       fails and the previous one stays
+     * @param recovered      the manifest the node recovered from, or null
      */
-    public Checkpointer(Path directory, WriteAheadLog wal, Source source, Duration interval, Manifest recovered) {
+    public Checkpointer(Path directory, WriteAheadLog wal, Source source, Runnable beforeManifest, Duration interval,
+                        Manifest recovered) {
         this.directory = directory;
         this.wal = wal;
         this.source = source;
+        this.beforeManifest = beforeManifest;
         this.interval = interval;
         if (recovered != null) {
             lastNumber = recovered.number();
@@ -184,6 +191,7 @@ public final class Checkpointer implements AutoCloseable {
             next.put(cache.id(), after);
             caches.add(new Manifest.CacheFiles(cache.id(), cache.name(), numbers));
         }
+        beforeManifest.run();
         wal.sync(catalogue.mark());
         Manifest.syncDirectory(directory);
         Manifest manifest = new Manifest(number, catalogue.mark(), catalogue.nextCacheId(), catalogue.types(), caches);

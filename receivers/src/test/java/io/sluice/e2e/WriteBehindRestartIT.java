@@ -1,0 +1,132 @@
+package io.sluice.e2e;
+
+import io.sluice.Cache;
+import io.sluice.DataStreamer;
+import io.sluice.Sluice;
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.client.ClientConfig;
+import io.sluice.client.SluiceClient;
+import io.sluice.server.internal.NodeProcess;
+import io.sluice.store.jdbc.Postgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Write-behind with persistence, on a real PostgreSQL and a real node process killed with SIGKILL: the changes
+ * the node acknowledged but had only queued for the database (a flush interval of an hour) are queued again
+ * when the node comes back on the same directory, and reach the table, key by key with their last value;
+ * removals too. The restarted node is in front of its store again (the log keeps no store attachments; the
+ * node's file attaches it), so a write after the restart reaches the table as well.
+ */
+@Timeout(180)
+class WriteBehindRestartIT {
+
+    private static final int KEYS = 2_000;
+
+    @Test
+    void queuedChangesAcknowledgedBeforeAKillReachTheDatabaseAfterTheRestart() throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "write-behind-restart-");
+        try (Postgres pg = Postgres.start()) {
+            Map<Long, String> expected = new HashMap<>();
+            NodeProcess node = NodeProcesses.start(config(dir, pg, 3_600_000), List.of());
+            try (Sluice client = connect(node)) {
+                try (DataStreamer<Long, String> s = client.dataStreamer("orders")) {
+                    for (long k = 0; k < KEYS; k++) {
+                        s.addData(k, "v" + k);
+                        expected.put(k, "v" + k);
+                    }
+                } // closed: every entry acknowledged
+                Cache<Long, String> cache = client.cache("orders");
+                for (long k = 0; k < KEYS; k += 100) {
+                    cache.put(k, "w" + k);
+                    expected.put(k, "w" + k);
+                    cache.remove(k + 1);
+                    expected.remove(k + 1);
+                }
+                assertThat(rows(pg)).as("nothing flushed yet: an hour's flush interval").isEmpty();
+            } catch (AssertionError | RuntimeException e) {
+                System.err.println("node log:\n" + node.log());
+                throw e;
+            } finally {
+                node.kill(); // SIGKILL: the queue is lost with the process
+            }
+            assertThat(rows(pg)).isEmpty();
+
+            NodeProcess restarted = NodeProcesses.start(config(dir, pg, 200), List.of());
+            try (Sluice client = connect(restarted)) {
+                await().atMost(Duration.ofSeconds(60)).until(() -> rows(pg).size() >= expected.size());
+                Map<Long, ByteBuffer> table = rows(pg);
+                assertThat(table).hasSize(expected.size());
+                for (Map.Entry<Long, String> e : expected.entrySet()) {
+                    assertThat(table.get(e.getKey())).as("key %d", e.getKey()).isEqualTo(encoded(e.getValue()));
+                }
+                // In front of its store again: a write after the restart reaches the table.
+                client.cache("orders").put(KEYS + 7L, "after");
+                await().atMost(Duration.ofSeconds(30)).until(() -> rows(pg).containsKey(KEYS + 7L));
+                assertThat(restarted.log()).contains("queued again for write-behind");
+            } catch (AssertionError | RuntimeException e) {
+                System.err.println("restarted node log:\n" + restarted.log());
+                throw e;
+            } finally {
+                assertThat(restarted.stop()).as("exit code of the restarted node on SIGTERM").isZero();
+            }
+        }
+    }
+
+    private static String config(Path dir, Postgres pg, long flushIntervalMillis) {
+        return """
+                {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "256m", "applyThreads": 2,
+                 "stores": {"pg": {"jdbc": {"url": "%s", "username": "postgres", "table": "orders",
+                                            "createTable": true, "poolSize": 2}}},
+                 "caches": [{"name": "orders", "partitions": 16,
+                             "store": {"name": "pg", "mode": "WRITE_BEHIND", "flushIntervalMillis": %d,
+                                       "flushSize": 1000000, "queueBound": 1000000}}],
+                 "persistence": {"directory": "%s", "walMode": "FSYNC", "checkOnRecovery": true}}
+                """.formatted(pg.url(), flushIntervalMillis, dir.toString().replace("\\", "\\\\"));
+    }
+
+    /** key → the value bytes in the table. */
+    private static Map<Long, ByteBuffer> rows(Postgres pg) throws Exception {
+        Map<Long, ByteBuffer> rows = new HashMap<>();
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            try (ResultSet exists = s.executeQuery("SELECT to_regclass('orders') IS NOT NULL")) {
+                exists.next();
+                if (!exists.getBoolean(1)) {
+                    return rows;
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT k, v FROM orders")) {
+                while (rs.next()) {
+                    rows.put(rs.getLong(1), ByteBuffer.wrap(rs.getBytes(2)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static ByteBuffer encoded(String value) {
+        GrowableBuffer buf = new GrowableBuffer(32);
+        new BinaryContext().encode(value, buf);
+        return ByteBuffer.wrap(buf.toByteArray());
+    }
+
+    private static Sluice connect(NodeProcess node) {
+        return SluiceClient.connect(ClientConfig.builder().addresses(node.address())
+                .requestTimeout(Duration.ofSeconds(10)).retryAttempts(1).build());
+    }
+}
