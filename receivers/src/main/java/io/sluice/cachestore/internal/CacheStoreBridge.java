@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
@@ -35,6 +36,12 @@ public final class CacheStoreBridge implements AutoCloseable {
     private final String label;
     /** Null unless the mode is write-behind. */
     private final WriteBehindQueue behind;
+    /**
+     * Write-behind: held shared by an application thread's write from its memory change to its queueing, so that
+     * {@link #awaitWritesInFlight} can wait for every such write to have queued (apply threads are waited for
+     * another way: the node passes a barrier through them).
+     */
+    private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
 
     private CacheStoreBridge(String cacheName, CacheStoreConfig config, CacheStore<Object, Object> store,
                              ValueCodec codec, int partitions) {
@@ -135,6 +142,26 @@ public final class CacheStoreBridge implements AutoCloseable {
         if (config.writeMode() == WriteMode.WRITE_THROUGH && !changes.isEmpty()) {
             StoreWrites.write(store, label, changes);
         }
+    }
+
+    /** Write-behind: a write's memory change and queueing begin (see {@link #awaitWritesInFlight}); pair with {@link #endWrite}. */
+    public void beginWrite() {
+        if (behind != null) {
+            inFlight.readLock().lock();
+        }
+    }
+
+    /** Write-behind: the write begun by {@link #beginWrite} has queued its changes (or failed). */
+    public void endWrite() {
+        if (behind != null) {
+            inFlight.readLock().unlock();
+        }
+    }
+
+    /** Write-behind: waits until every write between {@link #beginWrite} and {@link #endWrite} now has ended. */
+    public void awaitWritesInFlight() {
+        inFlight.writeLock().lock();
+        inFlight.writeLock().unlock();
     }
 
     /**

@@ -283,12 +283,23 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                 }
             }
             writer.beforeMemory(changes);
-        }
-        for (int i = 0; i < batches.size(); i++) {
-            applyBatch(batches.partition(i), batches.batch(i));
-        }
-        if (writer != null) {
-            writer.afterMemory(changes);
+            writer.beginWrite();
+            try {
+                for (int i = 0; i < batches.size(); i++) {
+                    applyBatch(batches.partition(i), batches.batch(i));
+                }
+            } finally {
+                try {
+                    // Queued whole even if memory failed part way: the store never misses what memory has.
+                    writer.afterMemory(changes);
+                } finally {
+                    writer.endWrite();
+                }
+            }
+        } else {
+            for (int i = 0; i < batches.size(); i++) {
+                applyBatch(batches.partition(i), batches.batch(i));
+            }
         }
         node.awaitDurable();
     }
@@ -339,13 +350,18 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         StoreChanges changes = writer.newChanges();
         changes.add(partition, keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
         writer.beforeMemory(changes);
-        boolean result = onlyIfAbsent
-                ? store.putIfAbsent(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength)
-                : store.put(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
-        if (result || !onlyIfAbsent) {
-            writer.afterMemory(changes);
+        writer.beginWrite();
+        try {
+            boolean result = onlyIfAbsent
+                    ? store.putIfAbsent(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength)
+                    : store.put(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
+            if (result || !onlyIfAbsent) {
+                writer.afterMemory(changes);
+            }
+            return result;
+        } finally {
+            writer.endWrite();
         }
-        return result;
     }
 
     @Override
@@ -378,9 +394,14 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         StoreChanges changes = writer.newChanges();
         changes.add(partition, keyBytes, keyOffset, keyLength, keyBytes, 0, 0, true);
         writer.beforeMemory(changes);
-        boolean removed = stores[partition].remove(keyBytes, keyOffset, keyLength);
-        writer.afterMemory(changes);
-        return removed;
+        writer.beginWrite();
+        try {
+            boolean removed = stores[partition].remove(keyBytes, keyOffset, keyLength);
+            writer.afterMemory(changes);
+            return removed;
+        } finally {
+            writer.endWrite();
+        }
     }
 
     /** Removes each partition's keys as one batch on the calling thread. */

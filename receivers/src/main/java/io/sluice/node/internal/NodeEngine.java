@@ -578,7 +578,8 @@ public final class NodeEngine implements Sluice {
     /**
      * Before a checkpoint's manifest moves the mark past them: every change a write-behind store has queued is
      * written (or reported). First every apply thread finishes what it had started (a streamed batch queues its
-     * changes on its apply thread after applying them), then each queue is flushed.
+     * changes on its apply thread after applying them), and every application thread's write that changed memory
+     * queues its change ({@link CacheStoreBridge#awaitWritesInFlight}); then each queue is flushed.
      *
      * @throws IllegalStateException if the apply threads do not get there within 5 minutes
      */
@@ -624,6 +625,7 @@ public final class NodeEngine implements Sluice {
             }
         }
         for (CacheStoreBridge bridge : behind) {
+            bridge.awaitWritesInFlight(); // application threads' writes that logged their change have queued it
             bridge.writeBehind().flush();
         }
     }
