@@ -24,6 +24,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -196,6 +197,39 @@ public final class NodeCache<K, V> implements Cache<K, V> {
             return readThrough(store, key, storeBridge.load(codec.decode(key, 0, key.length, true)));
         }
         return value;
+    }
+
+    /**
+     * The value bytes of encoded keys (a remote GET_ALL), in their order, null for a key with none; with
+     * read-through the misses are loaded with one {@link io.sluice.CacheStore#loadAll} call.
+     *
+     * @throws io.sluice.CacheStoreException if read-through's load failed
+     */
+    public List<byte[]> getAllEncoded(List<byte[]> keys) {
+        List<byte[]> values = new ArrayList<>(keys.size());
+        CacheStoreBridge storeBridge = storeSlot.bridge;
+        boolean readThrough = storeBridge != null && storeBridge.readThrough();
+        // The store's form of each missed key → the indexes asking for it.
+        Map<Object, List<Integer>> misses = readThrough ? new LinkedHashMap<>() : null;
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] key = keys.get(i);
+            byte[] value = storeOf(key, key.length).get(key, 0, key.length);
+            values.add(value);
+            if (value == null && readThrough) {
+                misses.computeIfAbsent(codec.decode(key, 0, key.length, true), k -> new ArrayList<>(1)).add(i);
+            }
+        }
+        if (readThrough && !misses.isEmpty()) {
+            Map<Object, Object> loaded = storeBridge.loadAll(new ArrayList<>(misses.keySet()));
+            for (Map.Entry<Object, List<Integer>> miss : misses.entrySet()) {
+                byte[] key = keys.get(miss.getValue().get(0));
+                byte[] value = readThrough(storeOf(key, key.length), key, loaded.get(miss.getKey()));
+                for (int i : miss.getValue()) {
+                    values.set(i, value);
+                }
+            }
+        }
+        return values;
     }
 
     /**

@@ -130,11 +130,8 @@ final class NodeOps {
                     keys.add(key(in));
                 }
                 yield () -> {
-                    NodeCache<Object, Object> c = node.nodeCache(cache);
-                    List<byte[]> values = new ArrayList<>(n);
-                    for (byte[] key : keys) {
-                        values.add(c.getEncoded(key)); // a miss is loaded on its own with read-through
-                    }
+                    // With read-through, the misses are loaded with one loadAll.
+                    List<byte[]> values = node.nodeCache(cache).getAllEncoded(keys);
                     return out -> {
                         out.writeInt(values.size());
                         for (byte[] v : values) {

@@ -15,6 +15,9 @@ import io.sluice.StreamerOptions;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.PersistenceConfig;
 import io.sluice.node.WalMode;
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -329,6 +332,32 @@ class CacheStoreModesTest {
         cache.put(2L, "after");
         cache.putAll(Map.of(3L, "all"));
         assertThat(store().data).containsEntry(2L, "after").containsEntry(3L, "all");
+    }
+
+    @Test
+    void aRemoteGetAllLoadsItsMissesWithOneLoadAllCall() {
+        Cache<Long, String> cache = start(CacheStoreConfig.readThrough("map"), 0);
+        store().data.put(2L, "two");
+        store().data.put(3L, "three");
+        cache.put(1L, "one");
+        NodeCache<Object, Object> nodeCache = node.nodeCache("c");
+        BinaryContext codec = new BinaryContext(); // the node's encoding of keys and values
+        List<byte[]> keys = new ArrayList<>();
+        for (long k : new long[] {1L, 2L, 3L, 4L, 2L}) {
+            GrowableBuffer buf = new GrowableBuffer(16);
+            codec.encode(k, buf);
+            keys.add(buf.toByteArray());
+        }
+        List<Object> values = new ArrayList<>();
+        for (byte[] v : nodeCache.getAllEncoded(keys)) {
+            values.add(v == null ? null : codec.decode(v, 0, v.length, true));
+        }
+        assertThat(values).containsExactly("one", "two", "three", null, "two");
+        assertThat(store().loadAllCalls).containsExactly(List.of(2L, 3L, 4L));
+        assertThat(store().loads).hasValue(0);
+        // Loaded misses stay in memory: the next getAll asks the store only for what is still missing.
+        nodeCache.getAllEncoded(keys);
+        assertThat(store().loadAllCalls).containsExactly(List.of(2L, 3L, 4L), List.of(4L));
     }
 
     @Test

@@ -40,6 +40,23 @@ final class MapStore implements CacheStore<Object, Object> {
         return data.get(key);
     }
 
+    /** The keys of each loadAll call. */
+    final List<List<Object>> loadAllCalls = new CopyOnWriteArrayList<>();
+
+    @Override
+    public Map<Object, Object> loadAll(Collection<?> keys) {
+        loadAllCalls.add(List.copyOf(keys));
+        maybeFail();
+        Map<Object, Object> found = new java.util.HashMap<>();
+        for (Object key : keys) {
+            Object value = data.get(key);
+            if (value != null) {
+                found.put(key, value);
+            }
+        }
+        return found;
+    }
+
     @Override
     public void write(Object key, Object value) {
         maybeFail();
