@@ -230,7 +230,7 @@ public final class JdbcStoreConfig {
         private int copyThreshold = 0;
         private BatchStatement batchStatement = BatchStatement.UNNEST_ARRAYS;
         private int poolSize = 4;
-        private int concurrentBatches = 2;
+        private int concurrentBatches = 1;
         private Duration connectionTimeout = Duration.ofSeconds(5);
         private int retryAttempts = 3;
         private Duration retryBackoff = Duration.ofMillis(100);
@@ -361,14 +361,15 @@ public final class JdbcStoreConfig {
         }
 
         /**
-         * Group commit of {@link BatchStatement#UNNEST_ARRAYS} writeBatch calls: at most this many run on the
-         * database at once; calls arriving meanwhile wait, and the next free one sends every waiting call together
-         * (each call's statement in one pipelined JDBC batch, one transaction, one commit). A call that finds one
-         * free runs at once. Each call stays atomic and keeps its own outcome (a group failing on one call's data
-         * is run again call by call). On a small database machine few sessions committing many statements each
-         * beat many sessions committing one each; raise it for a database with many cores.
+         * Group commit of small {@link BatchStatement#UNNEST_ARRAYS} writeBatch calls (fewer than 256 rows; larger
+         * ones run alone at once): at most this many run on the database at once; calls arriving meanwhile wait,
+         * and the next free one sends every waiting call together (each call's statement in one pipelined JDBC
+         * batch, one transaction, one commit). A call that finds one free runs at once. Each call stays atomic and
+         * keeps its own outcome (a group failing on one call's data is run again call by call). On a small
+         * database machine one session committing many statements beats many sessions committing one each;
+         * raise it for a database with many cores.
          *
-         * @param calls 1 to 1024, default 2
+         * @param calls 1 to 1024, default 1
          */
         public Builder concurrentBatches(int calls) {
             if (calls < 1 || calls > 1024) {

@@ -259,6 +259,44 @@ class JdbcCacheStoreTest {
         }
     }
 
+    @Test
+    void aLargeWriteBatchNeverWaitsForAGroup() throws Exception {
+        BinaryContext binary = new BinaryContext();
+        JdbcCacheStore store = new JdbcCacheStore(pg.config("large").keyType(JdbcStoreConfig.KeyType.TEXT)
+                .concurrentBatches(1).poolSize(3).retryAttempts(1).build());
+        store.open(context(binary));
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        try (Connection locker = pg.connect()) {
+            locker.setAutoCommit(false);
+            try (Statement s = locker.createStatement()) {
+                s.execute("LOCK TABLE large IN EXCLUSIVE MODE");
+            }
+            Future<?> small = threads.submit(() -> {
+                store.writeBatch(List.of(Map.entry("small", "s")));
+                return null;
+            });
+            await().atMost(Duration.ofSeconds(20)).until(() -> waitingForLock(locker, "large") == 1);
+            List<Map.Entry<Object, Object>> rows = new ArrayList<>();
+            for (int i = 0; i < JdbcCacheStore.GROUP_BELOW_ROWS; i++) {
+                rows.add(Map.entry("big-" + i, "b" + i));
+            }
+            Future<?> large = threads.submit(() -> {
+                store.writeBatch(rows);
+                return null;
+            });
+            // The large call went to the database beside the busy leader instead of queueing behind it.
+            await().atMost(Duration.ofSeconds(20)).until(() -> waitingForLock(locker, "large") == 2);
+            assertThat(store.callsWaiting()).isZero();
+            locker.commit();
+            small.get(20, TimeUnit.SECONDS);
+            large.get(20, TimeUnit.SECONDS);
+            assertThat(store.loadAll(List.of("small", "big-0", "big-255"))).hasSize(3);
+        } finally {
+            threads.shutdownNow();
+            store.close();
+        }
+    }
+
     private static int waitingForLock(Connection c, String table) throws Exception {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_locks l JOIN"
                 + " pg_class r ON r.oid = l.relation WHERE r.relname = '" + table + "' AND NOT l.granted")) {
