@@ -275,10 +275,11 @@ public final class EmbeddedTransport implements StreamerTransport {
         int size = entries.size();
         int partition = batch.partition();
         PartitionStore store = cache.store(partition);
-        if (ReceiverRegistry.changesInPlace(receiver) && cache.storeWriter() != null) {
-            return applyInPlace(receiver, cache, batch, cache.storeWriter());
+        CacheStoreBridge storeWriter = cache.storeWriter();
+        if (storeWriter != null && ReceiverRegistry.changesInPlace(receiver)) {
+            return applyInPlace(receiver, cache, batch, storeWriter);
         }
-        CacheStoreBridge writer = ReceiverRegistry.storeWritesWholeBatch(receiver) ? cache.storeWriter() : null;
+        CacheStoreBridge writer = ReceiverRegistry.storeWritesWholeBatch(receiver) ? storeWriter : null;
         StoreChanges changes = null;
         try {
             if (writer != null) {

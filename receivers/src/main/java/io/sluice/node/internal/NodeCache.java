@@ -251,34 +251,21 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     @Override
     public Map<K, V> getAll(Set<? extends K> keys) {
         Objects.requireNonNull(keys, "keys");
-        Map<K, V> result = new HashMap<>(Math.max(4, keys.size() * 2));
-        CacheStoreBridge storeBridge = storeSlot.bridge;
-        boolean readThrough = storeBridge != null && storeBridge.readThrough();
-        // Misses for read-through: the store's form of the key → the caller's key and its encoding.
-        Map<Object, Map.Entry<K, byte[]>> misses = readThrough ? new LinkedHashMap<>() : null;
+        List<K> asked = new ArrayList<>(keys.size());
+        List<byte[]> encoded = new ArrayList<>(keys.size());
         for (K key : keys) {
             Objects.requireNonNull(key, "key");
             node.ensureOpen();
             GrowableBuffer buf = encodeKey(key);
-            int keyLength = buf.position();
-            byte[] value = storeOf(buf.array(), keyLength).get(buf.array(), 0, keyLength);
-            if (value != null) {
-                result.put(key, decode(value));
-            } else if (readThrough) {
-                byte[] encodedKey = Arrays.copyOf(buf.array(), keyLength);
-                misses.put(codec.decode(encodedKey, 0, keyLength, true),
-                        new AbstractMap.SimpleImmutableEntry<>(key, encodedKey));
-            }
+            asked.add(key);
+            encoded.add(Arrays.copyOf(buf.array(), buf.position()));
             release(buf);
         }
-        if (readThrough && !misses.isEmpty()) {
-            Map<Object, Object> loaded = storeBridge.loadAll(new ArrayList<>(misses.keySet()));
-            for (Map.Entry<Object, Map.Entry<K, byte[]>> miss : misses.entrySet()) {
-                byte[] encodedKey = miss.getValue().getValue();
-                byte[] value = readThrough(storeOf(encodedKey, encodedKey.length), encodedKey, loaded.get(miss.getKey()));
-                if (value != null) {
-                    result.put(miss.getValue().getKey(), decode(value));
-                }
+        List<byte[]> values = getAllEncoded(encoded);
+        Map<K, V> result = new HashMap<>(Math.max(4, keys.size() * 2));
+        for (int i = 0; i < asked.size(); i++) {
+            if (values.get(i) != null) {
+                result.put(asked.get(i), decode(values.get(i)));
             }
         }
         return result;
@@ -319,9 +306,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
             writer.beforeMemory(changes);
             writer.beginWrite();
             try {
-                for (int i = 0; i < batches.size(); i++) {
-                    applyBatch(batches.partition(i), batches.batch(i));
-                }
+                applyEach(batches);
             } finally {
                 try {
                     // Queued whole even if memory failed part way: the store never misses what memory has.
@@ -331,11 +316,15 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                 }
             }
         } else {
-            for (int i = 0; i < batches.size(); i++) {
-                applyBatch(batches.partition(i), batches.batch(i));
-            }
+            applyEach(batches);
         }
         node.awaitDurable();
+    }
+
+    private void applyEach(PartitionBatches batches) {
+        for (int i = 0; i < batches.size(); i++) {
+            applyBatch(batches.partition(i), batches.batch(i));
+        }
     }
 
     @Override
