@@ -154,9 +154,16 @@ public class SluiceSinkTask extends SinkTask {
             onBatchFailure(e.getKey(), e.getValue(), failure, records);
             return;
         }
+        // a poll's records come in runs of one topic-partition: look its progress up once per run
+        String runTopic = null;
+        int runPartition = -1;
+        PartitionProgress p = null;
         for (SinkRecord r : records) {
-            TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
-            PartitionProgress p = progress.computeIfAbsent(tp, t -> new PartitionProgress());
+            if (p == null || r.kafkaPartition() != runPartition || !r.topic().equals(runTopic)) {
+                runTopic = r.topic();
+                runPartition = r.kafkaPartition();
+                p = progress.computeIfAbsent(new TopicPartition(runTopic, runPartition), t -> new PartitionProgress());
+            }
             long offset = r.kafkaOffset();
             if (p.handled(offset) || p.awaitingRejectedRun(offset)) {
                 continue; // already with the streamer, or it comes again after a rejected run

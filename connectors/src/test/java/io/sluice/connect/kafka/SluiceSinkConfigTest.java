@@ -41,7 +41,7 @@ class SluiceSinkConfigTest {
         assertThat(c.keyMode()).isEqualTo(SluiceSinkConfig.KeyMode.RECORD_KEY);
         assertThat(c.nullValues()).isEqualTo(SluiceSinkConfig.NullValueBehavior.DELETE);
         assertThat(c.nullKeys()).isEqualTo(SluiceSinkConfig.NullKeyBehavior.FAIL);
-        assertThat(c.receiver()).isEqualTo(Receivers.individual());
+        assertThat(c.receiver()).isEqualTo(Receivers.batched());
         StreamerOptions o = c.streamerOptions();
         assertThat(o.allowOverwrite()).isTrue();
         assertThat(o.bufferMemory()).isEqualTo(64L * 1024 * 1024);
