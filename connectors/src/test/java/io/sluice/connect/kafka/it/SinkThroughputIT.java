@@ -83,145 +83,207 @@ class SinkThroughputIT {
             double fillSeconds = seconds(t0);
             print("fill (KafkaProducer, acks=1)", records, fillSeconds);
 
-            // the ceiling: a plain consumer reading every record, no work
-            t0 = System.nanoTime();
-            long read = 0;
-            long bytes = 0;
-            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
-                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"),
-                    new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-                List<TopicPartition> tps = new ArrayList<>();
-                for (int p = 0; p < partitions; p++) {
-                    tps.add(new TopicPartition(topic, p));
-                }
-                consumer.assign(tps);
-                consumer.seekToBeginning(tps);
-                while (read < records) {
-                    ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofSeconds(1));
-                    read += batch.count();
-                    for (var r : batch) {
-                        bytes += r.value().length;
-                    }
-                }
+            // Every reader reads the topic `passes` times (default 3): the first passes warm the JIT of the worker,
+            // the plugin and the node (as a long-running worker and node are), the last one is the figure.
+            int passes = Math.max(1, Integer.getInteger("sluice.kafka.bench.passes", 3));
+            double consumerSeconds = 0;
+            double converterSeconds = 0;
+            for (int pass = 1; pass <= passes; pass++) {
+                consumerSeconds = plainConsumer(broker, topic, partitions, records);
+                print("plain KafkaConsumer (ceiling)" + passName(pass, passes), records, consumerSeconds);
             }
-            double consumerSeconds = seconds(t0);
-            print("plain KafkaConsumer (ceiling)", records, consumerSeconds);
-            System.out.printf("BENCH average value size: %d bytes%n", bytes / records);
-
-            // what the worker's own JSON conversion costs before any sink sees a record
-            t0 = System.nanoTime();
-            read = 0;
-            long fields = 0;
-            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
-                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"),
-                    new ByteArrayDeserializer(), new ByteArrayDeserializer());
-                 JsonConverter json = new JsonConverter()) {
-                json.configure(Map.of("schemas.enable", "false"), false);
-                StringConverter keys = new StringConverter();
-                keys.configure(Map.of(), true);
-                List<TopicPartition> tps = new ArrayList<>();
-                for (int p = 0; p < partitions; p++) {
-                    tps.add(new TopicPartition(topic, p));
-                }
-                consumer.assign(tps);
-                consumer.seekToBeginning(tps);
-                while (read < records) {
-                    ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofSeconds(1));
-                    read += batch.count();
-                    for (var r : batch) {
-                        keys.toConnectData(topic, r.key());
-                        fields += ((Map<?, ?>) json.toConnectData(topic, r.value()).value()).size();
-                    }
-                }
+            for (int pass = 1; pass <= passes; pass++) {
+                converterSeconds = consumerWithJsonConverter(broker, topic, partitions, records);
+                print("KafkaConsumer + the worker's JsonConverter" + passName(pass, passes), records, converterSeconds);
             }
-            double converterSeconds = seconds(t0);
-            assertThat(fields).isEqualTo(11L * records);
-            print("KafkaConsumer + the worker's JsonConverter", records, converterSeconds);
 
             // the sink: a standalone worker loading the packaged plugin; "json" is the usual JsonConverter
-            // (schemaless), "bytes" hands the raw JSON to the sink (ByteArrayConverter, sluice.value.bytes.format=JSON)
-            Map<String, Double> sinkSeconds = new java.util.LinkedHashMap<>();
-            Map<String, Double> steadySeconds = new java.util.LinkedHashMap<>();
+            // (schemaless), "bytes" hands the raw JSON to the sink (ByteArrayConverter, sluice.value.bytes.format=JSON).
+            // Each pass is a connector of its own (its own consumer group, from the earliest offset) in the same
+            // worker, into a cache of its own; a warm-up pass's connector and cache are deleted after it.
+            Map<String, SinkFigures> sinks = new java.util.LinkedHashMap<>();
             for (String variant : System.getProperty("sluice.kafka.bench.sinks", "json,bytes").split(",")) {
                 if (variant.isBlank()) {
                     continue; // -Dsluice.kafka.bench.sinks= measures the consumers and the SDK only
                 }
-                String name = "bench-" + variant;
-                double firstRecordSeconds;
-                double committedSeconds;
-                long heapPeak;
                 try (ConnectWorker worker = new ConnectWorker(broker.bootstrap(), plugin.getParent().toAbsolutePath(),
                         dir.resolve("connect-" + variant));
                      Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
-                    Map<String, String> c = new HashMap<>();
-                    c.put("connector.class", "io.sluice.connect.kafka.SluiceSinkConnector");
-                    c.put("tasks.max", Integer.toString(tasks));
-                    c.put("topics", topic);
-                    c.put("sluice.addresses", node.address());
-                    c.put("sluice.cache.name", name);
-                    c.put("sluice.value.type.name", "StockOrder");
-                    if (variant.equals("bytes")) {
-                        c.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
-                        c.put("sluice.value.bytes.format", "JSON");
-                    } else {
-                        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-                        c.put("value.converter.schemas.enable", "false");
+                    for (int pass = 1; pass <= passes; pass++) {
+                        String name = (pass == passes ? "bench-" : "warm" + pass + "-") + variant;
+                        SinkFigures f = sinkPass(broker, worker, client, node.address(), name, variant, topic,
+                                partitions, tasks, records);
+                        String what = "sink (" + variant + "), standalone worker, " + tasks + " task(s)"
+                                + passName(pass, passes);
+                        print(what, records, f.seconds);
+                        print(what + ", from the first record", records - 1, f.steadySeconds);
+                        System.out.printf("BENCH %s: time to first record %.2f s; every offset committed after %.2f s;"
+                                + " test JVM heap used, peak while sinking (broker + worker + test): %d MiB%n", what,
+                                f.firstRecordSeconds, f.committedSeconds, f.heapPeak >> 20);
+                        if (pass < passes) {
+                            worker.delete(name);
+                            client.destroyCache(name);
+                        }
+                        sinks.put(variant, f);
                     }
-                    c.put("consumer.override.auto.offset.reset", "earliest");
-                    c.put("consumer.override.max.poll.records", "2000");
-                    HeapSampler heap = new HeapSampler();
-                    heap.start();
-                    t0 = System.nanoTime();
-                    worker.putConnector(name, c);
-                    await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(20))
-                            .until(() -> sizeOrZero(client, name) > 0);
-                    firstRecordSeconds = seconds(t0);
-                    long first = System.nanoTime();
-                    await().atMost(Duration.ofMinutes(20)).pollInterval(Duration.ofMillis(50))
-                            .until(() -> sizeOrZero(client, name) >= records);
-                    sinkSeconds.put(variant, seconds(t0));
-                    steadySeconds.put(variant, seconds(first));
-                    Map<TopicPartition, Long> end = endOffsets(broker, topic, partitions);
-                    await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(100))
-                            .until(() -> committed(broker, "connect-" + name).equals(end));
-                    committedSeconds = seconds(t0);
-                    heapPeak = heap.finish();
-                    assertThat(client.cache(name).size()).isEqualTo(records);
-                    worker.assertNoTaskFailed(name);
                 }
-                print("sink (" + variant + "), standalone worker, " + tasks + " task(s)", records,
-                        sinkSeconds.get(variant));
-                print("sink (" + variant + "), from the first record in the cache", records - 1,
-                        steadySeconds.get(variant));
-                System.out.printf("BENCH sink (%s): time to first record %.2f s; every offset committed after %.2f s;"
-                        + " test JVM heap used, peak while sinking (broker + worker + test): %d MiB%n", variant,
-                        firstRecordSeconds, committedSeconds, heapPeak >> 20);
             }
 
             // the same orders streamed by the SDK directly
+            double sdkSeconds = 0;
             try (Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
-                client.getOrCreateCache(CacheConfig.named("orders-sdk"));
-                t0 = System.nanoTime();
-                try (DataStreamer<String, BinaryObject> s = client.dataStreamer("orders-sdk",
-                        StreamerOptions.builder().allowOverwrite(true).build())) {
-                    BinaryObjectBuilder b = client.binary().builder("StockOrder");
-                    for (int i = 0; i < records; i++) {
-                        s.addData("o" + i, stockOrder(b, i));
+                for (int pass = 1; pass <= passes; pass++) {
+                    String cache = pass == passes ? "orders-sdk" : "orders-sdk-warm" + pass;
+                    sdkSeconds = sdkPass(client, cache, records);
+                    print("Sluice SDK streamer directly (no Kafka)" + passName(pass, passes), records, sdkSeconds);
+                    if (pass < passes) {
+                        client.destroyCache(cache);
                     }
                 }
-                double sdkSeconds = seconds(t0);
-                print("Sluice SDK streamer directly (no Kafka)", records, sdkSeconds);
-                for (Map.Entry<String, Double> e : sinkSeconds.entrySet()) {
-                    System.out.printf("BENCH sink (%s) / plain consumer: %.0f%% (from the first record: %.0f%%);"
-                            + " / consumer + JsonConverter: %.0f%%; / SDK: %.0f%%%n", e.getKey(),
-                            100 * consumerSeconds / e.getValue(),
-                            100 * consumerSeconds / steadySeconds.get(e.getKey()) * (records - 1) / records,
-                            100 * converterSeconds / e.getValue(), 100 * sdkSeconds / e.getValue());
+            }
+            for (Map.Entry<String, SinkFigures> e : sinks.entrySet()) {
+                SinkFigures f = e.getValue();
+                System.out.printf("BENCH sink (%s) / plain consumer: %.0f%% (from the first record: %.0f%%);"
+                        + " / consumer + JsonConverter: %.0f%%; / SDK: %.0f%%%n", e.getKey(),
+                        100 * consumerSeconds / f.seconds,
+                        100 * consumerSeconds / f.steadySeconds * (records - 1) / records,
+                        100 * converterSeconds / f.seconds, 100 * sdkSeconds / f.seconds);
+            }
+        }
+    }
+
+    private static String passName(int pass, int passes) {
+        return passes == 1 ? "" : pass < passes ? " [warm-up pass " + pass + "]" : " [measured pass]";
+    }
+
+    /** Seconds for a plain consumer to read every record, doing no work: the ceiling. */
+    private static double plainConsumer(KafkaBroker broker, String topic, int partitions, int records) {
+        long t0 = System.nanoTime();
+        long read = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> tps = topicPartitions(topic, partitions);
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            long bytes = 0;
+            while (read < records) {
+                ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofSeconds(1));
+                read += batch.count();
+                for (var r : batch) {
+                    bytes += r.value().length;
+                }
+            }
+            assertThat(bytes).isGreaterThan(100L * records);
+        }
+        return seconds(t0);
+    }
+
+    /** Seconds for a consumer to read every record through the worker's own JSON conversion, no sink. */
+    private static double consumerWithJsonConverter(KafkaBroker broker, String topic, int partitions, int records) {
+        long t0 = System.nanoTime();
+        long read = 0;
+        long fields = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+             JsonConverter json = new JsonConverter()) {
+            json.configure(Map.of("schemas.enable", "false"), false);
+            StringConverter keys = new StringConverter();
+            keys.configure(Map.of(), true);
+            List<TopicPartition> tps = topicPartitions(topic, partitions);
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            while (read < records) {
+                ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofSeconds(1));
+                read += batch.count();
+                for (var r : batch) {
+                    keys.toConnectData(topic, r.key());
+                    fields += ((Map<?, ?>) json.toConnectData(topic, r.value()).value()).size();
                 }
             }
         }
+        assertThat(fields).isEqualTo(11L * records);
+        return seconds(t0);
+    }
+
+    /** What one sink pass measured. */
+    private record SinkFigures(double seconds, double steadySeconds, double firstRecordSeconds,
+                               double committedSeconds, long heapPeak) {
+    }
+
+    /** Creates a connector sinking the whole topic into a cache of its name and times it until every offset is committed. */
+    private static SinkFigures sinkPass(KafkaBroker broker, ConnectWorker worker, Sluice client, String address,
+                                        String name, String variant, String topic, int partitions, int tasks,
+                                        int records) throws Exception {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", "io.sluice.connect.kafka.SluiceSinkConnector");
+        c.put("tasks.max", Integer.toString(tasks));
+        c.put("topics", topic);
+        c.put("sluice.addresses", address);
+        c.put("sluice.cache.name", name);
+        c.put("sluice.value.type.name", "StockOrder");
+        if (variant.equals("bytes")) {
+            c.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+            c.put("sluice.value.bytes.format", "JSON");
+        } else {
+            c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+            c.put("value.converter.schemas.enable", "false");
+        }
+        c.put("consumer.override.auto.offset.reset", "earliest");
+        c.put("consumer.override.max.poll.records", "2000");
+        // -Dsluice.kafka.bench.config=key=value,key=value sets more of the connector's config
+        for (String kv : System.getProperty("sluice.kafka.bench.config", "").split(",")) {
+            if (!kv.isBlank()) {
+                c.put(kv.substring(0, kv.indexOf('=')).trim(), kv.substring(kv.indexOf('=') + 1).trim());
+            }
+        }
+        HeapSampler heap = new HeapSampler();
+        heap.start();
+        long t0 = System.nanoTime();
+        worker.putConnector(name, c);
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(20))
+                .until(() -> sizeOrZero(client, name) > 0);
+        double firstRecordSeconds = seconds(t0);
+        long first = System.nanoTime();
+        await().atMost(Duration.ofMinutes(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> sizeOrZero(client, name) >= records);
+        double sinkSeconds = seconds(t0);
+        double steadySeconds = seconds(first);
+        Map<TopicPartition, Long> end = endOffsets(broker, topic, partitions);
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(100))
+                .until(() -> committed(broker, "connect-" + name).equals(end));
+        double committedSeconds = seconds(t0);
+        long heapPeak = heap.finish();
+        assertThat(client.cache(name).size()).isEqualTo(records);
+        worker.assertNoTaskFailed(name);
+        return new SinkFigures(sinkSeconds, steadySeconds, firstRecordSeconds, committedSeconds, heapPeak);
+    }
+
+    /** Seconds for the SDK's streamer to load the same orders into a new cache. */
+    private static double sdkPass(Sluice client, String cache, int records) {
+        client.getOrCreateCache(CacheConfig.named(cache));
+        long t0 = System.nanoTime();
+        try (DataStreamer<String, BinaryObject> s = client.dataStreamer(cache,
+                StreamerOptions.builder().allowOverwrite(true).build())) {
+            BinaryObjectBuilder b = client.binary().builder("StockOrder");
+            for (int i = 0; i < records; i++) {
+                s.addData("o" + i, stockOrder(b, i));
+            }
+        }
+        double sdkSeconds = seconds(t0);
+        assertThat(client.cache(cache).size()).isEqualTo(records);
+        return sdkSeconds;
+    }
+
+    private static List<TopicPartition> topicPartitions(String topic, int partitions) {
+        List<TopicPartition> tps = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            tps.add(new TopicPartition(topic, p));
+        }
+        return tps;
     }
 
     /** The node's JVM options; -Dsluice.kafka.bench.node.jvm adds some (e.g. a JFR recording), space-separated. */
