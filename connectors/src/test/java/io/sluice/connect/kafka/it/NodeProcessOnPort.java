@@ -45,6 +45,11 @@ final class NodeProcessOnPort implements AutoCloseable {
         this.port = KafkaBroker.freePort();
     }
 
+    /** CPU time the node process has used so far, in nanoseconds (0 if the OS does not tell). */
+    long cpuNanos() {
+        return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+    }
+
     String address() {
         return "127.0.0.1:" + port;
     }

@@ -88,10 +88,14 @@ class SinkThroughputIT {
             int passes = Math.max(1, Integer.getInteger("sluice.kafka.bench.passes", 3));
             double consumerSeconds = 0;
             double converterSeconds = 0;
+            Cpu consumerCpu = null;
             for (int pass = 1; pass <= passes; pass++) {
+                Cpu cpu = Cpu.start(node);
                 consumerSeconds = plainConsumer(broker, topic, partitions, records);
+                consumerCpu = cpu.stop(node, records);
                 print("plain KafkaConsumer (ceiling)" + passName(pass, passes), records, consumerSeconds);
             }
+            consumerCpu.print("plain KafkaConsumer (ceiling)");
             for (int pass = 1; pass <= passes; pass++) {
                 converterSeconds = consumerWithJsonConverter(broker, topic, partitions, records);
                 print("KafkaConsumer + the worker's JsonConverter" + passName(pass, passes), records, converterSeconds);
@@ -111,8 +115,10 @@ class SinkThroughputIT {
                      Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
                     for (int pass = 1; pass <= passes; pass++) {
                         String name = (pass == passes ? "bench-" : "warm" + pass + "-") + variant;
+                        Cpu cpu = Cpu.start(node);
                         SinkFigures f = sinkPass(broker, worker, client, node.address(), name, variant, topic,
                                 partitions, tasks, records);
+                        Cpu used = cpu.stop(node, records);
                         String what = "sink (" + variant + "), standalone worker, " + tasks + " task(s)"
                                 + passName(pass, passes);
                         print(what, records, f.seconds);
@@ -120,6 +126,9 @@ class SinkThroughputIT {
                         System.out.printf("BENCH %s: time to first record %.2f s; every offset committed after %.2f s;"
                                 + " test JVM heap used, peak while sinking (broker + worker + test): %d MiB%n", what,
                                 f.firstRecordSeconds, f.committedSeconds, f.heapPeak >> 20);
+                        if (pass == passes) {
+                            used.print(what);
+                        }
                         if (pass < passes) {
                             worker.delete(name);
                             client.destroyCache(name);
@@ -134,8 +143,13 @@ class SinkThroughputIT {
             try (Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
                 for (int pass = 1; pass <= passes; pass++) {
                     String cache = pass == passes ? "orders-sdk" : "orders-sdk-warm" + pass;
+                    Cpu cpu = Cpu.start(node);
                     sdkSeconds = sdkPass(client, cache, records);
+                    Cpu used = cpu.stop(node, records);
                     print("Sluice SDK streamer directly (no Kafka)" + passName(pass, passes), records, sdkSeconds);
+                    if (pass == passes) {
+                        used.print("Sluice SDK streamer directly (no Kafka)");
+                    }
                     if (pass < passes) {
                         client.destroyCache(cache);
                     }
@@ -149,6 +163,31 @@ class SinkThroughputIT {
                         100 * consumerSeconds / f.steadySeconds * (records - 1) / records,
                         100 * converterSeconds / f.seconds, 100 * sdkSeconds / f.seconds);
             }
+        }
+    }
+
+    /**
+     * CPU time used during a pass by this JVM (broker, worker and test together) and by the node process,
+     * per record: where the machine's two cores went.
+     */
+    private record Cpu(long testJvmNanos, long nodeNanos, int records) {
+
+        static Cpu start(NodeProcessOnPort node) {
+            return new Cpu(testJvmCpuNanos(), node.cpuNanos(), 0);
+        }
+
+        Cpu stop(NodeProcessOnPort node, int records) {
+            return new Cpu(testJvmCpuNanos() - testJvmNanos, node.cpuNanos() - nodeNanos, records);
+        }
+
+        void print(String what) {
+            System.out.printf("BENCH %s, CPU per record: test JVM (broker + worker + test) %.2f us, node %.2f us%n",
+                    what, testJvmNanos / 1e3 / records, nodeNanos / 1e3 / records);
+        }
+
+        private static long testJvmCpuNanos() {
+            return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getProcessCpuTime();
         }
     }
 
