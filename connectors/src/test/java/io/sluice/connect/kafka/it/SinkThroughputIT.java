@@ -170,19 +170,44 @@ class SinkThroughputIT {
      * CPU time used during a pass by this JVM (broker, worker and test together) and by the node process,
      * per record: where the machine's two cores went.
      */
-    private record Cpu(long testJvmNanos, long nodeNanos, int records) {
+    private record Cpu(long testJvmNanos, long nodeNanos, int records, long wallNanos, Map<Long, Long> threads) {
 
         static Cpu start(NodeProcessOnPort node) {
-            return new Cpu(testJvmCpuNanos(), node.cpuNanos(), 0);
+            return new Cpu(testJvmCpuNanos(), node.cpuNanos(), 0, System.nanoTime(), threadCpuNanos());
         }
 
         Cpu stop(NodeProcessOnPort node, int records) {
-            return new Cpu(testJvmCpuNanos() - testJvmNanos, node.cpuNanos() - nodeNanos, records);
+            Map<Long, Long> used = new HashMap<>();
+            threadCpuNanos().forEach((id, nanos) -> used.put(id, nanos - threads.getOrDefault(id, 0L)));
+            return new Cpu(testJvmCpuNanos() - testJvmNanos, node.cpuNanos() - nodeNanos, records,
+                    System.nanoTime() - wallNanos, used);
         }
 
+        /** Prints the CPU per record, and the busiest threads of this JVM as a share of the pass's wall time. */
         void print(String what) {
             System.out.printf("BENCH %s, CPU per record: test JVM (broker + worker + test) %.2f us, node %.2f us%n",
                     what, testJvmNanos / 1e3 / records, nodeNanos / 1e3 / records);
+            java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            StringBuilder busiest = new StringBuilder();
+            threads.entrySet().stream().sorted(Map.Entry.<Long, Long>comparingByValue().reversed()).limit(5)
+                    .forEach(e -> {
+                        java.lang.management.ThreadInfo info = mx.getThreadInfo(e.getKey());
+                        busiest.append(String.format("; %s %.0f%%", info == null ? "#" + e.getKey()
+                                : info.getThreadName(), 100.0 * e.getValue() / wallNanos));
+                    });
+            System.out.printf("BENCH %s, busiest threads of the test JVM (CPU / wall)%s%n", what, busiest);
+        }
+
+        private static Map<Long, Long> threadCpuNanos() {
+            java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            Map<Long, Long> cpu = new HashMap<>();
+            for (long id : mx.getAllThreadIds()) {
+                long nanos = mx.getThreadCpuTime(id);
+                if (nanos > 0) {
+                    cpu.put(id, nanos);
+                }
+            }
+            return cpu;
         }
 
         private static long testJvmCpuNanos() {
