@@ -38,12 +38,14 @@ import static org.awaitility.Awaitility.await;
  * Entries the node itself rejects (here a receiver refusing keys that start with "bad" as illegal
  * arguments): with errors.tolerance=all their records go to the errant record reporter and every other
  * record is applied and committed; without it the task fails naming topic, partition and offset.
+ * Records of two partitions interleaved in one put are tracked and committed each for its partition.
  * A node in this JVM behind a real server, the task driven as the worker drives it (put, seek, preCommit).
  */
 @Timeout(120)
 class SluiceSinkTaskRejectionTest {
 
     private static final TopicPartition TP = new TopicPartition("orders", 0);
+    private static final TopicPartition TP1 = new TopicPartition("orders", 1);
 
     /** Applies each entry with a put, refusing keys that start with "bad". */
     public static final class Picky implements StreamReceiver<Object, Object> {
@@ -138,6 +140,52 @@ class SluiceSinkTaskRejectionTest {
         assertThat(task.preCommit(Map.of(TP, new OffsetAndMetadata(10))).get(TP).offset()).isEqualTo(3);
     }
 
+    @Test
+    void recordsOfPartitionsInterleavedInOnePutAreTrackedAndCommittedPerPartition() {
+        Map<String, String> p = props("all");
+        p.put("sluice.receiver", "batched");
+        p.put("sluice.value.string.format", "JSON");
+        task.start(p);
+        task.open(List.of(TP, TP1));
+        // runs of one partition, then the other, then single records alternating; offset 4 of partition 1
+        // is not JSON and goes to the errant record reporter
+        List<SinkRecord> put = new ArrayList<>();
+        int[] partitionOf = {0, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0};
+        long[] next = new long[2];
+        for (int partition : partitionOf) {
+            long o = next[partition]++;
+            String value = partition == 1 && o == 4 ? "not json" : "{\"n\":" + o + "}";
+            put.add(new SinkRecord(TP.topic(), partition, Schema.STRING_SCHEMA, "p" + partition + "-" + o,
+                    Schema.STRING_SCHEMA, value, o));
+        }
+        task.put(put);
+        Map<TopicPartition, OffsetAndMetadata> current = Map.of(TP, new OffsetAndMetadata(next[0]),
+                TP1, new OffsetAndMetadata(next[1]));
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            task.put(List.of());
+            Map<TopicPartition, OffsetAndMetadata> committed = task.preCommit(current);
+            return committed.get(TP) != null && committed.get(TP).offset() == next[0]
+                    && committed.get(TP1) != null && committed.get(TP1).offset() == next[1];
+        });
+        assertThat(context.reported).extracting(SinkRecord::kafkaPartition, SinkRecord::kafkaOffset)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, 4L));
+        try (var client = io.sluice.client.SluiceClient.connect(io.sluice.client.ClientConfig.addresses(
+                "127.0.0.1:" + server.address().getPort()))) {
+            Cache<String, io.sluice.binary.BinaryObject> cache = client.<String, io.sluice.binary.BinaryObject>cache("orders")
+                    .withKeepBinary();
+            assertThat(cache.size()).isEqualTo(partitionOf.length - 1);
+            for (int partition = 0; partition < 2; partition++) {
+                for (long o = 0; o < next[partition]; o++) {
+                    if (partition == 1 && o == 4) {
+                        assertThat(cache.get("p1-4")).isNull();
+                    } else {
+                        assertThat(cache.get("p" + partition + "-" + o).<Long>field("n")).isEqualTo(o);
+                    }
+                }
+            }
+        }
+    }
+
     /** The worker's side: seeks asked for, and a reporter that records what it was given. */
     private static final class Context implements SinkTaskContext {
         final Map<TopicPartition, Long> seeks = new ConcurrentHashMap<>();
@@ -164,7 +212,7 @@ class SluiceSinkTaskRejectionTest {
 
         @Override
         public Set<TopicPartition> assignment() {
-            return Set.of(TP);
+            return Set.of(TP, TP1);
         }
 
         @Override
