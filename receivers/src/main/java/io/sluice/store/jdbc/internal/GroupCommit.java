@@ -74,8 +74,9 @@ public final class GroupCommit<R> {
         try {
             queue.addLast(call);
             while (!call.done) {
-                if (idleLeaders == 0) {
-                    // A group in flight cannot be abandoned: its caller waits for its outcome.
+                if (idleLeaders == 0 || queue.isEmpty()) {
+                    // Every leader is busy, or another leader took this call (the queue is empty but the call is
+                    // not done): wait for a group to finish. Leading now would run an empty group.
                     finished.awaitUninterruptibly();
                     continue;
                 }
