@@ -11,6 +11,7 @@ import io.sluice.client.SluiceClient;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -128,12 +129,11 @@ class SinkThroughputIT {
                                 f.firstRecordSeconds, f.committedSeconds, f.heapPeak >> 20);
                         if (pass == passes) {
                             used.print(what);
-                        }
-                        if (pass < passes) {
+                            sinks.put(variant, f);
+                        } else {
                             worker.delete(name);
                             client.destroyCache(name);
                         }
-                        sinks.put(variant, f);
                     }
                 }
             }
@@ -149,8 +149,7 @@ class SinkThroughputIT {
                     print("Sluice SDK streamer directly (no Kafka)" + passName(pass, passes), records, sdkSeconds);
                     if (pass == passes) {
                         used.print("Sluice SDK streamer directly (no Kafka)");
-                    }
-                    if (pass < passes) {
+                    } else {
                         client.destroyCache(cache);
                     }
                 }
@@ -222,6 +221,32 @@ class SinkThroughputIT {
 
     /** Seconds for a plain consumer to read every record, doing no work: the ceiling. */
     private static double plainConsumer(KafkaBroker broker, String topic, int partitions, int records) {
+        long[] bytes = {0};
+        double seconds = readAll(broker, topic, partitions, records, r -> bytes[0] += r.value().length);
+        assertThat(bytes[0]).isGreaterThan(100L * records);
+        return seconds;
+    }
+
+    /** Seconds for a consumer to read every record through the worker's own JSON conversion, no sink. */
+    private static double consumerWithJsonConverter(KafkaBroker broker, String topic, int partitions, int records) {
+        long[] fields = {0};
+        double seconds;
+        try (JsonConverter json = new JsonConverter()) {
+            json.configure(Map.of("schemas.enable", "false"), false);
+            StringConverter keys = new StringConverter();
+            keys.configure(Map.of(), true);
+            seconds = readAll(broker, topic, partitions, records, r -> {
+                keys.toConnectData(topic, r.key());
+                fields[0] += ((Map<?, ?>) json.toConnectData(topic, r.value()).value()).size();
+            });
+        }
+        assertThat(fields[0]).isEqualTo(11L * records);
+        return seconds;
+    }
+
+    /** Seconds for a new consumer to read the topic from its beginning, handing each record to {@code each}. */
+    private static double readAll(KafkaBroker broker, String topic, int partitions, int records,
+                                  java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
         long t0 = System.nanoTime();
         long read = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
@@ -231,45 +256,12 @@ class SinkThroughputIT {
             List<TopicPartition> tps = topicPartitions(topic, partitions);
             consumer.assign(tps);
             consumer.seekToBeginning(tps);
-            long bytes = 0;
             while (read < records) {
                 ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofSeconds(1));
                 read += batch.count();
-                for (var r : batch) {
-                    bytes += r.value().length;
-                }
-            }
-            assertThat(bytes).isGreaterThan(100L * records);
-        }
-        return seconds(t0);
-    }
-
-    /** Seconds for a consumer to read every record through the worker's own JSON conversion, no sink. */
-    private static double consumerWithJsonConverter(KafkaBroker broker, String topic, int partitions, int records) {
-        long t0 = System.nanoTime();
-        long read = 0;
-        long fields = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000"),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
-             JsonConverter json = new JsonConverter()) {
-            json.configure(Map.of("schemas.enable", "false"), false);
-            StringConverter keys = new StringConverter();
-            keys.configure(Map.of(), true);
-            List<TopicPartition> tps = topicPartitions(topic, partitions);
-            consumer.assign(tps);
-            consumer.seekToBeginning(tps);
-            while (read < records) {
-                ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofSeconds(1));
-                read += batch.count();
-                for (var r : batch) {
-                    keys.toConnectData(topic, r.key());
-                    fields += ((Map<?, ?>) json.toConnectData(topic, r.value()).value()).size();
-                }
+                batch.forEach(each);
             }
         }
-        assertThat(fields).isEqualTo(11L * records);
         return seconds(t0);
     }
 
@@ -301,7 +293,11 @@ class SinkThroughputIT {
         // -Dsluice.kafka.bench.config=key=value,key=value sets more of the connector's config
         for (String kv : System.getProperty("sluice.kafka.bench.config", "").split(",")) {
             if (!kv.isBlank()) {
-                c.put(kv.substring(0, kv.indexOf('=')).trim(), kv.substring(kv.indexOf('=') + 1).trim());
+                int eq = kv.indexOf('=');
+                if (eq < 1) {
+                    throw new IllegalArgumentException("-Dsluice.kafka.bench.config: '" + kv + "' is not key=value");
+                }
+                c.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
             }
         }
         HeapSampler heap = new HeapSampler();
