@@ -10,6 +10,7 @@ import io.sluice.CacheStoreContext;
 import io.sluice.CacheStoreException;
 import io.sluice.store.jdbc.internal.CopyRows;
 import io.sluice.store.jdbc.internal.GroupCommit;
+import io.sluice.store.jdbc.internal.InsertFirst;
 import io.sluice.store.jdbc.internal.KeyBinder;
 import io.sluice.store.jdbc.internal.StoreSql;
 import io.sluice.store.jdbc.internal.TransientErrors;
@@ -45,7 +46,8 @@ import java.util.Objects;
  *   a row twice in one statement) and runs as one statement over two arrays
  *   ({@code INSERT ... SELECT * FROM unnest(keys, values) ON CONFLICT ...}, the default), or as one JDBC
  *   batch in a transaction, which pgjdbc's {@code reWriteBatchedInserts} turns into multi-row INSERTs
- *   ({@link JdbcStoreConfig.BatchStatement}); a batch of at least
+ *   ({@link JdbcStoreConfig.BatchStatement}). The array statement is first tried as a plain {@code INSERT}, and
+ *   upserted only if a key is present ({@link JdbcStoreConfig.Builder#insertFirst}). A batch of at least
  *   {@link JdbcStoreConfig#copyThreshold()} entries is {@code COPY}ed (binary) into a temporary
  *   staging table and upserted from it in one statement. Each call is one transaction: it is written
  *   whole or not at all.</li>
@@ -80,6 +82,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     /** Concurrent array upserts, sent together while {@link JdbcStoreConfig#concurrentBatches()} run. */
     private final GroupCommit<PendingUpsert> upserts;
     private final UpsertGroups upsertsAlone;
+    private final InsertFirst insertFirst;
     /** The physical connections (sessions) that have the staging table; weak, so closed ones go. */
     private final Map<PGConnection, Boolean> staged = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
@@ -88,6 +91,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         this.sql = new StoreSql(config);
         this.json = config.valueFormat() == JdbcStoreConfig.ValueFormat.JSONB;
         this.upsertsAlone = new UpsertGroups();
+        this.insertFirst = new InsertFirst(config.insertFirst());
         this.upserts = new GroupCommit<>(upsertsAlone, config.concurrentBatches(), MAX_GROUP);
     }
 
@@ -247,13 +251,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             }
             inTransaction("writeBatch of " + named.size() + " entries in " + calls.size() + " calls to " + config.table(),
                     named, true, c -> {
-                        try (PreparedStatement s = c.prepareStatement(sql.upsertArrays)) {
-                            for (PendingUpsert call : calls) {
-                                bindArrays(s, call.rows);
-                                s.addBatch();
-                            }
-                            s.executeBatch();
-                        }
+                        writeArrays(c, calls, true);
                         return null;
                     });
         }
@@ -261,10 +259,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         @Override
         public void runAlone(PendingUpsert call) throws Exception {
             inTransaction("writeBatch of " + call.rows.size() + " entries to " + config.table(), call.named, false, c -> {
-                try (PreparedStatement s = c.prepareStatement(sql.upsertArrays)) {
-                    bindArrays(s, call.rows);
-                    s.executeUpdate();
-                }
+                writeArrays(c, List.of(call), false);
                 return null;
             });
         }
@@ -281,6 +276,44 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
                     ? groupFailure.getCause() : groupFailure;
             return new CacheStoreException("writeBatch of " + call.rows.size() + " entries to " + config.table(),
                     call.named, cause);
+        }
+    }
+
+    /**
+     * Writes the calls, one array statement each: plain inserts when {@link InsertFirst} says to try them, upserts
+     * otherwise or when an insert met a present key. A failed insert changed nothing: alone, its statement was
+     * its transaction; in a transaction, that transaction is rolled back before the upserts run in a new one.
+     */
+    private void writeArrays(Connection c, List<PendingUpsert> calls, boolean inTransaction) throws SQLException {
+        if (insertFirst.tryInsert()) {
+            try {
+                runArrays(c, sql.insertArrays, calls);
+                return;
+            } catch (SQLException e) {
+                if (!InsertFirst.isUniqueViolation(e)) {
+                    throw e;
+                }
+                insertFirst.conflicted();
+                if (inTransaction) {
+                    c.rollback();
+                }
+            }
+        }
+        runArrays(c, sql.upsertArrays, calls);
+    }
+
+    private void runArrays(Connection c, String statement, List<PendingUpsert> calls) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(statement)) {
+            if (calls.size() == 1) {
+                bindArrays(s, calls.get(0).rows);
+                s.executeUpdate();
+                return;
+            }
+            for (PendingUpsert call : calls) {
+                bindArrays(s, call.rows);
+                s.addBatch();
+            }
+            s.executeBatch();
         }
     }
 
@@ -411,6 +444,11 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
                     }
                     return null;
                 });
+    }
+
+    /** Tried inserts that met a present key and were upserted (tests). */
+    long insertConflicts() {
+        return insertFirst.conflicts();
     }
 
     /** writeBatch calls waiting for a group (tests). */

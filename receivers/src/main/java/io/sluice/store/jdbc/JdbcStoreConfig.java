@@ -100,6 +100,7 @@ public final class JdbcStoreConfig {
     private final BatchStatement batchStatement;
     private final int poolSize;
     private final int concurrentBatches;
+    private final boolean insertFirst;
     private final Duration connectionTimeout;
     private final int retryAttempts;
     private final Duration retryBackoff;
@@ -120,6 +121,7 @@ public final class JdbcStoreConfig {
         this.batchStatement = b.batchStatement;
         this.poolSize = b.poolSize;
         this.concurrentBatches = b.concurrentBatches;
+        this.insertFirst = b.insertFirst;
         this.connectionTimeout = b.connectionTimeout;
         this.retryAttempts = b.retryAttempts;
         this.retryBackoff = b.retryBackoff;
@@ -193,6 +195,11 @@ public final class JdbcStoreConfig {
         return concurrentBatches;
     }
 
+    /** Whether an array writeBatch tries a plain INSERT before the upsert (see {@link Builder#insertFirst}). */
+    public boolean insertFirst() {
+        return insertFirst;
+    }
+
     public Duration connectionTimeout() {
         return connectionTimeout;
     }
@@ -211,7 +218,7 @@ public final class JdbcStoreConfig {
         return "JdbcStoreConfig{url=" + jdbcUrl + ", user=" + username + ", table=" + table + " (" + keyColumn + ' '
                 + keyType.sql() + ", " + valueColumn + ' ' + valueFormat.sql()
                 + (valueType == null ? "" : " of " + valueType) + "), maxBatchSize=" + maxBatchSize + ", copyThreshold="
-                + copyThreshold + ", batchStatement=" + batchStatement + ", poolSize=" + poolSize + ", concurrentBatches=" + concurrentBatches + ", retryAttempts=" + retryAttempts + '}';
+                + copyThreshold + ", batchStatement=" + batchStatement + ", poolSize=" + poolSize + ", concurrentBatches=" + concurrentBatches + ", insertFirst=" + insertFirst + ", retryAttempts=" + retryAttempts + '}';
     }
 
     /** Builds a {@link JdbcStoreConfig}; setters check their argument. */
@@ -231,6 +238,7 @@ public final class JdbcStoreConfig {
         private BatchStatement batchStatement = BatchStatement.UNNEST_ARRAYS;
         private int poolSize = 4;
         private int concurrentBatches = 1;
+        private boolean insertFirst = true;
         private Duration connectionTimeout = Duration.ofSeconds(5);
         private int retryAttempts = 3;
         private Duration retryBackoff = Duration.ofMillis(100);
@@ -377,6 +385,23 @@ public final class JdbcStoreConfig {
                         + "; it must be between 1 and 1024 (JdbcStoreConfig.concurrentBatches)");
             }
             this.concurrentBatches = calls;
+            return this;
+        }
+
+        /**
+         * Whether a {@link BatchStatement#UNNEST_ARRAYS} writeBatch first tries its rows as a plain {@code INSERT},
+         * and upserts them only if one of its keys is already in the table. A plain insert of a new row costs
+         * PostgreSQL about 0.6 of an {@code INSERT ... ON CONFLICT DO UPDATE}'s CPU (the upsert checks the index
+         * before each row and confirms each row after: speculative insertion), so loads of new keys go faster. An
+         * insert that meets a present key fails whole (unique violation) and is rolled back, and the call's rows
+         * are upserted in the same call; the store then upserts at once for its next 64 calls before it tries an
+         * insert again, so a store whose writes are mostly updates wastes one short failed statement in 65 calls.
+         * The result is the same either way: each row holds the call's value.
+         *
+         * @param tryInsert default true; false always upserts
+         */
+        public Builder insertFirst(boolean tryInsert) {
+            this.insertFirst = tryInsert;
             return this;
         }
 

