@@ -1,5 +1,6 @@
 package io.sluice.node;
 
+import io.sluice.CacheConfig;
 import io.sluice.CacheStore;
 import io.sluice.EntryProcessor;
 import io.sluice.Processors;
@@ -10,6 +11,7 @@ import io.sluice.store.internal.DataRegionConfig;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -43,6 +45,7 @@ public final class NodeConfig {
     private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers;
     private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors;
     private final Map<String, Supplier<? extends CacheStore<?, ?>>> stores;
+    private final List<CacheConfig> caches;
 
     private NodeConfig(Builder b) {
         this.dataRegion = b.region();
@@ -51,6 +54,7 @@ public final class NodeConfig {
         this.receivers = Collections.unmodifiableMap(new LinkedHashMap<>(b.receivers));
         this.processors = Collections.unmodifiableMap(new LinkedHashMap<>(b.processors));
         this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(b.stores));
+        this.caches = List.copyOf(b.caches.values());
     }
 
     /** The defaults: 4 KiB pages, a data region of 256 MiB at start and 4 GiB at most, one apply thread per processor. */
@@ -103,6 +107,13 @@ public final class NodeConfig {
         return stores;
     }
 
+    /**
+     * The caches the node has from its start, in the order they were declared ({@link Builder#cache}).
+     */
+    public List<CacheConfig> caches() {
+        return caches;
+    }
+
     /** Whether the name is one of the built-in receivers ({@link Receivers}). */
     static boolean isBuiltInReceiver(String name) {
         return ReceiverRegistry.BUILT_INS.containsKey(name);
@@ -113,7 +124,8 @@ public final class NodeConfig {
         return "NodeConfig{pageSize=" + pageSize() + ", dataRegionInitialSize=" + dataRegionInitialSize()
                 + ", dataRegionMaxSize=" + dataRegionMaxSize() + ", applyThreads=" + applyThreads
                 + ", persistence=" + persistence + ", receivers=" + receivers.keySet() + ", processors=" + processors.keySet()
-                + (stores.isEmpty() ? "" : ", stores=" + stores.keySet()) + '}';
+                + (stores.isEmpty() ? "" : ", stores=" + stores.keySet())
+                + (caches.isEmpty() ? "" : ", caches=" + caches.stream().map(CacheConfig::name).toList()) + '}';
     }
 
     /** Builds a {@link NodeConfig}; every setter checks its argument, {@link #build()} checks them together. */
@@ -127,6 +139,7 @@ public final class NodeConfig {
         private final Map<String, Supplier<? extends StreamReceiver<?, ?>>> receivers = new LinkedHashMap<>();
         private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors = new LinkedHashMap<>();
         private final Map<String, Supplier<? extends CacheStore<?, ?>>> stores = new LinkedHashMap<>();
+        private final Map<String, CacheConfig> caches = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -287,6 +300,27 @@ public final class NodeConfig {
                         + "' is already registered; each name may be registered once (NodeConfig.store)");
             }
             stores.put(name, factory);
+            return this;
+        }
+
+        /**
+         * Declares a cache the node has from its start: created when the node starts, or, when persistence
+         * recovered it, put in front of the store this config names — the declaration wins over the store
+         * attachment the cache had before the restart, so this is where a recovered cache's store settings
+         * change (a config without a store leaves a recovered cache without one). A recovered cache that is
+         * not declared goes back in front of the store it had, with its settings. The node file's
+         * {@code caches} are declared here.
+         *
+         * @throws NullPointerException if config is null
+         * @throws IllegalArgumentException if a cache of that name is declared already
+         */
+        public Builder cache(CacheConfig config) {
+            Objects.requireNonNull(config, "config");
+            if (caches.containsKey(config.name())) {
+                throw new IllegalArgumentException("cache '" + config.name()
+                        + "' is already declared; each name may be declared once (NodeConfig.cache)");
+            }
+            caches.put(config.name(), config);
             return this;
         }
 

@@ -90,9 +90,9 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     }
 
     /**
-     * Where a cache's store is held, one per cache, shared by its views. A cache recovered from disk comes
-     * back without its store (the log keeps names and partitions, not attachments) until
-     * {@link NodeEngine#getOrCreateCache} attaches the one its config names.
+     * Where a cache's store is held, one per cache, shared by its views. A cache recovered from disk gets its
+     * store as the node starts ({@link NodeEngine#getOrCreateCache} or the attachment it had), or later if the
+     * store could not be opened then.
      */
     static final class StoreSlot {
         private volatile CacheStoreBridge bridge;

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
 import io.sluice.CacheNotFoundException;
+import io.sluice.CacheStoreConfig;
 import io.sluice.DataStreamer;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
@@ -25,6 +26,7 @@ import io.sluice.store.internal.PartitionStore;
 import io.sluice.store.internal.StoreCursor;
 import io.sluice.store.internal.StoreJournal;
 import io.sluice.store.internal.checkpoint.CheckpointLoader;
+import io.sluice.store.internal.checkpoint.CheckpointCorruptedException;
 import io.sluice.store.internal.checkpoint.Checkpointer;
 import io.sluice.store.internal.checkpoint.Manifest;
 import io.sluice.store.internal.wal.WalCorruptedException;
@@ -38,6 +40,8 @@ import io.sluice.streamer.internal.BatchArrays;
 import io.sluice.streamer.internal.Streamer;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -93,6 +97,11 @@ public final class NodeEngine implements Sluice {
     private final ConcurrentHashMap<Integer, NodeCache<Object, Object>> cachesById = new ConcurrentHashMap<>();
     /** The id of the next cache created (guarded by lifecycle). */
     private int nextCacheId;
+    /**
+     * Store attachments that recovery found (STORE records, the manifest) for caches not in front of their store
+     * yet, by cache id (guarded by lifecycle). Kept in each checkpoint until the cache is attached or dropped.
+     */
+    private final Map<Integer, CacheStoreConfig> detachedStores = new HashMap<>();
     private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
     private final Object lifecycle = new Object();
     /** No new caches or streamers; streamers are being closed. */
@@ -176,6 +185,16 @@ public final class NodeEngine implements Sluice {
         StripedExecutor queues = stripes;
         metrics.stripes(stripes.stripes(), queues::queued);
         this.transport = new EmbeddedTransport(this, stripes, receivers);
+        try {
+            openCaches();
+        } catch (RuntimeException | Error e) {
+            try {
+                close();
+            } catch (RuntimeException | Error suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     private static Manifest readManifest(Path directory) {
@@ -192,6 +211,14 @@ public final class NodeEngine implements Sluice {
             binary.importTypes(manifest.types());
             for (Manifest.CacheFiles c : manifest.caches()) {
                 newCache(CacheConfig.named(c.name()).withPartitions(c.files().length), c.id());
+                if (c.store() != null) {
+                    try {
+                        detachedStores.put(c.id(), StoreAttachment.fromBytes(c.store(), "the checkpoint manifest in "
+                                + wal.directory() + " (cache '" + c.name() + "')"));
+                    } catch (IllegalStateException e) {
+                        throw new CheckpointCorruptedException(e.getMessage(), e);
+                    }
+                }
             }
             nextCacheId = Math.max(nextCacheId, manifest.nextCacheId());
         }
@@ -216,7 +243,10 @@ public final class NodeEngine implements Sluice {
                 for (int p = 0; p < stores.length; p++) {
                     stores[p] = cache.store(p);
                 }
-                list.add(new Checkpointer.CacheStores(e.getKey(), cache.name(), stores));
+                CacheStoreBridge bridge = cache.storeBridge();
+                CacheStoreConfig attachment = bridge != null ? bridge.config() : detachedStores.get(e.getKey());
+                list.add(new Checkpointer.CacheStores(e.getKey(), cache.name(), stores,
+                        attachment == null ? null : StoreAttachment.toBytes(attachment)));
             }
             return new Checkpointer.Catalogue(mark, nextCacheId, binary.exportTypes(), list);
         }
@@ -298,6 +328,23 @@ public final class NodeEngine implements Sluice {
         }
 
         @Override
+        public void store(int cacheId, byte[] attachment) {
+            synchronized (lifecycle) {
+                NodeCache<Object, Object> cache = cachesById.get(cacheId);
+                if (cache == null) {
+                    throw new WalCorruptedException("a STORE record names cache id " + cacheId
+                            + ", which no earlier record created");
+                }
+                try {
+                    detachedStores.put(cacheId, StoreAttachment.fromBytes(attachment, "the log (cache '"
+                            + cache.name() + "')"));
+                } catch (IllegalStateException e) {
+                    throw new WalCorruptedException(e.getMessage(), e);
+                }
+            }
+        }
+
+        @Override
         public void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries) {
             NodeCache<Object, Object> cache = cachesById.get(cacheId);
             if (cache == null) {
@@ -339,6 +386,7 @@ public final class NodeEngine implements Sluice {
                 }
                 caches.remove(cache.name());
                 recoveredKeys.forget(cacheId);
+                detachedStores.remove(cacheId);
                 for (int p = 0; p < cache.partitions(); p++) {
                     cache.store(p).destroy("cache '" + cache.name() + "' was destroyed");
                 }
@@ -487,37 +535,119 @@ public final class NodeEngine implements Sluice {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A cache recovered from disk is in front of the store it had before the restart from the node's start on
+     * (or of the one {@link NodeConfig#caches()} declares for it). One that could not be put in front of it
+     * (the node does not register that store, or it failed to open) is attached here to the store the config
+     * names. A config whose store differs from an attached cache's changes nothing (a warning says so).
+     */
     @Override
     public <K, V> Cache<K, V> getOrCreateCache(CacheConfig config) {
         Objects.requireNonNull(config, "config");
         NodeCache<Object, Object> existing = caches.get(config.name());
-        if (existing != null && (config.store() == null || existing.storeBridge() != null)) {
-            return cast(existing);
-        }
-        RecoveredKeys.CacheKeys requeue = null;
-        synchronized (lifecycle) {
-            ensureNotClosing();
-            existing = caches.get(config.name());
-            if (existing == null) {
-                return cast(newCache(config));
-            }
-            if (config.store() != null && existing.storeBridge() == null) {
-                // Recovered from disk without its store (the log keeps no attachments): attach the one asked for.
-                CacheStoreBridge bridge = CacheStoreBridge.open(config.name(), config.store(), this.config.stores(),
-                        binary, existing.partitions());
-                existing.attachStore(bridge);
-                LOG.info("cache '{}' (recovered) is in front of store '{}' ({}) again", config.name(),
-                        config.store().storeName(), config.store().writeMode());
-                requeue = recoveredKeys.take(cacheIdOf(existing));
-                if (bridge.writeBehind() == null) {
-                    requeue = null; // write-through wrote the store before memory: it has every replayed change
+        if (existing == null || (config.store() != null && existing.storeBridge() == null)) {
+            synchronized (lifecycle) {
+                ensureNotClosing();
+                existing = caches.get(config.name());
+                if (existing == null) {
+                    return cast(newCache(config));
                 }
             }
+            if (config.store() != null && existing.storeBridge() == null) {
+                attachRecovered(existing, config.store());
+                return cast(existing);
+            }
         }
-        if (requeue != null) {
-            requeueRecovered(existing, existing.storeBridge(), requeue);
+        CacheStoreBridge bridge = existing.storeBridge();
+        if (config.store() != null && bridge != null && !config.store().equals(bridge.config())) {
+            LOG.warn("cache '{}' exists in front of {}; getOrCreateCache asked for {}, which changes nothing (declare a"
+                    + " recovered cache's store in NodeConfig.cache, or the node file's caches, to change it at start)",
+                    config.name(), bridge.config(), config.store());
         }
         return cast(existing);
+    }
+
+    /**
+     * Puts a cache recovered from disk in front of the store, logs the attachment, and queues again for
+     * write-behind the keys recovery replayed for it (the store may not have confirmed them).
+     *
+     * @throws IllegalArgumentException if the node does not register the store
+     * @throws IllegalStateException if the store fails to open
+     */
+    private void attachRecovered(NodeCache<Object, Object> cache, CacheStoreConfig store) {
+        RecoveredKeys.CacheKeys requeue;
+        CacheStoreBridge bridge;
+        synchronized (lifecycle) {
+            ensureNotClosing();
+            if (cache.storeBridge() != null) {
+                return; // attached meanwhile
+            }
+            bridge = CacheStoreBridge.open(cache.name(), store, this.config.stores(), binary, cache.partitions());
+            int cacheId = cacheIdOf(cache);
+            if (wal != null) {
+                wal.appendStore(cacheId, StoreAttachment.toBytes(store));
+            }
+            cache.attachStore(bridge);
+            detachedStores.remove(cacheId);
+            LOG.info("cache '{}' (recovered) is in front of store '{}' ({}) again", cache.name(), store.storeName(),
+                    store.writeMode());
+            requeue = recoveredKeys.take(cacheId);
+            if (bridge.writeBehind() == null) {
+                requeue = null; // write-through wrote the store before memory: it has every replayed change
+            }
+        }
+        awaitDurable();
+        if (requeue != null) {
+            requeueRecovered(cache, bridge, requeue);
+        }
+    }
+
+    /**
+     * At start, after recovery: the caches {@link NodeConfig#caches()} declares are created, or, recovered, put in
+     * front of the store declared for them; every other recovered cache that had a store goes in front of it
+     * again, with the settings it had. One that cannot (the store is not registered, or fails to open) stays
+     * without a store, with an error logged, until {@link #getOrCreateCache} attaches one; its recovered keys and
+     * its attachment are kept meanwhile.
+     *
+     * @throws IllegalArgumentException or IllegalStateException if a declared cache cannot be created or attached
+     */
+    private void openCaches() {
+        Set<String> declared = new HashSet<>();
+        for (CacheConfig cache : config.caches()) {
+            declared.add(cache.name());
+            NodeCache<Object, Object> recovered = caches.get(cache.name());
+            if (recovered != null && cache.store() == null) {
+                CacheStoreConfig had;
+                synchronized (lifecycle) {
+                    had = detachedStores.remove(cacheIdOf(recovered));
+                }
+                if (had != null) {
+                    LOG.warn("cache '{}' was in front of {} before the restart and is declared without a store now: it"
+                            + " stays without one, and changes recovery replayed are not sent to that store",
+                            cache.name(), had);
+                }
+            }
+            getOrCreateCache(cache);
+        }
+        List<Map.Entry<Integer, CacheStoreConfig>> toAttach;
+        synchronized (lifecycle) {
+            toAttach = new ArrayList<>(detachedStores.entrySet());
+        }
+        for (Map.Entry<Integer, CacheStoreConfig> e : toAttach) {
+            NodeCache<Object, Object> cache = cachesById.get(e.getKey());
+            if (cache == null || declared.contains(cache.name())) {
+                continue;
+            }
+            try {
+                attachRecovered(cache, e.getValue());
+            } catch (IllegalArgumentException | IllegalStateException failure) {
+                LOG.error("cache '{}' was in front of {} before the restart and cannot be put in front of it again: {};"
+                        + " it stays without a store, its recovered changes kept, until getOrCreateCache with a store"
+                        + " attaches one", cache.name(), e.getValue(), failure.getMessage(), failure);
+            }
+        }
     }
 
     private int cacheIdOf(NodeCache<Object, Object> cache) {
@@ -634,8 +764,21 @@ public final class NodeEngine implements Sluice {
         int cacheId = nextCacheId;
         if (wal != null) {
             wal.appendCache(cacheId, config.partitions(), config.name());
+            if (config.store() != null) {
+                wal.appendStore(cacheId, StoreAttachment.toBytes(config.store()));
+            }
         }
-        NodeCache<Object, Object> cache = newCache(config, cacheId);
+        NodeCache<Object, Object> cache;
+        try {
+            cache = newCache(config, cacheId);
+        } catch (RuntimeException | Error e) {
+            // The log names this id already: retire it, so that a replay does not bring a cache that never was.
+            nextCacheId = cacheId + 1;
+            if (wal != null) {
+                wal.appendDrop(cacheId);
+            }
+            throw e;
+        }
         awaitDurable();
         return cache;
     }
@@ -701,6 +844,7 @@ public final class NodeEngine implements Sluice {
                 }
             }
             cachesById.remove(cacheId);
+            detachedStores.remove(cacheId);
             // Each partition waits for the call running on it, then gives its pages to the free list; no write
             // to the cache is logged after the DROP record, and a checkpoint lists the cache only if its mark
             // comes before that record (both under the lifecycle lock).

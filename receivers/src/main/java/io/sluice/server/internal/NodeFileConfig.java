@@ -288,6 +288,9 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                 b.processor(name, () -> (EntryProcessor<?, ?, ?>) make.get());
             }));
         }
+        for (CacheConfig cache : cacheConfigs()) {
+            apply("caches", cache, b::cache);
+        }
         try {
             return b.build();
         } catch (IllegalArgumentException e) {

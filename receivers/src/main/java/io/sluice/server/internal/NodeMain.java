@@ -1,6 +1,5 @@
 package io.sluice.server.internal;
 
-import io.sluice.CacheConfig;
 import io.sluice.node.internal.NodeEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,9 +68,8 @@ public final class NodeMain implements Callable<Integer> {
         }
         SluiceServer server;
         try {
-            for (CacheConfig cache : file.cacheConfigs()) {
-                node.getOrCreateCache(cache);
-            }
+            // The file's caches are in file.nodeConfig(): the node created them, or put recovered ones in front of
+            // their stores, as it started.
             server = SluiceServer.start(node, serverConfig);
         } catch (RuntimeException e) {
             System.err.println("sluice-node: " + e.getMessage());

@@ -26,8 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.time.Duration;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -38,6 +41,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -290,16 +294,41 @@ class CacheStoreModesTest {
     }
 
     private NodeEngine persistentNode(Path dir) {
-        return new NodeEngine(NodeConfig.builder().dataRegionInitialSize(4L << 20).dataRegionMaxSize(128L << 20)
+        return persistentNode(dir, true);
+    }
+
+    /** A node on the directory (an hour between checkpoints), registering the "map" store or not, declaring caches. */
+    private NodeEngine persistentNode(Path dir, boolean registerStore, CacheConfig... declared) {
+        NodeConfig.Builder b = NodeConfig.builder().dataRegionInitialSize(4L << 20).dataRegionMaxSize(128L << 20)
                 .applyThreads(2)
-                .persistence(PersistenceConfig.at(dir).withWalMode(WalMode.LOG_ONLY)
-                        .withCheckpointInterval(Duration.ofHours(1)))
-                .store("map", () -> {
-                    MapStore s = new MapStore(0);
-                    lastStore.set(s);
-                    return s;
-                })
-                .build());
+                .persistence(PersistenceConfig.at(dir).withWalMode(WalMode.FSYNC)
+                        .withCheckpointInterval(Duration.ofHours(1)));
+        if (registerStore) {
+            b.store("map", () -> {
+                MapStore s = new MapStore(0);
+                lastStore.set(s);
+                return s;
+            });
+        }
+        for (CacheConfig cache : declared) {
+            b.cache(cache);
+        }
+        return new NodeEngine(b.build());
+    }
+
+    /** The files of a running node's directory as they are now: what a crash would leave (FSYNC: every write acknowledged). */
+    private static Path crashImage(Path dir, Path image) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path from : files.toList()) {
+                Path to = image.resolve(dir.relativize(from).toString());
+                if (Files.isDirectory(from)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        return image;
     }
 
     @Test
@@ -318,20 +347,79 @@ class CacheStoreModesTest {
     }
 
     @Test
-    void aRecoveredCacheIsPutInFrontOfItsStoreAgainByGetOrCreateCache(@TempDir Path dir) {
-        CacheConfig config = CacheConfig.named("c").withPartitions(8).withStore(CacheStoreConfig.writeThrough("map"));
+    void aRecoveredCacheIsInFrontOfTheStoreItHadFromTheStartWithItsSettings(@TempDir Path dir, @TempDir Path image)
+            throws IOException {
+        CacheStoreConfig store = CacheStoreConfig.writeThrough("map").withReadThrough(true);
+        CacheConfig config = CacheConfig.named("c").withPartitions(8).withStore(store);
         node = persistentNode(dir);
         node.createCache(config).put(1L, "before");
-        node.close();
+        crashImage(dir, image); // the attachment only in the log (a STORE record)
+        node.close(); // the attachment in the checkpoint's manifest
+        for (Path restartOn : List.of(image, dir)) {
+            node = persistentNode(restartOn); // nothing declares the cache
+            assertThat(node.nodeCache("c").storeBridge().config()).as(restartOn.toString()).isEqualTo(store);
+            Cache<Long, String> cache = node.cache("c");
+            assertThat(cache.get(1L)).isEqualTo("before");
+            cache.put(2L, "after");
+            assertThat(store().data).containsEntry(2L, "after");
+            store().data.put(9L, "nine");
+            assertThat(cache.get(9L)).as("read-through, as before the restart").isEqualTo("nine");
+            assertThatThrownBy(() -> node.createCache(config)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("already exists");
+            assertThat(node.getOrCreateCache(config)).isSameAs(node.getOrCreateCache(config));
+            node.close();
+        }
+    }
+
+    @Test
+    void writeBehindChangesAcknowledgedBeforeACrashReachTheStoreWithoutTheCacheBeingDeclaredAgain(@TempDir Path dir,
+                                                                                                 @TempDir Path image)
+            throws IOException {
         node = persistentNode(dir);
-        assertThat(node.cache("c").get(1L)).isEqualTo("before");
-        assertThatThrownBy(() -> node.createCache(config)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("already exists");
-        Cache<Long, String> cache = node.getOrCreateCache(config);
-        assertThat(node.getOrCreateCache(config)).isSameAs(cache);
-        cache.put(2L, "after");
-        cache.putAll(Map.of(3L, "all"));
-        assertThat(store().data).containsEntry(2L, "after").containsEntry(3L, "all");
+        Cache<Long, String> cache = node.createCache(CacheConfig.named("c").withPartitions(8).withStore(
+                CacheStoreConfig.writeBehind("map").withFlushInterval(Duration.ofHours(1)).withFlushSize(1_000_000)));
+        stream(values(0, 300, "v"), StreamerOptions.DEFAULT);
+        cache.put(1_000L, "put");
+        cache.remove(7L);
+        assertThat(store().data).as("nothing flushed: an hour's interval").isEmpty();
+        crashImage(dir, image);
+        node.close();
+
+        node = persistentNode(image); // the crash: the queue was lost; nothing declares the cache
+        assertThat(node.nodeCache("c").storeBridge().config().writeMode()).isEqualTo(CacheStoreConfig.WriteMode.WRITE_BEHIND);
+        MapStore restarted = store();
+        node.close(); // drains the queue: the recovered changes were queued again
+        assertThat(restarted.data).hasSize(300).containsEntry(1_000L, "put").containsEntry(8L, "v8").doesNotContainKey(7L);
+    }
+
+    @Test
+    void aDeclaredCacheGetsTheDeclaredStoreOverTheOneItHad(@TempDir Path dir) {
+        node = persistentNode(dir);
+        node.createCache(CacheConfig.named("c").withPartitions(8).withStore(CacheStoreConfig.writeBehind("map")
+                .withFlushInterval(Duration.ofHours(1))));
+        node.close();
+        CacheStoreConfig declared = CacheStoreConfig.writeThrough("map");
+        node = persistentNode(dir, true, CacheConfig.named("c").withPartitions(8).withStore(declared));
+        assertThat(node.nodeCache("c").storeBridge().config()).isEqualTo(declared);
+        node.cache("c").put(1L, "through");
+        assertThat(store().data).as("written through, at once").containsEntry(1L, "through");
+        node.close();
+        node = persistentNode(dir); // not declared this time: the attachment the cache had last
+        assertThat(node.nodeCache("c").storeBridge().config()).isEqualTo(declared);
+    }
+
+    @Test
+    void aRecoveredCacheWhoseStoreIsNotRegisteredKeepsItsAttachmentForALaterStart(@TempDir Path dir) {
+        CacheStoreConfig store = CacheStoreConfig.writeThrough("map");
+        node = persistentNode(dir);
+        node.createCache(CacheConfig.named("c").withPartitions(8).withStore(store)).put(1L, "one");
+        node.close();
+        node = persistentNode(dir, false); // starts; the cache has no store on this node (an error is logged)
+        assertThat(node.nodeCache("c").storeBridge()).isNull();
+        assertThat(node.cache("c").get(1L)).isEqualTo("one");
+        node.close(); // its checkpoint keeps the attachment
+        node = persistentNode(dir);
+        assertThat(node.nodeCache("c").storeBridge().config()).isEqualTo(store);
     }
 
     @Test

@@ -37,14 +37,16 @@ import java.util.zip.CRC32C;
  * <pre>
  * offset  size  meaning
  * 0       8     magic "SLUICECP"
- * 8       4     format version (1)
+ * 8       4     format version (2; version 1, without store attachments, is still read)
  * 12      8     checkpoint number
  * 20      8     mark: the log position replay starts from
  * 28      4     next cache id
  * 32      4     T, then T bytes: the binary type registry (BinaryContext.exportTypes())
  * ..      4     cache count N, then N caches:
  *                 4 cache id, 4 partitions P, 2 name length U, U bytes name (UTF-8),
- *                 P x 8: checkpoint number of the partition's file (0: the partition was empty)
+ *                 P x 8: checkpoint number of the partition's file (0: the partition was empty),
+ *                 4 attachment length A (0: no store), A bytes: the cache's store attachment in the
+ *                 CacheStoreWire layout (version 2 only)
  * ..      4     CRC32C of every byte before
  * </pre>
  */
@@ -52,7 +54,9 @@ public final class CheckpointFormat {
 
     static final long PARTITION_MAGIC = 0x534C5549_43455046L; // "SLUICEPF"
     static final long MANIFEST_MAGIC = 0x534C5549_43454350L; // "SLUICECP"
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+    /** The manifest version before store attachments: read, never written. */
+    static final int VERSION_WITHOUT_STORES = 1;
     static final int PARTITION_VERSION = 2;
     static final int PARTITION_HEADER = 40;
     static final int BLOCK_HEADER = 16;

@@ -59,8 +59,8 @@ public final class Checkpointer implements AutoCloseable {
     public record Catalogue(long mark, int nextCacheId, byte[] types, List<CacheStores> caches) {
     }
 
-    /** A cache's id, name and partitions. */
-    public record CacheStores(int id, String name, PartitionStore[] stores) {
+    /** A cache's id, name, partitions and store attachment (CacheStoreWire layout; null if none). */
+    public record CacheStores(int id, String name, PartitionStore[] stores, byte[] store) {
     }
 
     /**
@@ -189,7 +189,7 @@ public final class Checkpointer implements AutoCloseable {
                 numbers[p] = after[p].number();
             }
             next.put(cache.id(), after);
-            caches.add(new Manifest.CacheFiles(cache.id(), cache.name(), numbers));
+            caches.add(new Manifest.CacheFiles(cache.id(), cache.name(), numbers, cache.store()));
         }
         beforeManifest.run();
         wal.sync(catalogue.mark());

@@ -28,8 +28,9 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
      * A cache in a checkpoint.
      *
      * @param files for each partition, the number of the checkpoint whose file holds it (0: empty, no file)
+     * @param store the cache's store attachment (CacheStoreWire layout), or null if it has none
      */
-    public record CacheFiles(int id, String name, long[] files) {
+    public record CacheFiles(int id, String name, long[] files, byte[] store) {
     }
 
     /** The manifest in the directory, or null if there is none. @throws CheckpointCorruptedException if damaged */
@@ -46,8 +47,11 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
         }
         ByteBuffer in = ByteBuffer.wrap(data, 0, data.length - 4);
         try {
-            if (in.getLong() != CheckpointFormat.MANIFEST_MAGIC || in.getInt() != CheckpointFormat.VERSION) {
-                throw new CheckpointCorruptedException(file + " position 0: bad manifest magic or version");
+            long magic = in.getLong();
+            int version = in.getInt();
+            if (magic != CheckpointFormat.MANIFEST_MAGIC
+                    || (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_WITHOUT_STORES)) {
+                throw new CheckpointCorruptedException(file + " position 0: bad manifest magic or version " + version);
             }
             long number = in.getLong();
             long mark = in.getLong();
@@ -64,7 +68,15 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
                 for (int p = 0; p < files.length; p++) {
                     files[p] = in.getLong();
                 }
-                caches.add(new CacheFiles(id, new String(name, StandardCharsets.UTF_8), files));
+                byte[] store = null;
+                if (version != CheckpointFormat.VERSION_WITHOUT_STORES) {
+                    int length = in.getInt();
+                    if (length > 0) {
+                        store = new byte[length];
+                        in.get(store);
+                    }
+                }
+                caches.add(new CacheFiles(id, new String(name, StandardCharsets.UTF_8), files, store));
             }
             return new Manifest(number, mark, nextCacheId, types, caches);
         } catch (BufferUnderflowException | NegativeArraySizeException e) {
@@ -76,7 +88,8 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
     void write(Path directory) throws IOException {
         int size = 44 + types.length;
         for (CacheFiles c : caches) {
-            size += 10 + c.name().getBytes(StandardCharsets.UTF_8).length + 8 * c.files().length;
+            size += 14 + c.name().getBytes(StandardCharsets.UTF_8).length + 8 * c.files().length
+                    + (c.store() == null ? 0 : c.store().length);
         }
         ByteBuffer out = ByteBuffer.allocate(size);
         out.putLong(CheckpointFormat.MANIFEST_MAGIC).putInt(CheckpointFormat.VERSION).putLong(number).putLong(mark)
@@ -86,6 +99,11 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
             out.putInt(c.id()).putInt(c.files().length).putShort((short) name.length).put(name);
             for (long f : c.files()) {
                 out.putLong(f);
+            }
+            if (c.store() == null) {
+                out.putInt(0);
+            } else {
+                out.putInt(c.store().length).put(c.store());
             }
         }
         out.putInt(CheckpointFormat.crc(out.array(), 0, out.position()));

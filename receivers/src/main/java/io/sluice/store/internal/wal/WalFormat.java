@@ -26,7 +26,7 @@ import java.util.zip.CRC32C;
  * 0       4     body length L (bytes from offset 12)
  * 4       4     ~L (bitwise not of L: a damaged length is caught before it is trusted)
  * 8       4     CRC32C of the body
- * 12      1     record type: 1 TYPES, 2 CACHE, 3 BATCH, 4 DROP
+ * 12      1     record type: 1 TYPES, 2 CACHE, 3 BATCH, 4 DROP, 5 STORE
  * 13      L-1   the type's fields, below
  * </pre>
  * <pre>
@@ -50,6 +50,12 @@ import java.util.zip.CRC32C;
  *
  * DROP   (a cache was destroyed: replay destroys it, so a recovery does not bring it back)
  * 13      4     cache id
+ *
+ * STORE  (a cache was put in front of a store: created with one, or attached to one after a restart;
+ *         recovery puts it in front of the same store again)
+ * 13      4     cache id
+ * 17      L-5   the attachment in the CacheStoreWire layout (store name, write mode, read-through,
+ *               write-behind settings), the bytes a CREATE_CACHE request carries
  * </pre>
  * A record never spans two segments. Replaying a BATCH record is {@code PartitionStore.applyBatch(entries,
  * mode)}: the same operation on the same bytes.
@@ -65,6 +71,7 @@ public final class WalFormat {
     static final byte CACHE = 2;
     static final byte BATCH = 3;
     static final byte DROP = 4;
+    static final byte STORE = 5;
 
     /** Bytes of a BATCH body before its entries. */
     static final int BATCH_FIXED = 15;

@@ -55,6 +55,9 @@ public final class WalReader {
          */
         void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries);
 
+        /** A cache was put in front of a store: the attachment, in the CacheStoreWire layout. */
+        void store(int cacheId, byte[] attachment);
+
         /** A cache was destroyed: every earlier record of it must be applied before it goes. */
         void drop(int cacheId);
 
@@ -199,6 +202,12 @@ public final class WalReader {
                         : BatchMode.UPSERT, (flags & WalFormat.FLAG_PARTIAL) != 0, batch);
             }
             case WalFormat.DROP -> handler.drop(in.getInt());
+            case WalFormat.STORE -> {
+                int cacheId = in.getInt();
+                byte[] attachment = new byte[in.remaining()];
+                in.get(attachment);
+                handler.store(cacheId, attachment);
+            }
             default -> throw new WalCorruptedException("unknown record type " + type);
         }
     }

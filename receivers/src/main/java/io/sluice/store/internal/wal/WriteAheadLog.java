@@ -236,6 +236,16 @@ public final class WriteAheadLog implements AutoCloseable {
         append(fixed, utf8, 0, utf8.length, null, 0, 0);
     }
 
+    /** Logs that a cache was put in front of a store (the attachment in the CacheStoreWire layout). */
+    public void appendStore(int cacheId, byte[] attachment) {
+        if (recovering) {
+            return;
+        }
+        ByteBuffer fixed = FIXED.get().clear();
+        fixed.put(WalFormat.STORE).putInt(cacheId);
+        append(fixed, attachment, 0, attachment.length, null, 0, 0);
+    }
+
     /**
      * Logs one store write of a batch: the batch's entry bytes as they are.
      *

@@ -57,6 +57,11 @@ class WriteAheadLogTest {
         }
 
         @Override
+        public void store(int cacheId, byte[] attachment) {
+            seen.add("store " + cacheId + " " + new String(attachment, java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        @Override
         public void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries) {
             StringBuilder s = new StringBuilder("batch " + cacheId + "/" + partition + " " + mode + (partial ? " partial" : ""));
             for (int i = 0; i < entries.size(); i++) {
@@ -97,6 +102,7 @@ class WriteAheadLogTest {
     private void writeSample() {
         try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
             wal.appendCache(0, 8, "orders");
+            wal.appendStore(0, "attachment".getBytes());
             wal.appendBatch(0, 3, BatchMode.INSERT_IF_ABSENT, false, batch("a", "1", "b", "2"));
             wal.appendEntry(0, 4, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
             wal.appendEntry(0, 3, BatchMode.UPSERT, "a".getBytes(), 0, 1, null, 0, 0);
@@ -110,7 +116,7 @@ class WriteAheadLogTest {
         Recorder replay = new Recorder();
         WalReader.Summary summary = new WalReader(dir).replay(replay);
 
-        assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders",
+        assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders", "store 0 attachment",
                 "batch 0/3 INSERT_IF_ABSENT a=1 b=2", "batch 0/4 UPSERT k=v", "batch 0/3 UPSERT a=-");
         assertThat(summary.dropped()).isNull();
     }
@@ -126,7 +132,7 @@ class WriteAheadLogTest {
         Recorder replay = new Recorder();
         WalReader.Summary summary = new WalReader(dir).replay(replay);
 
-        assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders",
+        assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders", "store 0 attachment",
                 "batch 0/3 INSERT_IF_ABSENT a=1 b=2", "batch 0/4 UPSERT k=v");
         assertThat(summary.dropped()).contains(segment.getFileName().toString()).contains("dropped");
         long lastRecord = 12 + 15 + 8 + 1; // header, batch fields, entry header, key "a"
@@ -151,7 +157,7 @@ class WriteAheadLogTest {
         }
         Recorder replay = new Recorder();
         WalReader.Summary summary = new WalReader(dir).replay(replay);
-        assertThat(replay.seen).hasSize(5);
+        assertThat(replay.seen).hasSize(6);
         assertThat(summary.dropped()).contains("zeros");
     }
 
@@ -159,7 +165,8 @@ class WriteAheadLogTest {
     void aFlippedByteInARecordBeforeTheTailStopsRecoveryNamingFileAndPosition() throws IOException {
         writeSample();
         Path segment = onlySegment();
-        long recordAt = 32 + (12 + 1 + 2) + (12 + 9 + "orders".length()); // segment header, TYPES, CACHE: the first BATCH
+        // segment header, TYPES, CACHE, STORE: the first BATCH
+        long recordAt = 32 + (12 + 1 + 2) + (12 + 9 + "orders".length()) + (12 + 5 + "attachment".length());
         try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
             f.seek(recordAt + 30); // inside its entries
             int b = f.read();
