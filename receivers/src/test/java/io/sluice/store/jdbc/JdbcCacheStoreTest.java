@@ -220,27 +220,17 @@ class JdbcCacheStoreTest {
         ExecutorService threads = Executors.newFixedThreadPool(6);
         try (Connection locker = pg.connect()) {
             // Hold the table: the first call waits in the database while the next ones queue behind it.
-            locker.setAutoCommit(false);
-            try (Statement s = locker.createStatement()) {
-                s.execute("LOCK TABLE grouped IN EXCLUSIVE MODE");
-            }
-            Future<?> first = threads.submit(() -> {
-                store.writeBatch(List.of(Map.entry("first", "0")));
-                return null;
-            });
+            holdTable(locker, "grouped");
+            Future<?> first = write(threads, store, List.of(Map.entry("first", "0")));
             await().atMost(Duration.ofSeconds(20)).until(() -> waitingForLock(locker, "grouped") == 1);
             List<Future<?>> good = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
                 String prefix = "t" + t + "-";
-                good.add(threads.submit(() -> {
-                    store.writeBatch(List.of(Map.entry(prefix + 1, prefix + "a"), Map.entry(prefix + 2, prefix + "b")));
-                    return null;
-                }));
+                good.add(write(threads, store, List.of(Map.entry(prefix + 1, prefix + "a"),
+                        Map.entry(prefix + 2, prefix + "b"))));
             }
-            Future<?> bad = threads.submit(() -> {
-                store.writeBatch(List.of(Map.entry("nul\u0000key", "x"), Map.entry("bad-but-fine", "y")));
-                return null;
-            });
+            Future<?> bad = write(threads, store, List.of(Map.entry("nul\u0000key", "x"),
+                    Map.entry("bad-but-fine", "y")));
             await().atMost(Duration.ofSeconds(20)).until(() -> store.callsWaiting() == 5);
             locker.commit();
             first.get(20, TimeUnit.SECONDS);
@@ -298,25 +288,13 @@ class JdbcCacheStoreTest {
         ExecutorService threads = Executors.newFixedThreadPool(3);
         try (Connection locker = pg.connect()) {
             store.writeBatch(List.of(Map.entry("present", "old")));
-            locker.setAutoCommit(false);
-            try (Statement s = locker.createStatement()) {
-                s.execute("LOCK TABLE group_conflict IN EXCLUSIVE MODE");
-            }
-            Future<?> first = threads.submit(() -> {
-                store.writeBatch(List.of(Map.entry("first", "0")));
-                return null;
-            });
+            holdTable(locker, "group_conflict");
+            Future<?> first = write(threads, store, List.of(Map.entry("first", "0")));
             await().atMost(Duration.ofSeconds(20)).until(() -> waitingForLock(locker, "group_conflict") == 1);
             // Two calls queue behind the busy leader and go as one group: the new key's call before the present one's.
-            Future<?> fresh = threads.submit(() -> {
-                store.writeBatch(List.of(Map.entry("new", "n")));
-                return null;
-            });
+            Future<?> fresh = write(threads, store, List.of(Map.entry("new", "n")));
             await().atMost(Duration.ofSeconds(20)).until(() -> store.callsWaiting() == 1);
-            Future<?> present = threads.submit(() -> {
-                store.writeBatch(List.of(Map.entry("present", "updated")));
-                return null;
-            });
+            Future<?> present = write(threads, store, List.of(Map.entry("present", "updated")));
             await().atMost(Duration.ofSeconds(20)).until(() -> store.callsWaiting() == 2);
             locker.commit();
             first.get(20, TimeUnit.SECONDS);
@@ -340,23 +318,14 @@ class JdbcCacheStoreTest {
         store.open(context(binary));
         ExecutorService threads = Executors.newFixedThreadPool(3);
         try (Connection locker = pg.connect()) {
-            locker.setAutoCommit(false);
-            try (Statement s = locker.createStatement()) {
-                s.execute("LOCK TABLE large IN EXCLUSIVE MODE");
-            }
-            Future<?> small = threads.submit(() -> {
-                store.writeBatch(List.of(Map.entry("small", "s")));
-                return null;
-            });
+            holdTable(locker, "large");
+            Future<?> small = write(threads, store, List.of(Map.entry("small", "s")));
             await().atMost(Duration.ofSeconds(20)).until(() -> waitingForLock(locker, "large") == 1);
             List<Map.Entry<Object, Object>> rows = new ArrayList<>();
             for (int i = 0; i < JdbcCacheStore.GROUP_BELOW_ROWS; i++) {
                 rows.add(Map.entry("big-" + i, "b" + i));
             }
-            Future<?> large = threads.submit(() -> {
-                store.writeBatch(rows);
-                return null;
-            });
+            Future<?> large = write(threads, store, rows);
             // The large call went to the database beside the busy leader instead of queueing behind it.
             await().atMost(Duration.ofSeconds(20)).until(() -> waitingForLock(locker, "large") == 2);
             assertThat(store.callsWaiting()).isZero();
@@ -368,6 +337,22 @@ class JdbcCacheStoreTest {
             threads.shutdownNow();
             store.close();
         }
+    }
+
+    /** Holds the table locked in the connection's open transaction: writes to it wait until the commit. */
+    private static void holdTable(Connection locker, String table) throws Exception {
+        locker.setAutoCommit(false);
+        try (Statement s = locker.createStatement()) {
+            s.execute("LOCK TABLE " + table + " IN EXCLUSIVE MODE");
+        }
+    }
+
+    /** One writeBatch call on a thread of the pool. */
+    private static Future<?> write(ExecutorService threads, JdbcCacheStore store, List<Map.Entry<Object, Object>> rows) {
+        return threads.submit(() -> {
+            store.writeBatch(rows);
+            return null;
+        });
     }
 
     private static int waitingForLock(Connection c, String table) throws Exception {
