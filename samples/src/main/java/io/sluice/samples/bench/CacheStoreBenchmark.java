@@ -108,13 +108,16 @@ public final class CacheStoreBenchmark {
                         .poolSize(pool).build();
                 JdbcStoreConfig batchConfig = config(url, user, password, "bench_batch").maxBatchSize(maxBatch)
                         .poolSize(pool).build();
-                long perEntry = 0;
+                Run perEntryRun = new Run(0, -1);
                 if (!only) {
-                    perEntry = putAllRun(() -> new PerEntryStore(new JdbcCacheStore(perEntryConfig)), entries, threads,
-                            perPutAll);
+                    perEntryRun = timed(postmaster, () -> putAllRun(() -> new PerEntryStore(
+                            new JdbcCacheStore(perEntryConfig)), entries, threads, perPutAll));
                     check(url, user, password, "bench_per_entry", entries);
                 }
-                long batch = putAllRun(() -> new JdbcCacheStore(batchConfig), entries, threads, perPutAll);
+                long perEntry = perEntryRun.ms;
+                Run batchRun = timed(postmaster, () -> putAllRun(() -> new JdbcCacheStore(batchConfig), entries, threads,
+                        perPutAll));
+                long batch = batchRun.ms;
                 check(url, user, password, "bench_batch", entries);
                 if (only) {
                     System.out.printf("| writeBatch, unnest arrays (default) | %,d ms | %,.0f entries/s |%n", batch,
@@ -130,7 +133,8 @@ public final class CacheStoreBenchmark {
                 long rewritten = putAllRun(() -> new JdbcCacheStore(rewrittenConfig), entries, threads, perPutAll);
                 check(url, user, password, "bench_rewritten", entries);
                 ratios.add(perEntry / (double) batch);
-                System.out.printf("round %d of %d%n", round, rounds);
+                System.out.printf("round %d of %d (database CPU: per-entry %s, writeBatch %s)%n", round, rounds,
+                        cpuPerRow(perEntryRun, entries), cpuPerRow(batchRun, entries));
                 System.out.printf("| per-entry write (SPI default loop)  | %,d ms | %,.0f entries/s | 1.0x |%n", perEntry,
                         entries * 1000.0 / perEntry);
                 System.out.printf("| writeBatch, unnest, insert first (default) | %,d ms | %,.0f entries/s | %.1fx (%.0f%% less time) |%n",
@@ -151,7 +155,7 @@ public final class CacheStoreBenchmark {
             if (streamed > 0) {
                 // Every run of a pass before the last is a warm-up: the first write-through run in a JVM also
                 // compiles the node's store path (a cold first run measured 4.2 s where the same run warm took
-                // 2.4–2.6 s, results log 2026-11-25 19:40 entry).
+                // 2.4–2.6 s, results log, 2026-11-25 19:35–19:41 UTC entry).
                 String jdbcUrl = url;
                 int passes = Integer.getInteger("sluice.bench.streamPasses", 3);
                 for (int pass = 1; pass <= passes; pass++) {
@@ -200,6 +204,11 @@ public final class CacheStoreBenchmark {
         System.out.printf("| %-42s | %,8d ms | %,10.0f entries/s | %5.2f | %s |%n", what, run.ms, n * 1000.0 / run.ms,
                 baselineMs / (double) run.ms, run.databaseCpuMs < 0 ? "" : String.format("database CPU %,d ms = %.2f µs/row",
                         run.databaseCpuMs, run.databaseCpuMs * 1000.0 / n));
+    }
+
+    private static String cpuPerRow(Run run, int rows) {
+        return run.databaseCpuMs < 0 ? "not measured" : String.format("%,d ms = %.2f µs/row", run.databaseCpuMs,
+                run.databaseCpuMs * 1000.0 / rows);
     }
 
     /** A run's wall time and the database's CPU time over it (-1: not measured). */
