@@ -13,6 +13,8 @@ import io.sluice.server.internal.NodeProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,5 +114,19 @@ class RemoteFailureIT {
         Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(kill.exitValue()).isZero();
+        // A signal takes effect after kill returns: wait until the kernel shows the process stopped (state T) or
+        // running again, so the request that follows meets the state the test means (CI once saw a frozen
+        // node's answer arrive after "kill -STOP" had returned).
+        Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        if (Files.exists(stat)) {
+            boolean stopping = name.equals("STOP");
+            await().atMost(Duration.ofSeconds(10)).until(() -> stopped(stat) == stopping);
+        }
+    }
+
+    /** Whether /proc/PID/stat shows the process stopped by a signal (state T). */
+    private static boolean stopped(Path stat) throws Exception {
+        String text = Files.readString(stat);
+        return text.charAt(text.lastIndexOf(')') + 2) == 'T';
     }
 }

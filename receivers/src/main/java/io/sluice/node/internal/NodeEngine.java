@@ -102,6 +102,12 @@ public final class NodeEngine implements Sluice {
      * yet, by cache id (guarded by lifecycle). Kept in each checkpoint until the cache is attached or dropped.
      */
     private final Map<Integer, CacheStoreConfig> detachedStores = new HashMap<>();
+    /**
+     * Open once the start has put its caches in front of their stores and queued their recovered keys
+     * ({@link #openCaches}): a checkpoint waits for it, as its mark would move recovery past keys not queued yet
+     * (requeueing many keys into a bounded write-behind queue can outlast the checkpoint interval).
+     */
+    private final CountDownLatch cachesOpened = new CountDownLatch(1);
     private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
     private final Object lifecycle = new Object();
     /** No new caches or streamers; streamers are being closed. */
@@ -186,7 +192,11 @@ public final class NodeEngine implements Sluice {
         metrics.stripes(stripes.stripes(), queues::queued);
         this.transport = new EmbeddedTransport(this, stripes, receivers);
         try {
-            openCaches();
+            try {
+                openCaches();
+            } finally {
+                cachesOpened.countDown();
+            }
         } catch (RuntimeException | Error e) {
             try {
                 close();
@@ -604,6 +614,21 @@ public final class NodeEngine implements Sluice {
         }
     }
 
+    private void awaitCachesOpened() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                cachesOpened.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // a checkpoint is not abandoned half way; the flag is kept for the caller
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /**
      * At start, after recovery: the caches {@link NodeConfig#caches()} declares are created, or, recovered, put in
      * front of the store declared for them; every other recovered cache that had a store goes in front of it
@@ -714,6 +739,7 @@ public final class NodeEngine implements Sluice {
      * @throws IllegalStateException if the apply threads do not get there within 5 minutes
      */
     private void confirmWriteBehind() {
+        awaitCachesOpened();
         List<CacheStoreBridge> behind = new ArrayList<>();
         for (NodeCache<Object, Object> cache : caches.values()) {
             CacheStoreBridge bridge = cache.storeBridge();

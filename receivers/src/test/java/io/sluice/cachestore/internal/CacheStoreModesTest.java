@@ -38,6 +38,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -390,6 +392,74 @@ class CacheStoreModesTest {
         MapStore restarted = store();
         node.close(); // drains the queue: the recovered changes were queued again
         assertThat(restarted.data).hasSize(300).containsEntry(1_000L, "put").containsEntry(8L, "v8").doesNotContainKey(7L);
+    }
+
+    @Test
+    void aCheckpointDueDuringTheStartWaitsUntilTheRecoveredKeysAreQueued(@TempDir Path dir, @TempDir Path image)
+            throws Exception {
+        node = persistentNode(dir);
+        // Small flushes and a small queue: queueing the recovered keys again waits for the (slow) store below.
+        node.createCache(CacheConfig.named("c").withPartitions(8).withStore(CacheStoreConfig.writeBehind("map")
+                .withFlushInterval(Duration.ofHours(1)).withFlushSize(10).withQueueBound(20)));
+        stream(values(0, 300, "v"), StreamerOptions.DEFAULT);
+        crashImage(dir, image);
+        node.close();
+
+        // The restart's store takes its time to open and 5 ms a write, and a checkpoint is due every 50 ms.
+        CountDownLatch opening = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        NodeConfig config = NodeConfig.builder().dataRegionInitialSize(4L << 20).dataRegionMaxSize(128L << 20)
+                .applyThreads(2)
+                .persistence(PersistenceConfig.at(image).withWalMode(WalMode.FSYNC)
+                        .withCheckpointInterval(Duration.ofMillis(50)))
+                .store("map", () -> {
+                    MapStore s = new MapStore(0);
+                    s.writeBatchMillis = 5;
+                    s.onOpen = () -> {
+                        opening.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    };
+                    lastStore.set(s);
+                    return s;
+                })
+                .build();
+        CompletableFuture<NodeEngine> starting = CompletableFuture.supplyAsync(() -> new NodeEngine(config));
+        try {
+            assertThat(opening.await(20, TimeUnit.SECONDS)).isTrue();
+            // The checkpointer came round while the start was still attaching: a checkpoint is under way.
+            await().atMost(Duration.ofSeconds(20)).until(CacheStoreModesTest::checkpointerIsInTheNode);
+        } finally {
+            release.countDown();
+        }
+        node = starting.get(20, TimeUnit.SECONDS);
+        // Read in this order, a checkpoint that completed by now had flushed what it confirmed; the store only grows.
+        long checkpointed = node.checkpoints();
+        int stored = store().data.size();
+        if (checkpointed > 0) {
+            // Before the checkpoint waited for the start: 2 checkpoints done here, 280 of 300 keys stored.
+            assertThat(stored).as("keys stored once %d checkpoints completed", checkpointed).isEqualTo(300);
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> node.checkpoints() >= 1);
+        // A completed checkpoint confirms write-behind, the keys replayed from the log included: they are stored.
+        assertThat(store().data).hasSize(300).containsEntry(299L, "v299");
+    }
+
+    /** Whether the checkpointer thread is inside one of the node's checkpoint steps (waiting for the start). */
+    private static boolean checkpointerIsInTheNode() {
+        for (Map.Entry<Thread, StackTraceElement[]> t : Thread.getAllStackTraces().entrySet()) {
+            if (t.getKey().getName().equals("sluice-checkpointer")) {
+                for (StackTraceElement frame : t.getValue()) {
+                    if (frame.getClassName().equals(NodeEngine.class.getName())) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     @Test

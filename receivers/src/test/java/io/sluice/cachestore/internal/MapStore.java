@@ -26,6 +26,17 @@ final class MapStore implements CacheStore<Object, Object> {
         this.maxBatchSize = maxBatchSize;
     }
 
+    /** How long each writeBatch takes: a slow database. */
+    volatile long writeBatchMillis;
+
+    /** Runs when the node opens the store: a test's slow open. */
+    volatile Runnable onOpen = () -> { };
+
+    @Override
+    public void open(io.sluice.CacheStoreContext context) {
+        onOpen.run();
+    }
+
     private void maybeFail() {
         RuntimeException e = failWith;
         if (e != null) {
@@ -70,6 +81,9 @@ final class MapStore implements CacheStore<Object, Object> {
             throw new AssertionError("writeBatch of " + entries.size() + " > " + maxBatchSize);
         }
         maybeFail();
+        if (writeBatchMillis > 0) {
+            Thread.sleep(writeBatchMillis); // a slow database
+        }
         writeBatchSizes.add(entries.size());
         for (Map.Entry<Object, Object> e : entries) {
             data.put(e.getKey(), e.getValue());
