@@ -463,6 +463,21 @@ class CacheStoreModesTest {
     }
 
     @Test
+    void aCacheWhoseStoreFailedToOpenLeavesNoCacheInTheLogForARestart(@TempDir Path dir, @TempDir Path image)
+            throws IOException {
+        node = persistentNode(dir);
+        assertThatThrownBy(() -> node.createCache(CacheConfig.named("bad").withStore(CacheStoreConfig.writeThrough("nope"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("store 'nope'");
+        node.createCache(CacheConfig.named("good").withPartitions(8)).put(1L, "one");
+        crashImage(dir, image); // replayed from the log, where "bad" was logged before its store failed
+        node.close();
+        node = persistentNode(image);
+        // Before, "good" reused the failed cache's id: the replay brought "bad" back, empty, beside it.
+        assertThat(node.cacheNames()).containsExactly("good");
+        assertThat(node.<Long, String>cache("good").get(1L)).isEqualTo("one");
+    }
+
+    @Test
     void aDeclaredCacheGetsTheDeclaredStoreOverTheOneItHad(@TempDir Path dir) {
         node = persistentNode(dir);
         node.createCache(CacheConfig.named("c").withPartitions(8).withStore(CacheStoreConfig.writeBehind("map")
