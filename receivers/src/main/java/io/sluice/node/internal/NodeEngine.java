@@ -587,6 +587,16 @@ public final class NodeEngine implements Sluice {
      * @throws IllegalStateException if the store fails to open
      */
     private void attachRecovered(NodeCache<Object, Object> cache, CacheStoreConfig store) {
+        if (checkpointer == null) {
+            attachNow(cache, store);
+        } else {
+            // No checkpoint between the attachment and the requeue: its manifest would move recovery past the
+            // recovered keys while some are not queued yet (a checkpoint flushes only what is queued).
+            checkpointer.runExclusive(() -> attachNow(cache, store));
+        }
+    }
+
+    private void attachNow(NodeCache<Object, Object> cache, CacheStoreConfig store) {
         RecoveredKeys.CacheKeys requeue;
         CacheStoreBridge bridge;
         synchronized (lifecycle) {

@@ -40,6 +40,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -431,7 +433,7 @@ class CacheStoreModesTest {
         try {
             assertThat(opening.await(20, TimeUnit.SECONDS)).isTrue();
             // The checkpointer came round while the start was still attaching: a checkpoint is under way.
-            await().atMost(Duration.ofSeconds(20)).until(CacheStoreModesTest::checkpointerIsInTheNode);
+            await().atMost(Duration.ofSeconds(20)).until(CacheStoreModesTest::checkpointerIsInACheckpoint);
         } finally {
             release.countDown();
         }
@@ -448,12 +450,52 @@ class CacheStoreModesTest {
         assertThat(store().data).hasSize(300).containsEntry(299L, "v299");
     }
 
-    /** Whether the checkpointer thread is inside one of the node's checkpoint steps (waiting for the start). */
-    private static boolean checkpointerIsInTheNode() {
+    @Test
+    void noCheckpointCompletesWhileALaterAttachmentQueuesTheRecoveredKeys(@TempDir Path dir, @TempDir Path image)
+            throws Exception {
+        CacheConfig config = CacheConfig.named("c").withPartitions(8).withStore(CacheStoreConfig.writeBehind("map")
+                .withFlushInterval(Duration.ofHours(1)).withFlushSize(10).withQueueBound(20));
+        node = persistentNode(dir);
+        node.createCache(config);
+        stream(values(0, 300, "v"), StreamerOptions.DEFAULT);
+        crashImage(dir, image);
+        node.close();
+
+        // The database is down at the restart (the store fails to open), then back; checkpoints every 50 ms.
+        AtomicBoolean down = new AtomicBoolean(true);
+        AtomicLong checkpointsAtOpen = new AtomicLong(-1);
+        node = new NodeEngine(NodeConfig.builder().dataRegionInitialSize(4L << 20).dataRegionMaxSize(128L << 20)
+                .applyThreads(2)
+                .persistence(PersistenceConfig.at(image).withWalMode(WalMode.FSYNC)
+                        .withCheckpointInterval(Duration.ofMillis(50)))
+                .store("map", () -> {
+                    MapStore s = new MapStore(0);
+                    s.writeBatchMillis = 5;
+                    s.onOpen = () -> {
+                        if (down.get()) {
+                            throw new IllegalStateException("database down");
+                        }
+                        checkpointsAtOpen.set(node.checkpoints());
+                    };
+                    lastStore.set(s);
+                    return s;
+                })
+                .build());
+        assertThat(node.nodeCache("c").storeBridge()).as("its store failed to open at the start").isNull();
+        down.set(false);
+        node.getOrCreateCache(config); // attaches and queues the 300 recovered keys, 10 at a time, 5 ms a write
+        assertThat(node.checkpoints()).as("checkpoints completed while the recovered keys were being queued")
+                .isEqualTo(checkpointsAtOpen.get());
+        await().atMost(Duration.ofSeconds(20)).until(() -> node.checkpoints() > checkpointsAtOpen.get());
+        assertThat(store().data).hasSize(300).containsEntry(299L, "v299");
+    }
+
+    /** Whether the checkpointer thread is in a checkpoint (waiting for the start to let it run or finish). */
+    private static boolean checkpointerIsInACheckpoint() {
         for (Map.Entry<Thread, StackTraceElement[]> t : Thread.getAllStackTraces().entrySet()) {
             if (t.getKey().getName().equals("sluice-checkpointer")) {
                 for (StackTraceElement frame : t.getValue()) {
-                    if (frame.getClassName().equals(NodeEngine.class.getName())) {
+                    if (frame.getClassName().endsWith(".Checkpointer") && frame.getMethodName().equals("checkpoint")) {
                         return true;
                     }
                 }

@@ -140,6 +140,11 @@ public final class Checkpointer implements AutoCloseable {
         }
     }
 
+    /** Runs the work while no checkpoint runs: it waits for one running, and none starts until the work ends. */
+    public synchronized void runExclusive(Runnable work) {
+        work.run();
+    }
+
     /** Checkpoints completed by this node so far. */
     public long completed() {
         return completed;
