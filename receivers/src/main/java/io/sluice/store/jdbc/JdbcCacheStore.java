@@ -48,8 +48,9 @@ import java.util.Objects;
  *   batch in a transaction, which pgjdbc's {@code reWriteBatchedInserts} turns into multi-row INSERTs
  *   ({@link JdbcStoreConfig.BatchStatement}). The array statement is first tried as a plain {@code INSERT}, and
  *   upserted only if a key is present ({@link JdbcStoreConfig.Builder#insertFirst}). A batch of at least
- *   {@link JdbcStoreConfig#copyThreshold()} entries is {@code COPY}ed (binary) into a temporary
- *   staging table and upserted from it in one statement. Each call is one transaction: it is written
+ *   {@link JdbcStoreConfig#copyThreshold()} entries is {@code COPY}ed (binary) straight into the table the same
+ *   way first ({@code bytea} values), else into a temporary staging table and upserted from it in one
+ *   statement. Each call is one transaction: it is written
  *   whole or not at all.</li>
  *   <li><b>Connections</b> come from a fixed-size HikariCP pool ({@link JdbcStoreConfig#poolSize()}),
  *   opened in {@link #open} and closed in {@link #close}.</li>
@@ -400,6 +401,21 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             copy.add(row.key, json ? ((String) row.value).getBytes(StandardCharsets.UTF_8) : (byte[]) row.value);
         }
         PGConnection session = c.unwrap(PGConnection.class);
+        byte[] stream = copy.finish();
+        // Insert first: new keys are COPYed straight into the table; one present key fails the COPY whole (unique
+        // violation), the transaction is rolled back, and the rows go through the staging table's upsert.
+        if (!json && insertFirst.tryInsert()) {
+            try {
+                session.getCopyAPI().copyIn(sql.copyIntoTable, new ByteArrayInputStream(stream));
+                return;
+            } catch (SQLException e) {
+                if (!InsertFirst.isUniqueViolation(e)) {
+                    throw e;
+                }
+                insertFirst.conflicted();
+                c.rollback();
+            }
+        }
         // The temporary staging table lives as long as the session: created once per physical connection
         // (not a statement and catalog lookup per batch); forgotten if a transaction fails, as its rollback
         // may have undone the creation.
@@ -409,7 +425,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
             }
             staged.put(session, Boolean.TRUE);
         }
-        session.getCopyAPI().copyIn(sql.copyIntoStage, new ByteArrayInputStream(copy.finish()));
+        session.getCopyAPI().copyIn(sql.copyIntoStage, new ByteArrayInputStream(stream));
         try (Statement s = c.createStatement()) {
             s.executeUpdate(sql.upsertFromStage);
         }

@@ -389,8 +389,9 @@ public final class JdbcStoreConfig {
         }
 
         /**
-         * Whether a {@link BatchStatement#UNNEST_ARRAYS} writeBatch first tries its rows as a plain {@code INSERT},
-         * and upserts them only if one of its keys is already in the table. A plain insert of a new row costs
+         * Whether a {@link BatchStatement#UNNEST_ARRAYS} writeBatch first tries its rows as a plain {@code INSERT}
+         * (one at or over the {@link #copyThreshold} with {@code bytea} values: a {@code COPY} straight into the
+         * table), and upserts them only if one of its keys is already in the table. A plain insert of a new row costs
          * PostgreSQL about 0.6 of an {@code INSERT ... ON CONFLICT DO UPDATE}'s CPU (the upsert checks the index
          * before each row and confirms each row after: speculative insertion), so loads of new keys go faster. An
          * insert that meets a present key fails whole (unique violation) and is rolled back, and the call's rows

@@ -249,13 +249,16 @@ class JdbcCacheStoreTest {
         }
     }
 
-    @Test
-    void aBatchMeetingAPresentKeyIsUpsertedWholeAndTheNextCallsUpsertAtOnce() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"unnest", "copy"})
+    void aBatchMeetingAPresentKeyIsUpsertedWholeAndTheNextCallsUpsertAtOnce(String statement) throws Exception {
         BinaryContext binary = new BinaryContext();
-        JdbcCacheStore store = new JdbcCacheStore(pg.config("insert_first").keyType(JdbcStoreConfig.KeyType.TEXT)
-                .build());
-        JdbcCacheStore upsertsOnly = new JdbcCacheStore(pg.config("insert_first").keyType(JdbcStoreConfig.KeyType.TEXT)
-                .insertFirst(false).build());
+        String table = "insert_first_" + statement;
+        int copyThreshold = statement.equals("copy") ? 1 : 0;
+        JdbcCacheStore store = new JdbcCacheStore(pg.config(table).keyType(JdbcStoreConfig.KeyType.TEXT)
+                .copyThreshold(copyThreshold).build());
+        JdbcCacheStore upsertsOnly = new JdbcCacheStore(pg.config(table).keyType(JdbcStoreConfig.KeyType.TEXT)
+                .copyThreshold(copyThreshold).insertFirst(false).build());
         store.open(context(binary));
         upsertsOnly.open(context(binary));
         try {

@@ -44,7 +44,7 @@ import java.util.function.Supplier;
  *   JDBC store's {@code writeBatch}: its default (one array statement per call, a plain insert tried first),
  *   upserts only, and a rewritten multi-row upsert per call. Each run loads new keys into a new table.</li>
  *   <li><b>stream</b>: S StockOrder entries streamed (isolated receiver, default options) in memory only,
- *   with write-through (the default, insert first; upserts only; COPY into staging + upsert), and with write-behind (load time, then
+ *   with write-through (the default, insert first; upserts only; COPY at copyThreshold 256), and with write-behind (load time, then
  *   drain time); the ceiling is a plain binary {@code COPY} of the same rows on one connection.</li>
  * </ol>
  * Without {@code -Dsluice.jdbcUrl} it starts an embedded PostgreSQL (binaries from Maven) in a temporary
@@ -181,7 +181,7 @@ public final class CacheStoreBenchmark {
                     row("plain COPY (ceiling)", streamed, copy, copy.ms);
                     row("write-through, insert first (default)", streamed, through, copy.ms);
                     row("write-through, upserts only", streamed, throughUpserts, copy.ms);
-                    row("write-through, COPY+upsert", streamed, throughCopy, copy.ms);
+                    row("write-through, COPY (copyThreshold 256)", streamed, throughCopy, copy.ms);
                     row("write-behind, load", streamed, new Run(behind[0], -1), memory.ms);
                     row("write-behind, load+drain (4 flush threads)", streamed, new Run(behind[1], -1), copy.ms);
                 }

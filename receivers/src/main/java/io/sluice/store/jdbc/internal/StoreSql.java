@@ -18,6 +18,7 @@ public final class StoreSql {
     public final String deleteAny;
     public final String createStage;
     public final String copyIntoStage;
+    public final String copyIntoTable;
     public final String upsertFromStage;
 
     public StoreSql(JdbcStoreConfig c) {
@@ -46,6 +47,8 @@ public final class StoreSql {
         createStage = "CREATE TEMP TABLE IF NOT EXISTS " + stage + " (" + k + ' ' + c.keyType().sql() + ", " + v
                 + ' ' + travel + ") ON COMMIT DELETE ROWS";
         copyIntoStage = "COPY " + stage + " (" + k + ", " + v + ") FROM STDIN (FORMAT binary)";
+        // Straight into the table (insert first, bytea values only: a jsonb column's binary COPY form differs).
+        copyIntoTable = "COPY " + t + " (" + k + ", " + v + ") FROM STDIN (FORMAT binary)";
         upsertFromStage = "INSERT INTO " + t + " (" + k + ", " + v + ") SELECT " + k + ", " + v + cast + " FROM " + stage
                 + " ON CONFLICT (" + k + ") DO UPDATE SET " + v + " = EXCLUDED." + v;
     }
