@@ -285,22 +285,34 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
      * otherwise or when an insert met a present key. A failed insert changed nothing: alone, its statement was
      * its transaction; in a transaction, that transaction is rolled back before the upserts run in a new one.
      */
-    private void writeArrays(Connection c, List<PendingUpsert> calls, boolean inTransaction) throws SQLException {
-        if (insertFirst.tryInsert()) {
-            try {
-                runArrays(c, sql.insertArrays, calls);
-                return;
-            } catch (SQLException e) {
-                if (!InsertFirst.isUniqueViolation(e)) {
-                    throw e;
-                }
-                insertFirst.conflicted();
-                if (inTransaction) {
-                    c.rollback();
-                }
-            }
+    private void writeArrays(Connection c, List<PendingUpsert> calls, boolean inTransaction) throws Exception {
+        if (!insertedFirst(c, inTransaction, () -> runArrays(c, sql.insertArrays, calls))) {
+            runArrays(c, sql.upsertArrays, calls);
         }
-        runArrays(c, sql.upsertArrays, calls);
+    }
+
+    /**
+     * Runs the plain insert if {@link InsertFirst} says to try one. @return whether it wrote the rows; if not (not
+     * tried, or it met a present key and changed nothing), the caller upserts them — in a transaction, a new one,
+     * as a failed insert's is rolled back here
+     */
+    private boolean insertedFirst(Connection c, boolean inTransaction, SqlAction insert) throws Exception {
+        if (!insertFirst.tryInsert()) {
+            return false;
+        }
+        try {
+            insert.run();
+            return true;
+        } catch (SQLException e) {
+            if (!InsertFirst.isUniqueViolation(e)) {
+                throw e;
+            }
+            insertFirst.conflicted();
+            if (inTransaction) {
+                c.rollback();
+            }
+            return false;
+        }
     }
 
     private void runArrays(Connection c, String statement, List<PendingUpsert> calls) throws SQLException {
@@ -403,18 +415,10 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         PGConnection session = c.unwrap(PGConnection.class);
         byte[] stream = copy.finish();
         // Insert first: new keys are COPYed straight into the table; one present key fails the COPY whole (unique
-        // violation), the transaction is rolled back, and the rows go through the staging table's upsert.
-        if (!json && insertFirst.tryInsert()) {
-            try {
-                session.getCopyAPI().copyIn(sql.copyIntoTable, new ByteArrayInputStream(stream));
-                return;
-            } catch (SQLException e) {
-                if (!InsertFirst.isUniqueViolation(e)) {
-                    throw e;
-                }
-                insertFirst.conflicted();
-                c.rollback();
-            }
+        // violation), and the rows go through the staging table's upsert.
+        if (!json && insertedFirst(c, true, () -> session.getCopyAPI().copyIn(sql.copyIntoTable,
+                new ByteArrayInputStream(stream)))) {
+            return;
         }
         // The temporary staging table lives as long as the session: created once per physical connection
         // (not a statement and catalog lookup per batch); forgotten if a transaction fails, as its rollback
@@ -537,6 +541,11 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     @FunctionalInterface
     private interface SqlWork<T> {
         T run(Connection c) throws Exception;
+    }
+
+    @FunctionalInterface
+    private interface SqlAction {
+        void run() throws Exception;
     }
 
     /** A row to write: the key's column value and the value's column value ({@link #encodeValue}). */
