@@ -335,15 +335,39 @@ class CacheStoreModesTest {
         return image;
     }
 
-    @Test
-    void aCheckpointCompletesOnlyOnceWriteBehindHasWrittenWhatCameBeforeItsMark(@TempDir Path dir) throws Exception {
-        node = persistentNode(dir);
+    /**
+     * Creates write-behind cache "c" (an hour's flush interval) on the node and gives it keys 0..n-1 streamed, key
+     * 1,000 put and key 7 removed: nothing flushed yet.
+     */
+    private void unflushedWriteBehind(int n) {
         Cache<Long, String> cache = node.createCache(CacheConfig.named("c").withPartitions(8).withStore(
                 CacheStoreConfig.writeBehind("map").withFlushInterval(Duration.ofHours(1)).withFlushSize(1_000_000)));
-        stream(values(0, 500, "v"), StreamerOptions.DEFAULT);
+        stream(values(0, n, "v"), StreamerOptions.DEFAULT);
         cache.put(1_000L, "put");
         cache.remove(7L);
         assertThat(store().data).as("nothing flushed: an hour's interval").isEmpty();
+    }
+
+    /** A node on the directory checkpointing every 50 ms, whose "map" stores take 5 ms a write and run onOpen. */
+    private NodeEngine checkpointingNode(Path dir, Runnable onOpen) {
+        return new NodeEngine(NodeConfig.builder().dataRegionInitialSize(4L << 20).dataRegionMaxSize(128L << 20)
+                .applyThreads(2)
+                .persistence(PersistenceConfig.at(dir).withWalMode(WalMode.FSYNC)
+                        .withCheckpointInterval(Duration.ofMillis(50)))
+                .store("map", () -> {
+                    MapStore s = new MapStore(0);
+                    s.writeBatchMillis = 5;
+                    s.onOpen = onOpen;
+                    lastStore.set(s);
+                    return s;
+                })
+                .build());
+    }
+
+    @Test
+    void aCheckpointCompletesOnlyOnceWriteBehindHasWrittenWhatCameBeforeItsMark(@TempDir Path dir) throws Exception {
+        node = persistentNode(dir);
+        unflushedWriteBehind(500);
         node.checkpoint();
         // The checkpoint moved the log's start past these changes: the store has them now.
         assertThat(store().data).hasSize(500).containsEntry(1_000L, "put").containsEntry(8L, "v8")
@@ -380,12 +404,7 @@ class CacheStoreModesTest {
                                                                                                  @TempDir Path image)
             throws IOException {
         node = persistentNode(dir);
-        Cache<Long, String> cache = node.createCache(CacheConfig.named("c").withPartitions(8).withStore(
-                CacheStoreConfig.writeBehind("map").withFlushInterval(Duration.ofHours(1)).withFlushSize(1_000_000)));
-        stream(values(0, 300, "v"), StreamerOptions.DEFAULT);
-        cache.put(1_000L, "put");
-        cache.remove(7L);
-        assertThat(store().data).as("nothing flushed: an hour's interval").isEmpty();
+        unflushedWriteBehind(300);
         crashImage(dir, image);
         node.close();
 
@@ -410,26 +429,15 @@ class CacheStoreModesTest {
         // The restart's store takes its time to open and 5 ms a write, and a checkpoint is due every 50 ms.
         CountDownLatch opening = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        NodeConfig config = NodeConfig.builder().dataRegionInitialSize(4L << 20).dataRegionMaxSize(128L << 20)
-                .applyThreads(2)
-                .persistence(PersistenceConfig.at(image).withWalMode(WalMode.FSYNC)
-                        .withCheckpointInterval(Duration.ofMillis(50)))
-                .store("map", () -> {
-                    MapStore s = new MapStore(0);
-                    s.writeBatchMillis = 5;
-                    s.onOpen = () -> {
-                        opening.countDown();
-                        try {
-                            release.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    };
-                    lastStore.set(s);
-                    return s;
-                })
-                .build();
-        CompletableFuture<NodeEngine> starting = CompletableFuture.supplyAsync(() -> new NodeEngine(config));
+        Runnable slowOpen = () -> {
+            opening.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        CompletableFuture<NodeEngine> starting = CompletableFuture.supplyAsync(() -> checkpointingNode(image, slowOpen));
         try {
             assertThat(opening.await(20, TimeUnit.SECONDS)).isTrue();
             // The checkpointer came round while the start was still attaching: a checkpoint is under way.
@@ -464,23 +472,12 @@ class CacheStoreModesTest {
         // The database is down at the restart (the store fails to open), then back; checkpoints every 50 ms.
         AtomicBoolean down = new AtomicBoolean(true);
         AtomicLong checkpointsAtOpen = new AtomicLong(-1);
-        node = new NodeEngine(NodeConfig.builder().dataRegionInitialSize(4L << 20).dataRegionMaxSize(128L << 20)
-                .applyThreads(2)
-                .persistence(PersistenceConfig.at(image).withWalMode(WalMode.FSYNC)
-                        .withCheckpointInterval(Duration.ofMillis(50)))
-                .store("map", () -> {
-                    MapStore s = new MapStore(0);
-                    s.writeBatchMillis = 5;
-                    s.onOpen = () -> {
-                        if (down.get()) {
-                            throw new IllegalStateException("database down");
-                        }
-                        checkpointsAtOpen.set(node.checkpoints());
-                    };
-                    lastStore.set(s);
-                    return s;
-                })
-                .build());
+        node = checkpointingNode(image, () -> {
+            if (down.get()) {
+                throw new IllegalStateException("database down");
+            }
+            checkpointsAtOpen.set(node.checkpoints());
+        });
         assertThat(node.nodeCache("c").storeBridge()).as("its store failed to open at the start").isNull();
         down.set(false);
         node.getOrCreateCache(config); // attaches and queues the 300 recovered keys, 10 at a time, 5 ms a write
