@@ -348,7 +348,16 @@ class CacheStoreModesTest {
         assertThat(store().data).as("nothing flushed: an hour's interval").isEmpty();
     }
 
-    /** A node on the directory checkpointing every 50 ms, whose "map" stores take 5 ms a write and run onOpen. */
+    /**
+     * While set, a store of {@link #checkpointingNode} writes only while a checkpoint is due or under way, so that
+     * the requeue of recovered keys (many small writes) spans checkpoints.
+     */
+    private final AtomicBoolean writesWaitForACheckpoint = new AtomicBoolean(true);
+
+    /**
+     * A node on the directory checkpointing every 50 ms, whose "map" stores run onOpen when opened and hold each
+     * write until a checkpoint is due or under way (while {@link #writesWaitForACheckpoint}).
+     */
     private NodeEngine checkpointingNode(Path dir, Runnable onOpen) {
         return new NodeEngine(NodeConfig.builder().dataRegionInitialSize(4L << 20).dataRegionMaxSize(128L << 20)
                 .applyThreads(2)
@@ -356,8 +365,12 @@ class CacheStoreModesTest {
                         .withCheckpointInterval(Duration.ofMillis(50)))
                 .store("map", () -> {
                     MapStore s = new MapStore(0);
-                    s.writeBatchMillis = 5;
                     s.onOpen = onOpen;
+                    s.beforeWriteBatch = () -> {
+                        if (writesWaitForACheckpoint.get()) {
+                            await().atMost(Duration.ofSeconds(20)).until(CacheStoreModesTest::checkpointerIsInACheckpoint);
+                        }
+                    };
                     lastStore.set(s);
                     return s;
                 })
@@ -419,14 +432,15 @@ class CacheStoreModesTest {
     void aCheckpointDueDuringTheStartWaitsUntilTheRecoveredKeysAreQueued(@TempDir Path dir, @TempDir Path image)
             throws Exception {
         node = persistentNode(dir);
-        // Small flushes and a small queue: queueing the recovered keys again waits for the (slow) store below.
+        // Small flushes and a small queue: queueing the recovered keys again waits for the store below, whose
+        // writes wait for checkpoints.
         node.createCache(CacheConfig.named("c").withPartitions(8).withStore(CacheStoreConfig.writeBehind("map")
                 .withFlushInterval(Duration.ofHours(1)).withFlushSize(10).withQueueBound(20)));
         stream(values(0, 300, "v"), StreamerOptions.DEFAULT);
         crashImage(dir, image);
         node.close();
 
-        // The restart's store takes its time to open and 5 ms a write, and a checkpoint is due every 50 ms.
+        // The restart's store takes its time to open, and a checkpoint is due every 50 ms.
         CountDownLatch opening = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Runnable slowOpen = () -> {
@@ -446,6 +460,7 @@ class CacheStoreModesTest {
             release.countDown();
         }
         node = starting.get(20, TimeUnit.SECONDS);
+        writesWaitForACheckpoint.set(false);
         // Read in this order, a checkpoint that completed by now had flushed what it confirmed; the store only grows.
         long checkpointed = node.checkpoints();
         int stored = store().data.size();
@@ -480,7 +495,8 @@ class CacheStoreModesTest {
         });
         assertThat(node.nodeCache("c").storeBridge()).as("its store failed to open at the start").isNull();
         down.set(false);
-        node.getOrCreateCache(config); // attaches and queues the 300 recovered keys, 10 at a time, 5 ms a write
+        node.getOrCreateCache(config); // attaches and queues the 300 recovered keys, 10 at a time
+        writesWaitForACheckpoint.set(false);
         assertThat(node.checkpoints()).as("checkpoints completed while the recovered keys were being queued")
                 .isEqualTo(checkpointsAtOpen.get());
         await().atMost(Duration.ofSeconds(20)).until(() -> node.checkpoints() > checkpointsAtOpen.get());

@@ -26,8 +26,8 @@ final class MapStore implements CacheStore<Object, Object> {
         this.maxBatchSize = maxBatchSize;
     }
 
-    /** How long each writeBatch takes: a slow database. */
-    volatile long writeBatchMillis;
+    /** Runs before each writeBatch: a test holds the store's writes until something has happened. */
+    volatile Runnable beforeWriteBatch = () -> { };
 
     /** Runs when the node opens the store: a test's slow open. */
     volatile Runnable onOpen = () -> { };
@@ -81,9 +81,7 @@ final class MapStore implements CacheStore<Object, Object> {
             throw new AssertionError("writeBatch of " + entries.size() + " > " + maxBatchSize);
         }
         maybeFail();
-        if (writeBatchMillis > 0) {
-            Thread.sleep(writeBatchMillis); // a slow database
-        }
+        beforeWriteBatch.run();
         writeBatchSizes.add(entries.size());
         for (Map.Entry<Object, Object> e : entries) {
             data.put(e.getKey(), e.getValue());
