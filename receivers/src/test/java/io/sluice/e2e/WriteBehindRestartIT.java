@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -99,8 +100,74 @@ class WriteBehindRestartIT {
         }
     }
 
-    /** The node's file; a negative flush interval declares no cache. */
+    /**
+     * The database is down when the node comes back: the recovered cache awaits its store, refuses writes over the
+     * network, takes no checkpoint (it would move recovery past the changes the database has not seen), and a
+     * second SIGKILL then loses nothing; once the database is back the node puts the cache in front of it by
+     * itself and every acknowledged change reaches the table.
+     */
+    @Test
+    void withTheDatabaseDownAtTheRestartNothingAcknowledgedIsLostAndTheNodeGoesBackToItByItself() throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "write-behind-db-down-");
+        try (Postgres pg = Postgres.start()) {
+            Map<Long, String> expected = new HashMap<>();
+            NodeProcess node = NodeProcesses.start(config(dir, pg, 3_600_000), List.of());
+            try (Sluice client = connect(node)) {
+                try (DataStreamer<Long, String> s = client.dataStreamer("orders")) {
+                    for (long k = 0; k < KEYS; k++) {
+                        s.addData(k, "v" + k);
+                        expected.put(k, "v" + k);
+                    }
+                }
+                client.cache("orders").remove(3L);
+                expected.remove(3L);
+            } finally {
+                node.kill();
+            }
+            pg.stop();
+
+            NodeProcess down = NodeProcesses.start(config(dir, pg, -1, 200), List.of());
+            try (Sluice client = connect(down)) {
+                assertThatThrownBy(() -> client.cache("orders").put(1L, "refused"))
+                        .hasMessageContaining("cache 'orders' is not in front of its store 'pg'")
+                        .hasMessageContaining("writes are refused");
+                assertThat(client.<Long, String>cache("orders").get(2L)).isEqualTo("v2");
+                await().atMost(Duration.ofSeconds(30)).until(() -> down.log().contains("checkpoint in ")
+                        && down.log().contains(" deferred: cache 'orders' awaits its write-behind store 'pg'"));
+            } catch (AssertionError | RuntimeException e) {
+                System.err.println("node log (database down):\n" + down.log());
+                throw e;
+            } finally {
+                down.kill(); // a second crash while the database is down
+            }
+
+            NodeProcess back = NodeProcesses.start(config(dir, pg, -1, 200), List.of());
+            try (Sluice client = connect(back)) {
+                pg.restart();
+                await().atMost(Duration.ofSeconds(60)).until(() -> back.log()
+                        .contains("cache 'orders' (recovered) is in front of store 'pg' (WRITE_BEHIND) again"));
+                client.cache("orders").put(KEYS + 1L, "after");
+                expected.put(KEYS + 1L, "after");
+            } catch (AssertionError | RuntimeException e) {
+                System.err.println("node log (database back):\n" + back.log());
+                throw e;
+            } finally {
+                assertThat(back.stop()).as("exit code of the node on SIGTERM").isZero(); // drains the queue
+            }
+            Map<Long, ByteBuffer> table = rows(pg);
+            assertThat(table).hasSize(expected.size());
+            for (Map.Entry<Long, String> e : expected.entrySet()) {
+                assertThat(table.get(e.getKey())).as("key %d", e.getKey()).isEqualTo(encoded(e.getValue()));
+            }
+        }
+    }
+
     private static String config(Path dir, Postgres pg, long flushIntervalMillis) {
+        return config(dir, pg, flushIntervalMillis, 60_000);
+    }
+
+    /** The node's file; a negative flush interval declares no cache. */
+    private static String config(Path dir, Postgres pg, long flushIntervalMillis, long checkpointIntervalMillis) {
         String caches = flushIntervalMillis < 0 ? "" : """
                  "caches": [{"name": "orders", "partitions": 16,
                              "store": {"name": "pg", "mode": "WRITE_BEHIND", "flushIntervalMillis": %d,
@@ -110,8 +177,9 @@ class WriteBehindRestartIT {
                 {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "256m", "applyThreads": 2,
                  "stores": {"pg": {"jdbc": {"url": "%s", "username": "postgres", "table": "orders",
                                             "createTable": true, "poolSize": 2}}},
-                %s "persistence": {"directory": "%s", "walMode": "FSYNC", "checkOnRecovery": true}}
-                """.formatted(pg.url(), caches, dir.toString().replace("\\", "\\\\"));
+                %s "persistence": {"directory": "%s", "walMode": "FSYNC", "checkOnRecovery": true,
+                                   "checkpointIntervalMillis": %d}}
+                """.formatted(pg.url(), caches, dir.toString().replace("\\", "\\\\"), checkpointIntervalMillis);
     }
 
     /** key → the value bytes in the table. */

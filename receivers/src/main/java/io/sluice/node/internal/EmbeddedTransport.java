@@ -275,7 +275,12 @@ public final class EmbeddedTransport implements StreamerTransport {
         int size = entries.size();
         int partition = batch.partition();
         PartitionStore store = cache.store(partition);
-        CacheStoreBridge storeWriter = cache.storeWriter();
+        CacheStoreBridge storeWriter;
+        try {
+            storeWriter = cache.storeWriter();
+        } catch (IllegalStateException awaitingItsStore) {
+            return BatchOutcome.failure(0, size, awaitingItsStore);
+        }
         if (storeWriter != null && ReceiverRegistry.changesInPlace(receiver)) {
             return applyInPlace(receiver, cache, batch, storeWriter);
         }

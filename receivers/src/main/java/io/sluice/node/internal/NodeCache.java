@@ -2,6 +2,7 @@ package io.sluice.node.internal;
 
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
+import io.sluice.CacheStoreConfig;
 import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.SluiceException;
@@ -96,6 +97,13 @@ public final class NodeCache<K, V> implements Cache<K, V> {
      */
     static final class StoreSlot {
         private volatile CacheStoreBridge bridge;
+        /**
+         * Without a bridge: the store the cache was in front of before the restart and is to be put in front of
+         * again (the node does not register it, or it failed to open); writes are refused meanwhile.
+         */
+        private volatile CacheStoreConfig awaited;
+        /** Why the awaited store is not attached, for the refusal's message. */
+        private volatile String awaitedBecause;
 
         StoreSlot(CacheStoreBridge bridge) {
             this.bridge = bridge;
@@ -108,7 +116,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     }
 
     /**
-     * Puts the store behind this cache, which has none (a cache recovered from disk).
+     * Puts the store behind this cache, which has none (a cache recovered from disk); it awaits none any more.
      *
      * @throws IllegalStateException if it has one already
      */
@@ -118,13 +126,75 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                 throw new IllegalStateException("cache '" + config.name() + "' has a store already: " + storeSlot.bridge);
             }
             storeSlot.bridge = bridge;
+            storeSlot.awaited = null;
+            storeSlot.awaitedBecause = null;
         }
     }
 
-    /** The bridge if this view writes to the store, else null. */
+    /**
+     * A cache recovered from disk awaits the store it was in front of: until {@link #attachStore}, writes to it
+     * (but a streamer's with skipStore) and read-through misses fail naming the store and the reason.
+     */
+    void awaitStore(CacheStoreConfig store, String because) {
+        synchronized (storeSlot) {
+            storeSlot.awaited = store;
+            storeSlot.awaitedBecause = because;
+        }
+    }
+
+    /** The store this cache awaits (recovered, not in front of it yet), or null. */
+    CacheStoreConfig awaitedStore() {
+        return storeSlot.awaited;
+    }
+
+    /** Stops awaiting a store (the cache is declared without one): its writes reach memory only. @return the one awaited */
+    CacheStoreConfig forgetAwaitedStore() {
+        synchronized (storeSlot) {
+            CacheStoreConfig had = storeSlot.awaited;
+            storeSlot.awaited = null;
+            storeSlot.awaitedBecause = null;
+            return had;
+        }
+    }
+
+    /**
+     * The bridge if this view writes to the store, else null.
+     *
+     * @throws IllegalStateException if the cache awaits its store (and this view does not skip it)
+     */
     CacheStoreBridge storeWriter() {
         CacheStoreBridge storeBridge = storeSlot.bridge;
-        return storeBridge != null && !skipStore && storeBridge.writes() ? storeBridge : null;
+        if (storeBridge == null) {
+            if (!skipStore && storeSlot.awaited != null) {
+                throw notInFrontOfItsStore("writes are refused");
+            }
+            return null;
+        }
+        return !skipStore && storeBridge.writes() ? storeBridge : null;
+    }
+
+    /**
+     * The bridge that loads a miss, or null.
+     *
+     * @throws IllegalStateException if the cache awaits a read-through store
+     */
+    private CacheStoreBridge loader() {
+        CacheStoreBridge storeBridge = storeSlot.bridge;
+        if (storeBridge == null) {
+            CacheStoreConfig awaited = storeSlot.awaited;
+            if (awaited != null && awaited.readThrough()) {
+                throw notInFrontOfItsStore("a miss cannot be loaded");
+            }
+            return null;
+        }
+        return storeBridge.readThrough() ? storeBridge : null;
+    }
+
+    private IllegalStateException notInFrontOfItsStore(String consequence) {
+        CacheStoreConfig awaited = storeSlot.awaited;
+        return new IllegalStateException("cache '" + config.name() + "' is not in front of its store '"
+                + (awaited == null ? "?" : awaited.storeName()) + "' (" + storeSlot.awaitedBecause + "): "
+                + consequence + " until it is");
     }
 
     /** This cache, writing memory only: what a streamer with {@code skipStore} hands its custom receiver. */
@@ -172,10 +242,13 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         int keyLength = buf.position();
         PartitionStore store = storeOf(buf.array(), keyLength);
         byte[] value = store.get(buf.array(), 0, keyLength);
-        CacheStoreBridge storeBridge = storeSlot.bridge;
-        if (value == null && storeBridge != null && storeBridge.readThrough()) {
+        if (value == null) {
             byte[] encodedKey = Arrays.copyOf(buf.array(), keyLength);
             release(buf);
+            CacheStoreBridge storeBridge = loader();
+            if (storeBridge == null) {
+                return null;
+            }
             byte[] loaded = readThrough(store, encodedKey, storeBridge.load(codec.decode(encodedKey, 0, keyLength, true)));
             return loaded == null ? null : decode(loaded);
         }
@@ -192,9 +265,11 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     public byte[] getEncoded(byte[] key) {
         PartitionStore store = storeOf(key, key.length);
         byte[] value = store.get(key, 0, key.length);
-        CacheStoreBridge storeBridge = storeSlot.bridge;
-        if (value == null && storeBridge != null && storeBridge.readThrough()) {
-            return readThrough(store, key, storeBridge.load(codec.decode(key, 0, key.length, true)));
+        if (value == null) {
+            CacheStoreBridge storeBridge = loader();
+            if (storeBridge != null) {
+                return readThrough(store, key, storeBridge.load(codec.decode(key, 0, key.length, true)));
+            }
         }
         return value;
     }
@@ -207,8 +282,9 @@ public final class NodeCache<K, V> implements Cache<K, V> {
      */
     public List<byte[]> getAllEncoded(List<byte[]> keys) {
         List<byte[]> values = new ArrayList<>(keys.size());
-        CacheStoreBridge storeBridge = storeSlot.bridge;
-        boolean readThrough = storeBridge != null && storeBridge.readThrough();
+        CacheStoreBridge attached = storeSlot.bridge;
+        CacheStoreConfig awaited = storeSlot.awaited;
+        boolean readThrough = attached != null ? attached.readThrough() : awaited != null && awaited.readThrough();
         // The store's form of each missed key → the indexes asking for it.
         Map<Object, List<Integer>> misses = readThrough ? new LinkedHashMap<>() : null;
         for (int i = 0; i < keys.size(); i++) {
@@ -219,7 +295,8 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                 misses.computeIfAbsent(codec.decode(key, 0, key.length, true), k -> new ArrayList<>(1)).add(i);
             }
         }
-        if (readThrough && !misses.isEmpty()) {
+        CacheStoreBridge storeBridge = readThrough && !misses.isEmpty() ? loader() : null;
+        if (storeBridge != null) {
             Map<Object, Object> loaded = storeBridge.loadAll(new ArrayList<>(misses.keySet()));
             for (Map.Entry<Object, List<Integer>> miss : misses.entrySet()) {
                 byte[] key = keys.get(miss.getValue().get(0));

@@ -27,6 +27,7 @@ import io.sluice.store.internal.StoreCursor;
 import io.sluice.store.internal.StoreJournal;
 import io.sluice.store.internal.checkpoint.CheckpointLoader;
 import io.sluice.store.internal.checkpoint.CheckpointCorruptedException;
+import io.sluice.store.internal.checkpoint.CheckpointDeferredException;
 import io.sluice.store.internal.checkpoint.Checkpointer;
 import io.sluice.store.internal.checkpoint.Manifest;
 import io.sluice.store.internal.wal.WalCorruptedException;
@@ -40,7 +41,6 @@ import io.sluice.streamer.internal.BatchArrays;
 import io.sluice.streamer.internal.Streamer;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -97,11 +97,8 @@ public final class NodeEngine implements Sluice {
     private final ConcurrentHashMap<Integer, NodeCache<Object, Object>> cachesById = new ConcurrentHashMap<>();
     /** The id of the next cache created (guarded by lifecycle). */
     private int nextCacheId;
-    /**
-     * Store attachments that recovery found (STORE records, the manifest) for caches not in front of their store
-     * yet, by cache id (guarded by lifecycle). Kept in each checkpoint until the cache is attached or dropped.
-     */
-    private final Map<Integer, CacheStoreConfig> detachedStores = new HashMap<>();
+    /** Retries putting recovered caches in front of the stores they await; null until the start needs it. */
+    private volatile AwaitedStores awaitedStores;
     /**
      * Open once the start has put its caches in front of their stores and queued their recovered keys
      * ({@link #openCaches}): a checkpoint waits for it, as its mark would move recovery past keys not queued yet
@@ -207,6 +204,9 @@ public final class NodeEngine implements Sluice {
         }
     }
 
+    /** Why a recovered cache awaits its store while the node starts. */
+    private static final String RECOVERING = "the node is starting";
+
     private static Manifest readManifest(Path directory) {
         try {
             return Manifest.read(directory);
@@ -220,11 +220,12 @@ public final class NodeEngine implements Sluice {
         synchronized (lifecycle) {
             binary.importTypes(manifest.types());
             for (Manifest.CacheFiles c : manifest.caches()) {
-                newCache(CacheConfig.named(c.name()).withPartitions(c.files().length), c.id());
+                NodeCache<Object, Object> cache = newCache(CacheConfig.named(c.name()).withPartitions(c.files().length),
+                        c.id());
                 if (c.store() != null) {
                     try {
-                        detachedStores.put(c.id(), StoreAttachment.fromBytes(c.store(), "the checkpoint manifest in "
-                                + wal.directory() + " (cache '" + c.name() + "')"));
+                        cache.awaitStore(StoreAttachment.fromBytes(c.store(), "the checkpoint manifest in "
+                                + wal.directory() + " (cache '" + c.name() + "')"), RECOVERING);
                     } catch (IllegalStateException e) {
                         throw new CheckpointCorruptedException(e.getMessage(), e);
                     }
@@ -242,9 +243,25 @@ public final class NodeEngine implements Sluice {
         }, config.applyThreads(), checkpoints);
     }
 
-    /** What a checkpoint copies: under the lifecycle lock, so no cache is created or dropped around the mark. */
+    /**
+     * What a checkpoint copies: under the lifecycle lock, so no cache is created or dropped around the mark.
+     *
+     * @throws CheckpointDeferredException while a cache awaits its write-behind store with changes recovery
+     *                                     replayed: the mark would move recovery past them, and a crash before
+     *                                     the store is back would lose them for the store
+     */
     private Checkpointer.Catalogue capture() {
         synchronized (lifecycle) {
+            for (var e : cachesById.entrySet()) {
+                CacheStoreConfig awaited = e.getValue().awaitedStore();
+                if (awaited != null && awaited.writeMode() == CacheStoreConfig.WriteMode.WRITE_BEHIND
+                        && recoveredKeys.holds(e.getKey())) {
+                    throw new CheckpointDeferredException("cache '" + e.getValue().name() + "' awaits its write-behind"
+                            + " store '" + awaited.storeName() + "' with changes replayed from the log that the store"
+                            + " may not have: no checkpoint until it is back (its mark would move recovery past them);"
+                            + " the log since the last checkpoint is kept");
+                }
+            }
             long mark = wal.markForCheckpoint(); // the log starts a new segment here: the old one can go at commit
             List<Checkpointer.CacheStores> list = new ArrayList<>();
             for (var e : cachesById.entrySet()) {
@@ -254,7 +271,7 @@ public final class NodeEngine implements Sluice {
                     stores[p] = cache.store(p);
                 }
                 CacheStoreBridge bridge = cache.storeBridge();
-                CacheStoreConfig attachment = bridge != null ? bridge.config() : detachedStores.get(e.getKey());
+                CacheStoreConfig attachment = bridge != null ? bridge.config() : cache.awaitedStore();
                 list.add(new Checkpointer.CacheStores(e.getKey(), cache.name(), stores,
                         attachment == null ? null : StoreAttachment.toBytes(attachment)));
             }
@@ -346,8 +363,8 @@ public final class NodeEngine implements Sluice {
                             + ", which no earlier record created");
                 }
                 try {
-                    detachedStores.put(cacheId, StoreAttachment.fromBytes(attachment, "the log (cache '"
-                            + cache.name() + "')"));
+                    cache.awaitStore(StoreAttachment.fromBytes(attachment, "the log (cache '" + cache.name() + "')"),
+                            RECOVERING);
                 } catch (IllegalStateException e) {
                     throw new WalCorruptedException(e.getMessage(), e);
                 }
@@ -396,7 +413,6 @@ public final class NodeEngine implements Sluice {
                 }
                 caches.remove(cache.name());
                 recoveredKeys.forget(cacheId);
-                detachedStores.remove(cacheId);
                 for (int p = 0; p < cache.partitions(); p++) {
                     cache.store(p).destroy("cache '" + cache.name() + "' was destroyed");
                 }
@@ -610,7 +626,6 @@ public final class NodeEngine implements Sluice {
                 wal.appendStore(cacheId, StoreAttachment.toBytes(store));
             }
             cache.attachStore(bridge);
-            detachedStores.remove(cacheId);
             LOG.info("cache '{}' (recovered) is in front of store '{}' ({}) again", cache.name(), store.storeName(),
                     store.writeMode());
             requeue = recoveredKeys.take(cacheId);
@@ -654,9 +669,9 @@ public final class NodeEngine implements Sluice {
             declared.add(cache.name());
             NodeCache<Object, Object> recovered = caches.get(cache.name());
             if (recovered != null && cache.store() == null) {
-                CacheStoreConfig had;
+                CacheStoreConfig had = recovered.forgetAwaitedStore();
                 synchronized (lifecycle) {
-                    had = detachedStores.remove(cacheIdOf(recovered));
+                    recoveredKeys.forget(cacheIdOf(recovered)); // no store will take them
                 }
                 if (had != null) {
                     LOG.warn("cache '{}' was in front of {} before the restart and is declared without a store now: it"
@@ -666,23 +681,46 @@ public final class NodeEngine implements Sluice {
             }
             getOrCreateCache(cache);
         }
-        List<Map.Entry<Integer, CacheStoreConfig>> toAttach;
-        synchronized (lifecycle) {
-            toAttach = new ArrayList<>(detachedStores.entrySet());
-        }
-        for (Map.Entry<Integer, CacheStoreConfig> e : toAttach) {
-            NodeCache<Object, Object> cache = cachesById.get(e.getKey());
-            if (cache == null || declared.contains(cache.name())) {
+        List<NodeCache<Object, Object>> retry = new ArrayList<>();
+        for (NodeCache<Object, Object> cache : awaitingStores()) {
+            if (declared.contains(cache.name())) {
                 continue;
             }
+            CacheStoreConfig store = cache.awaitedStore();
             try {
-                attachRecovered(cache, e.getValue());
-            } catch (IllegalArgumentException | IllegalStateException failure) {
+                attachRecovered(cache, store);
+            } catch (IllegalArgumentException notRegistered) {
+                cache.awaitStore(store, notRegistered.getMessage() + "; getOrCreateCache with a registered store"
+                        + " attaches one, NodeConfig.cache declaring it without a store detaches it");
                 LOG.error("cache '{}' was in front of {} before the restart and cannot be put in front of it again: {};"
-                        + " it stays without a store, its recovered changes kept, until getOrCreateCache with a store"
-                        + " attaches one", cache.name(), e.getValue(), failure.getMessage(), failure);
+                        + " its writes are refused, its recovered changes kept, until getOrCreateCache with a store"
+                        + " attaches one (or NodeConfig.cache declares it without a store)", cache.name(), store,
+                        notRegistered.getMessage());
+            } catch (IllegalStateException failedToOpen) {
+                cache.awaitStore(store, AwaitedStores.failedToOpen(failedToOpen));
+                retry.add(cache);
+                LOG.error("cache '{}' was in front of {} before the restart and its store failed to open: {}; its"
+                        + " writes are refused, its recovered changes kept, until the store opens (retried every {} s"
+                        + " at most)", cache.name(), store, failedToOpen.getMessage(),
+                        AwaitedStores.MAX_PAUSE.toSeconds(), failedToOpen);
             }
         }
+        if (!retry.isEmpty()) {
+            awaitedStores = AwaitedStores.start(retry, this::attachRecovered);
+        }
+    }
+
+    /** The caches that await the store they were in front of before the restart. */
+    private List<NodeCache<Object, Object>> awaitingStores() {
+        List<NodeCache<Object, Object>> awaiting = new ArrayList<>();
+        synchronized (lifecycle) {
+            for (NodeCache<Object, Object> cache : cachesById.values()) {
+                if (cache.storeBridge() == null && cache.awaitedStore() != null) {
+                    awaiting.add(cache);
+                }
+            }
+        }
+        return awaiting;
     }
 
     private int cacheIdOf(NodeCache<Object, Object> cache) {
@@ -880,7 +918,6 @@ public final class NodeEngine implements Sluice {
                 }
             }
             cachesById.remove(cacheId);
-            detachedStores.remove(cacheId);
             // Each partition waits for the call running on it, then gives its pages to the free list; no write
             // to the cache is logged after the DROP record, and a checkpoint lists the cache only if its mark
             // comes before that record (both under the lifecycle lock).
@@ -960,6 +997,10 @@ public final class NodeEngine implements Sluice {
             }
             closing = true;
         }
+        AwaitedStores retrying = awaitedStores;
+        if (retrying != null) {
+            retrying.close();
+        }
         RuntimeException failure = null;
         for (Streamer<?, ?> streamer : new ArrayList<>(streamers)) {
             try {
@@ -991,6 +1032,8 @@ public final class NodeEngine implements Sluice {
             checkpointer.close();
             try {
                 checkpointer.checkpoint(); // a clean stop leaves little log to replay
+            } catch (CheckpointDeferredException e) {
+                LOG.warn("no checkpoint at close: {}", e.getMessage());
             } catch (java.io.IOException | RuntimeException e) {
                 LOG.error("the checkpoint at close failed; the next start replays the log since the previous one", e);
             }

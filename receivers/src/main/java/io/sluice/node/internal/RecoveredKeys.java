@@ -98,6 +98,11 @@ final class RecoveredKeys {
         }
     }
 
+    /** Whether recovery replayed keys of the cache that are not taken yet. */
+    synchronized boolean holds(int cacheId) {
+        return byCache.containsKey(cacheId);
+    }
+
     /** Forgets a cache (dropped). */
     synchronized void forget(int cacheId) {
         release(byCache.remove(cacheId));

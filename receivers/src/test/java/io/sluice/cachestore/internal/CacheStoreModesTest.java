@@ -19,6 +19,7 @@ import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
+import io.sluice.store.internal.checkpoint.CheckpointDeferredException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -488,7 +489,8 @@ class CacheStoreModesTest {
         AtomicBoolean down = new AtomicBoolean(true);
         AtomicLong checkpointsAtOpen = new AtomicLong(-1);
         node = checkpointingNode(image, () -> {
-            if (down.get()) {
+            // The node's own retry keeps failing here: getOrCreateCache below attaches.
+            if (down.get() || Thread.currentThread().getName().equals("sluice-store-retry")) {
                 throw new IllegalStateException("database down");
             }
             checkpointsAtOpen.set(node.checkpoints());
@@ -501,6 +503,49 @@ class CacheStoreModesTest {
                 .isEqualTo(checkpointsAtOpen.get());
         await().atMost(Duration.ofSeconds(20)).until(() -> node.checkpoints() > checkpointsAtOpen.get());
         assertThat(store().data).hasSize(300).containsEntry(299L, "v299");
+    }
+
+    @Test
+    void aCacheWhoseStoreIsDownAtTheStartRefusesWritesLosesNoChangeInASecondCrashAndGoesBackInFrontOfIt(
+            @TempDir Path dir, @TempDir Path image, @TempDir Path secondImage) throws Exception {
+        node = persistentNode(dir);
+        unflushedWriteBehind(300);
+        crashImage(dir, image);
+        node.close();
+
+        AtomicBoolean down = new AtomicBoolean(true);
+        writesWaitForACheckpoint.set(false);
+        node = checkpointingNode(image, () -> {
+            if (down.get()) {
+                throw new IllegalStateException("database down");
+            }
+        });
+        assertThat(node.nodeCache("c").storeBridge()).as("its store failed to open at the start").isNull();
+        Cache<Long, String> cache = node.cache("c");
+        assertThatThrownBy(() -> cache.put(1L, "lost to the store")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cache 'c' is not in front of its store 'map'").hasMessageContaining("database down")
+                .hasMessageContaining("writes are refused");
+        assertThatThrownBy(() -> stream(values(0, 10, "x"), StreamerOptions.DEFAULT))
+                .isInstanceOf(StreamerException.class).hasMessageContaining("not in front of its store 'map'");
+        assertThat(cache.get(1L)).as("reads are served from memory").isEqualTo("v1");
+        // A checkpoint now would move recovery past the 300 replayed keys the store has not seen.
+        assertThatThrownBy(() -> node.checkpoint()).isInstanceOf(CheckpointDeferredException.class)
+                .hasMessageContaining("cache 'c' awaits its write-behind store 'map'");
+        assertThat(node.checkpoints()).as("periodic checkpoints are deferred too").isZero();
+        crashImage(image, secondImage); // a second crash while the database is still down
+
+        down.set(false);
+        await().atMost(Duration.ofSeconds(20)).until(() -> node.nodeCache("c").storeBridge() != null);
+        cache.put(2_000L, "after");
+        await().atMost(Duration.ofSeconds(20)).until(() -> node.checkpoints() > 0);
+        assertThat(store().data).hasSize(301).containsEntry(1_000L, "put").containsEntry(8L, "v8")
+                .containsEntry(2_000L, "after").doesNotContainKey(7L);
+        node.close();
+
+        node = persistentNode(secondImage); // the store is up at this start
+        node.close();
+        assertThat(store().data).as("the changes replayed at the first restart, replayed again").hasSize(300)
+                .containsEntry(1_000L, "put").containsEntry(8L, "v8").doesNotContainKey(7L);
     }
 
     /** Whether the checkpointer thread is in a checkpoint (waiting for the start to let it run or finish). */
@@ -550,13 +595,19 @@ class CacheStoreModesTest {
 
     @Test
     void aRecoveredCacheWhoseStoreIsNotRegisteredKeepsItsAttachmentForALaterStart(@TempDir Path dir) {
-        CacheStoreConfig store = CacheStoreConfig.writeThrough("map");
+        CacheStoreConfig store = CacheStoreConfig.writeThrough("map").withReadThrough(true);
         node = persistentNode(dir);
         node.createCache(CacheConfig.named("c").withPartitions(8).withStore(store)).put(1L, "one");
         node.close();
         node = persistentNode(dir, false); // starts; the cache has no store on this node (an error is logged)
         assertThat(node.nodeCache("c").storeBridge()).isNull();
-        assertThat(node.cache("c").get(1L)).isEqualTo("one");
+        Cache<Long, String> cache = node.cache("c");
+        assertThat(cache.get(1L)).isEqualTo("one");
+        assertThatThrownBy(() -> cache.get(2L)).as("a miss it cannot load").isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cache 'c' is not in front of its store 'map'")
+                .hasMessageContaining("which is not registered on this node");
+        assertThatThrownBy(() -> cache.put(2L, "two")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("writes are refused");
         node.close(); // its checkpoint keeps the attachment
         node = persistentNode(dir);
         assertThat(node.nodeCache("c").storeBridge().config()).isEqualTo(store);

@@ -49,13 +49,13 @@ public final class Postgres implements AutoCloseable {
     }
 
     /** Stops the server (fast shutdown: open connections are cut). */
-    void stop() throws IOException {
+    public void stop() throws IOException {
         server.close();
         server = null;
     }
 
     /** Starts it again on the same port and data. */
-    void restart() throws IOException {
+    public void restart() throws IOException {
         server = EmbeddedPostgres.builder().setDataDirectory(dataDir).setCleanDataDirectory(false).setPort(port).start();
     }
 

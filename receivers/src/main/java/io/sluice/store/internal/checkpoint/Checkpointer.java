@@ -135,6 +135,8 @@ public final class Checkpointer implements AutoCloseable {
     private void scheduled() {
         try {
             checkpoint();
+        } catch (CheckpointDeferredException e) {
+            LOG.warn("checkpoint in {} deferred: {}", directory, e.getMessage());
         } catch (RuntimeException | IOException e) {
             LOG.error("checkpoint in {} failed; the previous checkpoint and the log since it are kept", directory, e);
         }

@@ -1,0 +1,115 @@
+package io.sluice.node.internal;
+
+import io.sluice.CacheStoreConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * Puts recovered caches back in front of the stores they await, once those open: a store that failed to open
+ * as the node started (its database was down) is tried again after 1 s, then after pauses doubling up to
+ * {@link #MAX_PAUSE}, until it opens, the cache is attached otherwise (getOrCreateCache) or dropped, or the
+ * node closes. One daemon thread; the attachment itself (and its requeue of recovered keys) runs on it.
+ */
+final class AwaitedStores implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AwaitedStores.class);
+
+    static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+    static final Duration MAX_PAUSE = Duration.ofSeconds(30);
+
+    private final List<NodeCache<Object, Object>> caches; // confined to the retry thread
+    private final BiConsumer<NodeCache<Object, Object>, CacheStoreConfig> attach;
+    private final ScheduledExecutorService timer;
+    private long pauseMillis = FIRST_PAUSE.toMillis(); // confined to the retry thread
+
+    private AwaitedStores(List<NodeCache<Object, Object>> caches,
+                          BiConsumer<NodeCache<Object, Object>, CacheStoreConfig> attach) {
+        this.caches = new ArrayList<>(caches);
+        this.attach = attach;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sluice-store-retry");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts retrying the caches' attachments.
+     *
+     * @param attach puts a cache in front of a store; throws IllegalStateException if the store fails to open
+     */
+    static AwaitedStores start(List<NodeCache<Object, Object>> caches,
+                               BiConsumer<NodeCache<Object, Object>, CacheStoreConfig> attach) {
+        AwaitedStores retry = new AwaitedStores(caches, attach);
+        retry.schedule();
+        return retry;
+    }
+
+    /** Why a cache awaits a store that failed to open, for the refusal of its writes. */
+    static String failedToOpen(RuntimeException failure) {
+        return "it failed to open: " + failure.getMessage() + "; the node tries again every " + MAX_PAUSE.toSeconds()
+                + " s at most, and getOrCreateCache with the store attaches it too";
+    }
+
+    private void schedule() {
+        try {
+            timer.schedule(this::attempt, pauseMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            return; // the node is closing
+        }
+        pauseMillis = Math.min(pauseMillis * 2, MAX_PAUSE.toMillis());
+    }
+
+    private void attempt() {
+        caches.removeIf(cache -> cache.storeBridge() != null || cache.awaitedStore() == null); // attached or dropped
+        for (var it = caches.iterator(); it.hasNext(); ) {
+            NodeCache<Object, Object> cache = it.next();
+            CacheStoreConfig store = cache.awaitedStore();
+            if (store == null) {
+                it.remove();
+                continue;
+            }
+            try {
+                attach.accept(cache, store);
+                it.remove();
+            } catch (IllegalStateException stillFailing) {
+                if (timer.isShutdown()) {
+                    return; // the node is closing
+                }
+                cache.awaitStore(store, failedToOpen(stillFailing));
+                LOG.warn("cache '{}': its store '{}' still fails to open ({}); next try in {} s", cache.name(),
+                        store.storeName(), stillFailing.getMessage(), pauseMillis / 1000);
+            } catch (RuntimeException unexpected) {
+                cache.awaitStore(store, unexpected.toString());
+                LOG.error("cache '{}': putting it in front of its store '{}' failed; not retried", cache.name(),
+                        store.storeName(), unexpected);
+                it.remove();
+            }
+        }
+        if (!caches.isEmpty() && !timer.isShutdown()) {
+            schedule();
+        }
+    }
+
+    /** Stops retrying; waits (at most 10 s) for an attempt under way. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            if (!timer.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warn("an attempt to put a recovered cache in front of its store is still running");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
