@@ -32,8 +32,12 @@ public final class PersistenceConfig {
     /** How often a checkpoint starts unless set otherwise. */
     public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofMinutes(1);
 
+    /** Heap for the keys recovery notes for write-behind stores unless set otherwise: 64 MiB. */
+    public static final long DEFAULT_RECOVERED_KEYS_MEMORY = 64L << 20;
+
     private static final PersistenceConfig DISABLED = new PersistenceConfig(null, DEFAULT_WAL_MODE,
-            DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE, DEFAULT_CHECKPOINT_INTERVAL, false);
+            DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE, DEFAULT_CHECKPOINT_INTERVAL, false,
+            DEFAULT_RECOVERED_KEYS_MEMORY);
 
     private final Path directory;
     private final WalMode walMode;
@@ -41,10 +45,12 @@ public final class PersistenceConfig {
     private final long walSegmentSize;
     private final Duration checkpointInterval;
     private final boolean checkOnRecovery;
+    private final long recoveredKeysMemory;
 
     private PersistenceConfig(Path directory, WalMode walMode, Duration walFlushInterval, long walSegmentSize,
-                              Duration checkpointInterval, boolean checkOnRecovery) {
+                              Duration checkpointInterval, boolean checkOnRecovery, long recoveredKeysMemory) {
         this.checkOnRecovery = checkOnRecovery;
+        this.recoveredKeysMemory = recoveredKeysMemory;
         this.directory = directory;
         this.walMode = walMode;
         this.walFlushInterval = walFlushInterval;
@@ -66,7 +72,7 @@ public final class PersistenceConfig {
     public static PersistenceConfig at(Path directory) {
         Objects.requireNonNull(directory, "directory");
         return new PersistenceConfig(directory, DEFAULT_WAL_MODE, DEFAULT_FLUSH_INTERVAL, DEFAULT_SEGMENT_SIZE,
-                DEFAULT_CHECKPOINT_INTERVAL, false);
+                DEFAULT_CHECKPOINT_INTERVAL, false, DEFAULT_RECOVERED_KEYS_MEMORY);
     }
 
     /**
@@ -78,7 +84,7 @@ public final class PersistenceConfig {
     public PersistenceConfig withWalMode(WalMode mode) {
         Objects.requireNonNull(mode, "mode");
         requireEnabled("walMode");
-        return new PersistenceConfig(directory, mode, walFlushInterval, walSegmentSize, checkpointInterval, checkOnRecovery);
+        return new PersistenceConfig(directory, mode, walFlushInterval, walSegmentSize, checkpointInterval, checkOnRecovery, recoveredKeysMemory);
     }
 
     /**
@@ -93,7 +99,7 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("walFlushInterval is " + interval
                     + "; it must be between 1 ms and 1 hour (PersistenceConfig.walFlushInterval)");
         }
-        return new PersistenceConfig(directory, walMode, interval, walSegmentSize, checkpointInterval, checkOnRecovery);
+        return new PersistenceConfig(directory, walMode, interval, walSegmentSize, checkpointInterval, checkOnRecovery, recoveredKeysMemory);
     }
 
     /**
@@ -107,7 +113,7 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("walSegmentSize is " + bytes + " bytes; it must be between "
                     + MIN_SEGMENT_SIZE + " (1 MiB) and 1 GiB (PersistenceConfig.walSegmentSize)");
         }
-        return new PersistenceConfig(directory, walMode, walFlushInterval, bytes, checkpointInterval, checkOnRecovery);
+        return new PersistenceConfig(directory, walMode, walFlushInterval, bytes, checkpointInterval, checkOnRecovery, recoveredKeysMemory);
     }
 
     /**
@@ -124,7 +130,7 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("checkpointInterval is " + interval
                     + "; it must be between 10 ms and 24 hours (PersistenceConfig.checkpointInterval)");
         }
-        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, interval, checkOnRecovery);
+        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, interval, checkOnRecovery, recoveredKeysMemory);
     }
 
     /** Time from the end of one checkpoint to the start of the next. */
@@ -143,7 +149,32 @@ public final class PersistenceConfig {
      */
     public PersistenceConfig withCheckOnRecovery(boolean check) {
         requireEnabled("checkOnRecovery");
-        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, checkpointInterval, check);
+        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, checkpointInterval, check, recoveredKeysMemory);
+    }
+
+    /**
+     * A copy with this much heap for the keys recovery notes for write-behind stores (the changes replayed
+     * from the log, which a write-behind store may not have confirmed; queued again when the cache is in front
+     * of its store). Past it the keys go to a file in the directory ({@code recovered-keys.spill}, deleted once
+     * they are queued), so none is lost however long the log replayed. Config file key
+     * {@code recoveredKeysMemory}.
+     *
+     * @throws IllegalArgumentException unless 0 &lt;= bytes &lt;= 1 GiB
+     * @throws IllegalStateException if persistence is disabled
+     */
+    public PersistenceConfig withRecoveredKeysMemory(long bytes) {
+        requireEnabled("recoveredKeysMemory");
+        if (bytes < 0 || bytes > 1L << 30) {
+            throw new IllegalArgumentException("recoveredKeysMemory is " + bytes + " bytes; it must be between 0 and"
+                    + " 1 GiB (PersistenceConfig.recoveredKeysMemory)");
+        }
+        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, checkpointInterval,
+                checkOnRecovery, bytes);
+    }
+
+    /** Heap for the keys recovery notes for write-behind stores ({@link #withRecoveredKeysMemory}). */
+    public long recoveredKeysMemory() {
+        return recoveredKeysMemory;
     }
 
     /** Whether the start checks the store's consistency after recovery ({@link #withCheckOnRecovery}). */
@@ -183,6 +214,7 @@ public final class PersistenceConfig {
     public String toString() {
         return directory == null ? "PersistenceConfig{disabled}" : "PersistenceConfig{directory=" + directory
                 + ", walMode=" + walMode + ", walFlushInterval=" + walFlushInterval + ", walSegmentSize="
-                + walSegmentSize + ", checkpointInterval=" + checkpointInterval + ", checkOnRecovery=" + checkOnRecovery + '}';
+                + walSegmentSize + ", checkpointInterval=" + checkpointInterval + ", checkOnRecovery=" + checkOnRecovery
+                + ", recoveredKeysMemory=" + recoveredKeysMemory + '}';
     }
 }

@@ -23,7 +23,6 @@ import io.sluice.store.internal.DataRegionConfig;
 import io.sluice.store.internal.BatchApplyException;
 import io.sluice.store.internal.BatchMode;
 import io.sluice.store.internal.PartitionStore;
-import io.sluice.store.internal.StoreCursor;
 import io.sluice.store.internal.StoreJournal;
 import io.sluice.store.internal.checkpoint.CheckpointLoader;
 import io.sluice.store.internal.checkpoint.CheckpointCorruptedException;
@@ -84,7 +83,7 @@ public final class NodeEngine implements Sluice {
     private final DataRegion region;
     private final StripedExecutor stripes;
     /** What recovery replayed after the last checkpoint, until each cache is put in front of its store again. */
-    private final RecoveredKeys recoveredKeys = new RecoveredKeys();
+    private final RecoveredKeys recoveredKeys;
     private final NodeMetrics metrics;
     private final EmbeddedTransport transport;
     private final ProcessorRegistry processors;
@@ -140,11 +139,15 @@ public final class NodeEngine implements Sluice {
         this.region = new DataRegion(DataRegionConfig.of(config));
         WriteAheadLog log = null;
         Checkpointer checkpoints = null;
+        RecoveredKeys noted = null;
         try {
             if (config.persistence().enabled()) {
                 log = new WriteAheadLog(config.persistence(), binary::typesVersion, binary::exportTypes);
             }
             this.wal = log;
+            noted = wal == null ? RecoveredKeys.none() : new RecoveredKeys(config.persistence().recoveredKeysMemory(),
+                    wal.directory().resolve(RecoveredKeys.SPILL_FILE));
+            this.recoveredKeys = noted;
             if (wal != null) {
                 long start = System.nanoTime();
                 Manifest manifest = readManifest(wal.directory());
@@ -156,6 +159,7 @@ public final class NodeEngine implements Sluice {
                 try (Replay replay = new Replay(config.applyThreads())) {
                     summary = wal.recover(replay, manifest == null ? 0 : manifest.mark());
                 }
+                recoveredKeys.recovered();
                 LOG.info("recovered {} caches from {}: checkpoint {} ({} entries) in {} ms, then {} records ({} bytes) of"
                                 + " log in {} ms{}", cachesById.size(), wal.directory(),
                         manifest == null ? "none" : manifest.number(), loaded, (loadedAt - start) / 1_000_000,
@@ -176,6 +180,9 @@ public final class NodeEngine implements Sluice {
         } catch (RuntimeException | Error e) {
             if (checkpoints != null) {
                 checkpoints.close();
+            }
+            if (noted != null) {
+                noted.close();
             }
             if (log != null) {
                 log.close();
@@ -381,7 +388,10 @@ public final class NodeEngine implements Sluice {
                 throw new WalCorruptedException("a record names partition " + partition + " of cache '" + cache.name()
                         + "', which has " + cache.partitions());
             }
-            recoveredKeys.add(cacheId, cache.partitions(), partition, entries);
+            CacheStoreConfig store = cache.awaitedStore();
+            if (store != null && store.writeMode() == CacheStoreConfig.WriteMode.WRITE_BEHIND) {
+                recoveredKeys.add(cacheId, cache.partitions(), partition, entries);
+            }
             int lane = Math.floorMod(cacheId * 31 + partition, lanes.length);
             pending.add(lanes[lane].submit(() -> apply(cache, partition, mode, partial, entries)));
         }
@@ -628,9 +638,10 @@ public final class NodeEngine implements Sluice {
             cache.attachStore(bridge);
             LOG.info("cache '{}' (recovered) is in front of store '{}' ({}) again", cache.name(), store.storeName(),
                     store.writeMode());
-            requeue = recoveredKeys.take(cacheId);
-            if (bridge.writeBehind() == null) {
-                requeue = null; // write-through wrote the store before memory: it has every replayed change
+            // Noted only for a cache that was write-behind when logged; a write-through store now writes them at once.
+            requeue = bridge.writes() ? recoveredKeys.take(cacheId) : null;
+            if (requeue == null) {
+                recoveredKeys.forget(cacheId);
             }
         }
         awaitDurable();
@@ -733,49 +744,49 @@ public final class NodeEngine implements Sluice {
     }
 
     /**
-     * Queues again, for write-behind, every key recovery replayed from the log after the last checkpoint's mark,
-     * with the value memory holds now (or its removal): the store may not have confirmed them before the node
-     * stopped. Each partition's keys are read and queued under its write lock, so a write racing this one queues
-     * after it and its value wins.
+     * Hands the store again every key recovery replayed from the log after the last checkpoint's mark (for a cache
+     * that was write-behind then), with the value memory holds now (or its removal): the store may not have
+     * confirmed them before the node stopped. Write-behind queues them; a store declared write-through since
+     * writes them at once. Each partition's keys are read and queued under its write lock, so a write racing this one queues
+     * after it and its value wins. Keys recovery spilled to disk are read back and queued a chunk at a time.
      */
     private void requeueRecovered(NodeCache<Object, Object> cache, CacheStoreBridge bridge, RecoveredKeys.CacheKeys keys) {
-        long queued = 0;
-        int whole = 0;
+        long[] queued = {0};
         for (int p = 0; p < keys.partitions(); p++) {
-            List<byte[]> partitionKeys;
-            if (keys.whole(p)) {
-                whole++;
-                partitionKeys = new ArrayList<>();
-                StoreCursor cursor = cache.store(p).cursor();
-                while (cursor.next()) {
-                    partitionKeys.add(cursor.key());
-                }
-            } else {
-                partitionKeys = keys.keys(p);
-            }
-            if (partitionKeys.isEmpty()) {
-                continue;
-            }
-            int partition = p;
-            StoreChanges changes = bridge.newChanges();
-            cache.store(p).update(entry -> {
-                for (byte[] key : partitionKeys) {
-                    entry.at(key, 0, key.length);
-                    byte[] value = null;
-                    if (entry.exists()) {
-                        value = new byte[entry.valueLength()];
-                        entry.readValue(value, 0);
-                    }
-                    changes.add(partition, key, 0, key.length, value == null ? key : value, 0,
-                            value == null ? 0 : value.length, value == null);
-                }
-                bridge.afterMemory(changes);
-            });
-            queued += changes.size();
+            queued[0] += requeue(cache, bridge, p, keys.keys(p));
         }
-        LOG.info("cache '{}': {} keys changed since the last checkpoint queued again for write-behind{}", cache.name(),
-                queued, whole == 0 ? "" : "; " + whole + " partitions had more changes than recovery keeps track of and"
-                        + " were queued whole (a removal in them since the checkpoint is not re-sent)");
+        recoveredKeys.readSpilled(keys, (partition, partitionKeys) ->
+                queued[0] += requeue(cache, bridge, partition, partitionKeys));
+        LOG.info("cache '{}': {} keys changed since the last checkpoint {}{}", cache.name(), queued[0],
+                bridge.writeBehind() != null ? "queued again for write-behind" : "written through again",
+                keys.spilled() ? " (some read back from " + RecoveredKeys.SPILL_FILE + ")" : "");
+    }
+
+    /**
+     * Hands the store the partition's keys with their values now (or their removal), under its write lock:
+     * write-behind queues them, write-through writes them. @return keys handed over
+     */
+    private static int requeue(NodeCache<Object, Object> cache, CacheStoreBridge bridge, int partition,
+                               List<byte[]> keys) {
+        if (keys.isEmpty()) {
+            return 0;
+        }
+        StoreChanges changes = bridge.newChanges();
+        cache.store(partition).update(entry -> {
+            for (byte[] key : keys) {
+                entry.at(key, 0, key.length);
+                byte[] value = null;
+                if (entry.exists()) {
+                    value = new byte[entry.valueLength()];
+                    entry.readValue(value, 0);
+                }
+                changes.add(partition, key, 0, key.length, value == null ? key : value, 0,
+                        value == null ? 0 : value.length, value == null);
+            }
+            bridge.beforeMemory(changes);
+            bridge.afterMemory(changes);
+        });
+        return changes.size();
     }
 
     /**
@@ -1039,6 +1050,7 @@ public final class NodeEngine implements Sluice {
             }
         }
         closed = true;
+        recoveredKeys.close();
         if (wal != null) {
             wal.close();
         }

@@ -65,7 +65,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
     static final List<String> TLS_KEYS = List.of("keyStore", "keyStorePassword");
     /** The keys of the {@code persistence} object. */
     static final List<String> PERSISTENCE_KEYS = List.of("enabled", "directory", "walMode", "walFlushIntervalMillis",
-            "walSegmentSize", "checkpointIntervalMillis", "checkOnRecovery");
+            "walSegmentSize", "checkpointIntervalMillis", "checkOnRecovery", "recoveredKeysMemory");
 
     @JsonCreator
     public NodeFileConfig(@JsonProperty("host") String host, @JsonProperty("port") Integer port,
@@ -113,16 +113,19 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
 
     /** The data region's persistence: absent, or {@code enabled: false}, means in memory only. */
     public record PersistenceEntry(Boolean enabled, String directory, String walMode, Long walFlushIntervalMillis,
-                                   Long walSegmentSize, Long checkpointIntervalMillis, Boolean checkOnRecovery) {
+                                   Long walSegmentSize, Long checkpointIntervalMillis, Boolean checkOnRecovery,
+                                   Long recoveredKeysMemory) {
         @JsonCreator
         public PersistenceEntry(@JsonProperty("enabled") Boolean enabled, @JsonProperty("directory") String directory,
                                 @JsonProperty("walMode") String walMode,
                                 @JsonProperty("walFlushIntervalMillis") Long walFlushIntervalMillis,
                                 @JsonProperty("walSegmentSize") JsonNode walSegmentSize,
                                 @JsonProperty("checkpointIntervalMillis") Long checkpointIntervalMillis,
-                                @JsonProperty("checkOnRecovery") Boolean checkOnRecovery) {
+                                @JsonProperty("checkOnRecovery") Boolean checkOnRecovery,
+                                @JsonProperty("recoveredKeysMemory") JsonNode recoveredKeysMemory) {
             this(enabled, directory, walMode, walFlushIntervalMillis, size("persistence.walSegmentSize", walSegmentSize),
-                    checkpointIntervalMillis, checkOnRecovery);
+                    checkpointIntervalMillis, checkOnRecovery,
+                    size("persistence.recoveredKeysMemory", recoveredKeysMemory));
         }
 
         /** The config it describes. @throws IllegalArgumentException naming the key of a bad or missing value */
@@ -168,6 +171,13 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
             }
             if (checkOnRecovery != null) {
                 config = config.withCheckOnRecovery(checkOnRecovery);
+            }
+            try {
+                if (recoveredKeysMemory != null) {
+                    config = config.withRecoveredKeysMemory(recoveredKeysMemory);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("key 'persistence.recoveredKeysMemory': " + e.getMessage(), e);
             }
             return config;
         }

@@ -32,6 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -429,6 +430,31 @@ class CacheStoreModesTest {
         assertThat(restarted.data).hasSize(300).containsEntry(1_000L, "put").containsEntry(8L, "v8").doesNotContainKey(7L);
     }
 
+    @ParameterizedTest(name = "recoveredKeysMemory {0}")
+    @ValueSource(longs = {PersistenceConfig.DEFAULT_RECOVERED_KEYS_MEMORY, 100, 0})
+    void everyReplayedChangeReachesTheStoreWhetherItsKeysFitInTheHeapOrSpillToDisk(long recoveredKeysMemory,
+                                                                                 @TempDir Path dir, @TempDir Path image)
+            throws IOException {
+        node = persistentNode(dir);
+        unflushedWriteBehind(300);
+        crashImage(dir, image);
+        node.close();
+
+        node = new NodeEngine(NodeConfig.builder().dataRegionInitialSize(4L << 20).applyThreads(2)
+                .persistence(PersistenceConfig.at(image).withRecoveredKeysMemory(recoveredKeysMemory))
+                .store("map", () -> {
+                    MapStore s = new MapStore(0);
+                    lastStore.set(s);
+                    return s;
+                }).build());
+        MapStore restarted = store();
+        node.close(); // drains the requeued changes
+        assertThat(restarted.data).hasSize(300).containsEntry(1_000L, "put").containsEntry(8L, "v8").doesNotContainKey(7L);
+        // Before, keys past the bound marked their partition whole, and a removal there was not sent again.
+        assertThat(restarted.log).as("the removal is sent again").contains(new AbstractMap.SimpleImmutableEntry<>(7L, null));
+        assertThat(image.resolve("recovered-keys.spill")).as("the spill file, once read back").doesNotExist();
+    }
+
     @Test
     void aCheckpointDueDuringTheStartWaitsUntilTheRecoveredKeysAreQueued(@TempDir Path dir, @TempDir Path image)
             throws Exception {
@@ -591,6 +617,21 @@ class CacheStoreModesTest {
         node.close();
         node = persistentNode(dir); // not declared this time: the attachment the cache had last
         assertThat(node.nodeCache("c").storeBridge().config()).isEqualTo(declared);
+    }
+
+    @Test
+    void writeBehindChangesReplayedAfterACrashAreWrittenThroughWhenTheCacheIsDeclaredWriteThroughNow(
+            @TempDir Path dir, @TempDir Path image) throws IOException {
+        node = persistentNode(dir);
+        unflushedWriteBehind(300);
+        crashImage(dir, image);
+        node.close();
+        node = persistentNode(image, true, CacheConfig.named("c").withPartitions(8)
+                .withStore(CacheStoreConfig.writeThrough("map")));
+        // Before, a write-through attachment dropped the replayed keys: write-through never needs them, but these
+        // were written while the cache was write-behind.
+        assertThat(store().data).as("written through as the node started").hasSize(300)
+                .containsEntry(1_000L, "put").containsEntry(8L, "v8").doesNotContainKey(7L);
     }
 
     @Test
