@@ -103,11 +103,13 @@ class SinkThroughputIT {
             }
 
             // the sink: a standalone worker loading the packaged plugin; "json" is the usual JsonConverter
-            // (schemaless), "bytes" hands the raw JSON to the sink (ByteArrayConverter, sluice.value.bytes.format=JSON).
+            // (schemaless), "bytes" hands the raw JSON to the sink (ByteArrayConverter, sluice.value.bytes.format=JSON),
+            // which builds a binary object of it; "raw" stores the JSON bytes as they are (sluice.value.bytes.format=BYTES):
+            // the connector's own cost without the conversion.
             // Each pass is a connector of its own (its own consumer group, from the earliest offset) in the same
             // worker, into a cache of its own; a warm-up pass's connector and cache are deleted after it.
             Map<String, SinkFigures> sinks = new java.util.LinkedHashMap<>();
-            for (String variant : System.getProperty("sluice.kafka.bench.sinks", "json,bytes").split(",")) {
+            for (String variant : System.getProperty("sluice.kafka.bench.sinks", "json,bytes,raw").split(",")) {
                 if (variant.isBlank()) {
                     continue; // -Dsluice.kafka.bench.sinks= measures the consumers and the SDK only
                 }
@@ -281,9 +283,9 @@ class SinkThroughputIT {
         c.put("sluice.addresses", address);
         c.put("sluice.cache.name", name);
         c.put("sluice.value.type.name", "StockOrder");
-        if (variant.equals("bytes")) {
+        if (variant.equals("bytes") || variant.equals("raw")) {
             c.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
-            c.put("sluice.value.bytes.format", "JSON");
+            c.put("sluice.value.bytes.format", variant.equals("bytes") ? "JSON" : "BYTES");
         } else {
             c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
             c.put("value.converter.schemas.enable", "false");
