@@ -200,7 +200,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     /** This cache, writing memory only: what a streamer with {@code skipStore} hands its custom receiver. */
     @SuppressWarnings("unchecked")
     public NodeCache<K, V> withSkipStore() {
-        return skipStore || storeSlot.bridge == null ? this
+        return skipStore || (storeSlot.bridge == null && storeSlot.awaited == null) ? this
                 : new NodeCache<>(node, config, stores, codec, keepBinary, storeSlot, true);
     }
 

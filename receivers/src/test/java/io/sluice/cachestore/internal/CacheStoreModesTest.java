@@ -559,13 +559,15 @@ class CacheStoreModesTest {
                 .hasMessageContaining("cache 'c' awaits its write-behind store 'map'");
         assertThat(node.checkpoints()).as("periodic checkpoints are deferred too").isZero();
         crashImage(image, secondImage); // a second crash while the database is still down
+        stream(Map.of(5_000L, "memory only"), StreamerOptions.builder().skipStore(true).build());
+        assertThat(cache.get(5_000L)).as("a streamer that skips the store writes memory").isEqualTo("memory only");
 
         down.set(false);
         await().atMost(Duration.ofSeconds(20)).until(() -> node.nodeCache("c").storeBridge() != null);
         cache.put(2_000L, "after");
         await().atMost(Duration.ofSeconds(20)).until(() -> node.checkpoints() > 0);
         assertThat(store().data).hasSize(301).containsEntry(1_000L, "put").containsEntry(8L, "v8")
-                .containsEntry(2_000L, "after").doesNotContainKey(7L);
+                .containsEntry(2_000L, "after").doesNotContainKeys(7L, 5_000L);
         node.close();
 
         node = persistentNode(secondImage); // the store is up at this start
