@@ -45,30 +45,7 @@ class WriteBehindRestartIT {
     void queuedChangesAcknowledgedBeforeAKillReachTheDatabaseAfterTheRestart() throws Exception {
         Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "write-behind-restart-");
         try (Postgres pg = Postgres.start()) {
-            Map<Long, String> expected = new HashMap<>();
-            NodeProcess node = NodeProcesses.start(config(dir, pg, 3_600_000), List.of());
-            try (Sluice client = connect(node)) {
-                try (DataStreamer<Long, String> s = client.dataStreamer("orders")) {
-                    for (long k = 0; k < KEYS; k++) {
-                        s.addData(k, "v" + k);
-                        expected.put(k, "v" + k);
-                    }
-                } // closed: every entry acknowledged
-                Cache<Long, String> cache = client.cache("orders");
-                for (long k = 0; k < KEYS; k += 100) {
-                    cache.put(k, "w" + k);
-                    expected.put(k, "w" + k);
-                    cache.remove(k + 1);
-                    expected.remove(k + 1);
-                }
-                assertThat(rows(pg)).as("nothing flushed yet: an hour's flush interval").isEmpty();
-            } catch (AssertionError | RuntimeException e) {
-                System.err.println("node log:\n" + node.log());
-                throw e;
-            } finally {
-                node.kill(); // SIGKILL: the queue is lost with the process
-            }
-            assertThat(rows(pg)).isEmpty();
+            Map<Long, String> expected = acknowledgedThenKilled(dir, pg);
 
             NodeProcess undeclared = NodeProcesses.start(config(dir, pg, -1), List.of());
             try {
@@ -110,20 +87,7 @@ class WriteBehindRestartIT {
     void withTheDatabaseDownAtTheRestartNothingAcknowledgedIsLostAndTheNodeGoesBackToItByItself() throws Exception {
         Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "write-behind-db-down-");
         try (Postgres pg = Postgres.start()) {
-            Map<Long, String> expected = new HashMap<>();
-            NodeProcess node = NodeProcesses.start(config(dir, pg, 3_600_000), List.of());
-            try (Sluice client = connect(node)) {
-                try (DataStreamer<Long, String> s = client.dataStreamer("orders")) {
-                    for (long k = 0; k < KEYS; k++) {
-                        s.addData(k, "v" + k);
-                        expected.put(k, "v" + k);
-                    }
-                }
-                client.cache("orders").remove(3L);
-                expected.remove(3L);
-            } finally {
-                node.kill();
-            }
+            Map<Long, String> expected = acknowledgedThenKilled(dir, pg);
             pg.stop();
 
             NodeProcess down = NodeProcesses.start(config(dir, pg, -1, 200), List.of());
@@ -160,6 +124,39 @@ class WriteBehindRestartIT {
                 assertThat(table.get(e.getKey())).as("key %d", e.getKey()).isEqualTo(encoded(e.getValue()));
             }
         }
+    }
+
+    /**
+     * A node on the directory with an hour's flush interval: KEYS streamed keys, every 100th put again and the
+     * next one removed, all acknowledged and none in the table yet; then SIGKILL (the queue is lost with the
+     * process). @return key → the last value acknowledged
+     */
+    private static Map<Long, String> acknowledgedThenKilled(Path dir, Postgres pg) throws Exception {
+        Map<Long, String> expected = new HashMap<>();
+        NodeProcess node = NodeProcesses.start(config(dir, pg, 3_600_000), List.of());
+        try (Sluice client = connect(node)) {
+            try (DataStreamer<Long, String> s = client.dataStreamer("orders")) {
+                for (long k = 0; k < KEYS; k++) {
+                    s.addData(k, "v" + k);
+                    expected.put(k, "v" + k);
+                }
+            } // closed: every entry acknowledged
+            Cache<Long, String> cache = client.cache("orders");
+            for (long k = 0; k < KEYS; k += 100) {
+                cache.put(k, "w" + k);
+                expected.put(k, "w" + k);
+                cache.remove(k + 1);
+                expected.remove(k + 1);
+            }
+            assertThat(rows(pg)).as("nothing flushed yet: an hour's flush interval").isEmpty();
+        } catch (AssertionError | RuntimeException e) {
+            System.err.println("node log:\n" + node.log());
+            throw e;
+        } finally {
+            node.kill();
+        }
+        assertThat(rows(pg)).isEmpty();
+        return expected;
     }
 
     private static String config(Path dir, Postgres pg, long flushIntervalMillis) {

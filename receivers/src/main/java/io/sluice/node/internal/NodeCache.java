@@ -197,6 +197,11 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                 + consequence + " until it is");
     }
 
+    /** Whether this is a view that leaves the store alone ({@link #withSkipStore}). */
+    boolean skipsStore() {
+        return skipStore;
+    }
+
     /** This cache, writing memory only: what a streamer with {@code skipStore} hands its custom receiver. */
     @SuppressWarnings("unchecked")
     public NodeCache<K, V> withSkipStore() {

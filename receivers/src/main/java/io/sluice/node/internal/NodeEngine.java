@@ -379,7 +379,8 @@ public final class NodeEngine implements Sluice {
         }
 
         @Override
-        public void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries) {
+        public void batch(int cacheId, int partition, BatchMode mode, boolean partial, boolean skipStore,
+                          EntryBatch entries) {
             NodeCache<Object, Object> cache = cachesById.get(cacheId);
             if (cache == null) {
                 throw new WalCorruptedException("a record names cache id " + cacheId + ", which no earlier record created");
@@ -389,7 +390,7 @@ public final class NodeEngine implements Sluice {
                         + "', which has " + cache.partitions());
             }
             CacheStoreConfig store = cache.awaitedStore();
-            if (store != null && store.writeMode() == CacheStoreConfig.WriteMode.WRITE_BEHIND) {
+            if (!skipStore && store != null && store.writeMode() == CacheStoreConfig.WriteMode.WRITE_BEHIND) {
                 recoveredKeys.add(cacheId, cache.partitions(), partition, entries);
             }
             int lane = Math.floorMod(cacheId * 31 + partition, lanes.length);

@@ -41,7 +41,8 @@ import java.util.zip.CRC32C;
  * BATCH  (one store write: a streamed batch, a putAll share, or a single put / remove)
  * 13      1     mode: 0 INSERT_IF_ABSENT (isolated receiver, putIfAbsent), 1 UPSERT (batched receiver, put,
  *               remove, putAll, removeAll)
- * 14      1     flags: bit 0 PARTIAL (the batch failed part way when applied: a replay may fail the same way)
+ * 14      1     flags: bit 0 PARTIAL (the batch failed part way when applied: a replay may fail the same way),
+ *               bit 1 SKIP_STORE (a streamer's skipStore batch: recovery does not queue its keys for a store)
  * 15      4     cache id
  * 19      4     partition
  * 23      4     entry count C
@@ -81,6 +82,7 @@ public final class WalFormat {
     static final byte MODE_INSERT_IF_ABSENT = 0;
     static final byte MODE_UPSERT = 1;
     static final byte FLAG_PARTIAL = 1;
+    static final byte FLAG_SKIP_STORE = 2;
 
     /** The largest record body: a batch or a row is at most 1 GiB. */
     static final int MAX_BODY = 1 << 30;

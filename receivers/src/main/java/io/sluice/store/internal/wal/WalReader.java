@@ -52,8 +52,9 @@ public final class WalReader {
         /**
          * A store write: apply {@code entries} to the partition with the mode. The entries' bytes stay valid
          * until {@link #segmentEnd} returns, so the handler may apply them later (on other threads).
+         * {@code skipStore}: a streamer's skipStore batch, which left the cache store alone.
          */
-        void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries);
+        void batch(int cacheId, int partition, BatchMode mode, boolean partial, boolean skipStore, EntryBatch entries);
 
         /** A cache was put in front of a store: the attachment, in the CacheStoreWire layout. */
         void store(int cacheId, byte[] attachment);
@@ -199,7 +200,8 @@ public final class WalReader {
                 EntryBatch batch = new EntryBatch(data, entries, end - entries, count);
                 batch.checkStructure();
                 handler.batch(cacheId, partition, mode == WalFormat.MODE_INSERT_IF_ABSENT ? BatchMode.INSERT_IF_ABSENT
-                        : BatchMode.UPSERT, (flags & WalFormat.FLAG_PARTIAL) != 0, batch);
+                        : BatchMode.UPSERT, (flags & WalFormat.FLAG_PARTIAL) != 0,
+                        (flags & WalFormat.FLAG_SKIP_STORE) != 0, batch);
             }
             case WalFormat.DROP -> handler.drop(in.getInt());
             case WalFormat.STORE -> {

@@ -4,6 +4,7 @@ import io.sluice.node.PersistenceConfig;
 import io.sluice.node.WalMode;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.BatchMode;
+import io.sluice.store.internal.SkipStoreWrites;
 import io.sluice.store.internal.StoreJournal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -256,7 +257,7 @@ public final class WriteAheadLog implements AutoCloseable {
             return;
         }
         ByteBuffer fixed = FIXED.get().clear();
-        fixed.put(WalFormat.BATCH).put(modeByte(mode)).put(partial ? WalFormat.FLAG_PARTIAL : 0)
+        fixed.put(WalFormat.BATCH).put(modeByte(mode)).put((byte) ((partial ? WalFormat.FLAG_PARTIAL : 0) | skipStoreFlag()))
                 .putInt(cacheId).putInt(partition).putInt(batch.size());
         append(fixed, batch.data(), batch.base(), batch.length(), null, 0, 0);
     }
@@ -272,13 +273,17 @@ public final class WriteAheadLog implements AutoCloseable {
             return;
         }
         ByteBuffer fixed = FIXED.get().clear();
-        fixed.put(WalFormat.BATCH).put(modeByte(mode)).put((byte) 0).putInt(cacheId).putInt(partition).putInt(1)
+        fixed.put(WalFormat.BATCH).put(modeByte(mode)).put(skipStoreFlag()).putInt(cacheId).putInt(partition).putInt(1)
                 .putInt(keyLength).putInt(value == null ? EntryBatch.REMOVAL : valueLength);
         if (value == null) {
             append(fixed, key, keyOffset, keyLength, null, 0, 0);
         } else {
             append(fixed, key, keyOffset, keyLength, value, valueOffset, valueLength);
         }
+    }
+
+    private static byte skipStoreFlag() {
+        return SkipStoreWrites.active() ? WalFormat.FLAG_SKIP_STORE : 0;
     }
 
     private static byte modeByte(BatchMode mode) {

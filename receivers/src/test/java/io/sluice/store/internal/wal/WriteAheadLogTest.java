@@ -5,6 +5,7 @@ import io.sluice.node.PersistenceConfig;
 import io.sluice.node.WalMode;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.BatchMode;
+import io.sluice.store.internal.SkipStoreWrites;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -62,8 +63,10 @@ class WriteAheadLogTest {
         }
 
         @Override
-        public void batch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch entries) {
-            StringBuilder s = new StringBuilder("batch " + cacheId + "/" + partition + " " + mode + (partial ? " partial" : ""));
+        public void batch(int cacheId, int partition, BatchMode mode, boolean partial, boolean skipStore,
+                          EntryBatch entries) {
+            StringBuilder s = new StringBuilder("batch " + cacheId + "/" + partition + " " + mode + (partial ? " partial" : "")
+                    + (skipStore ? " skipStore" : ""));
             for (int i = 0; i < entries.size(); i++) {
                 s.append(' ').append(new String(entries.data(), entries.keyOffset(i), entries.keyLength(i)));
                 s.append('=').append(entries.isRemoval(i) ? "-" : new String(entries.data(), entries.valueOffset(i),
@@ -119,6 +122,26 @@ class WriteAheadLogTest {
         assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders", "store 0 attachment",
                 "batch 0/3 INSERT_IF_ABSENT a=1 b=2", "batch 0/4 UPSERT k=v", "batch 0/3 UPSERT a=-");
         assertThat(summary.dropped()).isNull();
+    }
+
+    @Test
+    void writesMadeWhileASkipStoreBatchAppliesAreMarkedSo() {
+        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+            wal.appendCache(0, 8, "orders");
+            SkipStoreWrites.begin();
+            try {
+                wal.appendBatch(0, 1, BatchMode.UPSERT, true, batch("a", "1"));
+                wal.appendEntry(0, 2, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
+            } finally {
+                SkipStoreWrites.end();
+            }
+            wal.appendBatch(0, 1, BatchMode.UPSERT, false, batch("b", "2"));
+            wal.awaitDurable(wal.end());
+        }
+        Recorder replay = new Recorder();
+        new WalReader(dir).replay(replay);
+        assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders", "batch 0/1 UPSERT partial skipStore a=1",
+                "batch 0/2 UPSERT skipStore k=v", "batch 0/1 UPSERT b=2");
     }
 
     @Test
