@@ -84,7 +84,8 @@ public final class PersistenceConfig {
     public PersistenceConfig withWalMode(WalMode mode) {
         Objects.requireNonNull(mode, "mode");
         requireEnabled("walMode");
-        return new PersistenceConfig(directory, mode, walFlushInterval, walSegmentSize, checkpointInterval, checkOnRecovery, recoveredKeysMemory);
+        return new PersistenceConfig(directory, mode, walFlushInterval, walSegmentSize,
+                checkpointInterval, checkOnRecovery, recoveredKeysMemory);
     }
 
     /**
@@ -99,7 +100,8 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("walFlushInterval is " + interval
                     + "; it must be between 1 ms and 1 hour (PersistenceConfig.walFlushInterval)");
         }
-        return new PersistenceConfig(directory, walMode, interval, walSegmentSize, checkpointInterval, checkOnRecovery, recoveredKeysMemory);
+        return new PersistenceConfig(directory, walMode, interval, walSegmentSize,
+                checkpointInterval, checkOnRecovery, recoveredKeysMemory);
     }
 
     /**
@@ -113,7 +115,8 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("walSegmentSize is " + bytes + " bytes; it must be between "
                     + MIN_SEGMENT_SIZE + " (1 MiB) and 1 GiB (PersistenceConfig.walSegmentSize)");
         }
-        return new PersistenceConfig(directory, walMode, walFlushInterval, bytes, checkpointInterval, checkOnRecovery, recoveredKeysMemory);
+        return new PersistenceConfig(directory, walMode, walFlushInterval, bytes,
+                checkpointInterval, checkOnRecovery, recoveredKeysMemory);
     }
 
     /**
@@ -130,7 +133,8 @@ public final class PersistenceConfig {
             throw new IllegalArgumentException("checkpointInterval is " + interval
                     + "; it must be between 10 ms and 24 hours (PersistenceConfig.checkpointInterval)");
         }
-        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, interval, checkOnRecovery, recoveredKeysMemory);
+        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize,
+                interval, checkOnRecovery, recoveredKeysMemory);
     }
 
     /** Time from the end of one checkpoint to the start of the next. */
@@ -149,7 +153,8 @@ public final class PersistenceConfig {
      */
     public PersistenceConfig withCheckOnRecovery(boolean check) {
         requireEnabled("checkOnRecovery");
-        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, checkpointInterval, check, recoveredKeysMemory);
+        return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize,
+                checkpointInterval, check, recoveredKeysMemory);
     }
 
     /**

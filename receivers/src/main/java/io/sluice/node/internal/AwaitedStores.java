@@ -89,7 +89,9 @@ final class AwaitedStores implements AutoCloseable {
                 LOG.warn("cache '{}': its store '{}' still fails to open ({}); next try in {} s", cache.name(),
                         store.storeName(), stillFailing.getMessage(), pauseMillis / 1000);
             } catch (RuntimeException unexpected) {
-                cache.awaitStore(store, unexpected.toString());
+                if (cache.storeBridge() == null) {
+                    cache.awaitStore(store, unexpected.toString());
+                }
                 LOG.error("cache '{}': putting it in front of its store '{}' failed; not retried", cache.name(),
                         store.storeName(), unexpected);
                 it.remove();

@@ -248,12 +248,19 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         PartitionStore store = storeOf(buf.array(), keyLength);
         byte[] value = store.get(buf.array(), 0, keyLength);
         if (value == null) {
-            byte[] encodedKey = Arrays.copyOf(buf.array(), keyLength);
-            release(buf);
-            CacheStoreBridge storeBridge = loader();
+            CacheStoreBridge storeBridge;
+            try {
+                storeBridge = loader();
+            } catch (IllegalStateException awaitingItsStore) {
+                release(buf);
+                throw awaitingItsStore;
+            }
             if (storeBridge == null) {
+                release(buf); // a plain miss: no key copy
                 return null;
             }
+            byte[] encodedKey = Arrays.copyOf(buf.array(), keyLength);
+            release(buf);
             byte[] loaded = readThrough(store, encodedKey, storeBridge.load(codec.decode(encodedKey, 0, keyLength, true)));
             return loaded == null ? null : decode(loaded);
         }

@@ -103,9 +103,9 @@ class SinkThroughputIT {
             }
 
             // the sink: a standalone worker loading the packaged plugin; "json" is the usual JsonConverter
-            // (schemaless), "bytes" hands the raw JSON to the sink (ByteArrayConverter, sluice.value.bytes.format=JSON),
-            // which builds a binary object of it; "raw" stores the JSON bytes as they are (sluice.value.bytes.format=BYTES):
-            // the connector's own cost without the conversion.
+            // (schemaless), "bytes" hands the raw JSON to the sink (ByteArrayConverter,
+            // sluice.value.bytes.format=JSON), which builds a binary object of it; "raw" stores the JSON bytes as
+            // they are (sluice.value.bytes.format=BYTES): the connector's own cost without the conversion.
             // Each pass is a connector of its own (its own consumer group, from the earliest offset) in the same
             // worker, into a cache of its own; a warm-up pass's connector and cache are deleted after it.
             Map<String, SinkFigures> sinks = new java.util.LinkedHashMap<>();

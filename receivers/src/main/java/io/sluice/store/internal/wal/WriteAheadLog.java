@@ -257,8 +257,8 @@ public final class WriteAheadLog implements AutoCloseable {
             return;
         }
         ByteBuffer fixed = FIXED.get().clear();
-        fixed.put(WalFormat.BATCH).put(modeByte(mode)).put((byte) ((partial ? WalFormat.FLAG_PARTIAL : 0) | skipStoreFlag()))
-                .putInt(cacheId).putInt(partition).putInt(batch.size());
+        byte flags = (byte) ((partial ? WalFormat.FLAG_PARTIAL : 0) | skipStoreFlag());
+        fixed.put(WalFormat.BATCH).put(modeByte(mode)).put(flags).putInt(cacheId).putInt(partition).putInt(batch.size());
         append(fixed, batch.data(), batch.base(), batch.length(), null, 0, 0);
     }
 
