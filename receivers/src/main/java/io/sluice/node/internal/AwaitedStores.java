@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,11 +35,13 @@ final class AwaitedStores implements AutoCloseable {
                           BiConsumer<NodeCache<Object, Object>, CacheStoreConfig> attach) {
         this.caches = new ArrayList<>(caches);
         this.attach = attach;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "sluice-store-retry");
             t.setDaemon(true);
             return t;
         });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // a pending try is dropped at close
+        this.timer = executor;
     }
 
     /**
@@ -81,20 +83,21 @@ final class AwaitedStores implements AutoCloseable {
             try {
                 attach.accept(cache, store);
                 it.remove();
-            } catch (IllegalStateException stillFailing) {
-                if (timer.isShutdown()) {
+            } catch (RuntimeException failure) {
+                if (cache.storeBridge() != null) {
+                    it.remove(); // attached; handing its recovered keys over failed after (logged where it failed)
+                } else if (timer.isShutdown()) {
                     return; // the node is closing
+                } else if (failure instanceof IllegalStateException) {
+                    cache.awaitStore(store, failedToOpen(failure));
+                    LOG.warn("cache '{}': its store '{}' still fails to open ({}); next try in {} s", cache.name(),
+                            store.storeName(), failure.getMessage(), pauseMillis / 1000);
+                } else {
+                    cache.awaitStore(store, failure.toString());
+                    LOG.error("cache '{}': putting it in front of its store '{}' failed; not retried", cache.name(),
+                            store.storeName(), failure);
+                    it.remove();
                 }
-                cache.awaitStore(store, failedToOpen(stillFailing));
-                LOG.warn("cache '{}': its store '{}' still fails to open ({}); next try in {} s", cache.name(),
-                        store.storeName(), stillFailing.getMessage(), pauseMillis / 1000);
-            } catch (RuntimeException unexpected) {
-                if (cache.storeBridge() == null) {
-                    cache.awaitStore(store, unexpected.toString());
-                }
-                LOG.error("cache '{}': putting it in front of its store '{}' failed; not retried", cache.name(),
-                        store.storeName(), unexpected);
-                it.remove();
             }
         }
         if (!caches.isEmpty() && !timer.isShutdown()) {
@@ -102,10 +105,13 @@ final class AwaitedStores implements AutoCloseable {
         }
     }
 
-    /** Stops retrying; waits (at most 10 s) for an attempt under way. */
+    /**
+     * Stops retrying: no attempt starts any more, and one under way (an attachment queueing its keys) is let
+     * finish rather than interrupted; waits for it at most 10 s.
+     */
     @Override
     public void close() {
-        timer.shutdownNow();
+        timer.shutdown();
         try {
             if (!timer.awaitTermination(10, TimeUnit.SECONDS)) {
                 LOG.warn("an attempt to put a recovered cache in front of its store is still running");

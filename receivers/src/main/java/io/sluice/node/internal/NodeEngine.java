@@ -105,6 +105,11 @@ public final class NodeEngine implements Sluice {
      */
     private final CountDownLatch cachesOpened = new CountDownLatch(1);
     private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
+    /**
+     * Caches whose recovered keys were taken but not all handed to their store (the requeue failed): no
+     * checkpoint may move recovery past those keys, so the next start replays and hands them over again.
+     */
+    private final Set<String> unfinishedRequeues = ConcurrentHashMap.newKeySet();
     private final Object lifecycle = new Object();
     /** No new caches or streamers; streamers are being closed. */
     private volatile boolean closing;
@@ -254,10 +259,16 @@ public final class NodeEngine implements Sluice {
      * What a checkpoint copies: under the lifecycle lock, so no cache is created or dropped around the mark.
      *
      * @throws CheckpointDeferredException while a cache awaits its write-behind store with changes recovery
-     *                                     replayed: the mark would move recovery past them, and a crash before
-     *                                     the store is back would lose them for the store
+     *                                     replayed, or handing them over failed part way: the mark would move
+     *                                     recovery past them, and a crash before the store has them would lose
+     *                                     them for the store
      */
     private Checkpointer.Catalogue capture() {
+        if (!unfinishedRequeues.isEmpty()) {
+            throw new CheckpointDeferredException("the recovered keys of cache(s) " + unfinishedRequeues + " were not"
+                    + " all handed to their store again (logged when it failed): no checkpoint until the node restarts"
+                    + " and replays them; the log since the last checkpoint is kept");
+        }
         synchronized (lifecycle) {
             for (var e : cachesById.entrySet()) {
                 CacheStoreConfig awaited = e.getValue().awaitedStore();
@@ -647,7 +658,15 @@ public final class NodeEngine implements Sluice {
         }
         awaitDurable();
         if (requeue != null) {
-            requeueRecovered(cache, bridge, requeue);
+            try {
+                requeueRecovered(cache, bridge, requeue);
+            } catch (RuntimeException | Error e) {
+                unfinishedRequeues.add(cache.name());
+                LOG.error("cache '{}': handing its recovered keys to store '{}' again failed; no checkpoint is taken"
+                        + " from now on, so the next start replays them and tries again", cache.name(),
+                        store.storeName(), e);
+                throw e;
+            }
         }
     }
 

@@ -303,6 +303,9 @@ class CacheStoreModesTest {
         return persistentNode(dir, true);
     }
 
+    /** What the stores of {@link #persistentNode} fail their calls with (null: nothing). */
+    private volatile RuntimeException newStoresFailWith;
+
     /** A node on the directory (an hour between checkpoints), registering the "map" store or not, declaring caches. */
     private NodeEngine persistentNode(Path dir, boolean registerStore, CacheConfig... declared) {
         NodeConfig.Builder b = NodeConfig.builder().dataRegionInitialSize(4L << 20).dataRegionMaxSize(128L << 20)
@@ -312,6 +315,7 @@ class CacheStoreModesTest {
         if (registerStore) {
             b.store("map", () -> {
                 MapStore s = new MapStore(0);
+                s.failWith = newStoresFailWith;
                 lastStore.set(s);
                 return s;
             });
@@ -650,6 +654,24 @@ class CacheStoreModesTest {
         // were written while the cache was write-behind.
         assertThat(store().data).as("written through as the node started").hasSize(300)
                 .containsEntry(1_000L, "put").containsEntry(8L, "v8").doesNotContainKey(7L);
+    }
+
+    @Test
+    void recoveredKeysNotAllHandedToTheStoreAreReplayedAgainAtTheNextStart(@TempDir Path dir, @TempDir Path image)
+            throws IOException {
+        node = persistentNode(dir);
+        unflushedWriteBehind(300);
+        crashImage(dir, image);
+        node.close();
+        CacheConfig writeThrough = CacheConfig.named("c").withPartitions(8).withStore(CacheStoreConfig.writeThrough("map"));
+        newStoresFailWith = new IllegalStateException("the database refuses writes");
+        // Writing the replayed keys through fails: the start fails, and the node closes (a checkpoint at close).
+        assertThatThrownBy(() -> persistentNode(image, true, writeThrough)).isInstanceOf(CacheStoreException.class)
+                .hasStackTraceContaining("the database refuses writes");
+        newStoresFailWith = null;
+        node = persistentNode(image, true, writeThrough);
+        // Before, the checkpoint at that close moved recovery past the keys: this start had none to write.
+        assertThat(store().data).hasSize(300).containsEntry(1_000L, "put").containsEntry(8L, "v8");
     }
 
     @Test
