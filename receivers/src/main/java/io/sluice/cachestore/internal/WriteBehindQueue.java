@@ -139,9 +139,11 @@ public final class WriteBehindQueue implements AutoCloseable {
         lock.lock();
         try {
             long target = flushesDone + 2; // the flush under way (if any) may have missed what is queued
-            flushRequested = true;
-            flushDue.signal();
             while (flushesDone < target && flusher.isAlive() && (queued > 0 || held > 0)) {
+                // Asked again each time: a round that began before this call, or the one it asked for, takes the
+                // request; a write queued meanwhile would otherwise wait for the flush interval (hours, maybe).
+                flushRequested = true;
+                flushDue.signal();
                 flushed.await(100, TimeUnit.MILLISECONDS);
             }
         } catch (InterruptedException e) {

@@ -384,6 +384,33 @@ class CacheStoreModesTest {
     }
 
     @Test
+    void aFlushReturnsOnceAWriteQueuedWhileItRanIsWrittenNotAfterTheFlushInterval() throws Exception {
+        Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushInterval(Duration.ofHours(1)), 0);
+        cache.put(1L, "one");
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        store().beforeWriteBatch = () -> {
+            if (first.getAndSet(false)) {
+                writing.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        WriteBehindQueue queue = node.nodeCache("c").storeBridge().writeBehind();
+        CompletableFuture<Void> flushing = CompletableFuture.runAsync(queue::flush);
+        assertThat(writing.await(20, TimeUnit.SECONDS)).as("the flush's round is writing key 1").isTrue();
+        cache.put(2L, "two"); // queued while that round runs
+        release.countDown();
+        // Before, the round took the flush's only request, and the flush waited for the hour's interval.
+        flushing.get(20, TimeUnit.SECONDS);
+        assertThat(store().data).containsEntry(1L, "one").containsEntry(2L, "two");
+    }
+
+    @Test
     void aCheckpointCompletesOnlyOnceWriteBehindHasWrittenWhatCameBeforeItsMark(@TempDir Path dir) throws Exception {
         node = persistentNode(dir);
         unflushedWriteBehind(500);
