@@ -72,12 +72,11 @@ final class AwaitedStores implements AutoCloseable {
     }
 
     private void attempt() {
-        caches.removeIf(cache -> cache.storeBridge() != null || cache.awaitedStore() == null); // attached or dropped
         for (var it = caches.iterator(); it.hasNext(); ) {
             NodeCache<Object, Object> cache = it.next();
             CacheStoreConfig store = cache.awaitedStore();
             if (store == null) {
-                it.remove();
+                it.remove(); // attached meanwhile (getOrCreateCache), declared without a store, or dropped
                 continue;
             }
             try {

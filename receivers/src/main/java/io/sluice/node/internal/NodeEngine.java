@@ -270,29 +270,28 @@ public final class NodeEngine implements Sluice {
                     + " and replays them; the log since the last checkpoint is kept");
         }
         synchronized (lifecycle) {
+            List<Checkpointer.CacheStores> list = new ArrayList<>();
             for (var e : cachesById.entrySet()) {
-                CacheStoreConfig awaited = e.getValue().awaitedStore();
-                if (awaited != null && awaited.writeMode() == CacheStoreConfig.WriteMode.WRITE_BEHIND
-                        && recoveredKeys.holds(e.getKey())) {
-                    throw new CheckpointDeferredException("cache '" + e.getValue().name() + "' awaits its write-behind"
+                NodeCache<Object, Object> cache = e.getValue();
+                CacheStoreConfig awaited = cache.awaitedStore();
+                // Replayed keys are noted only for a cache that was write-behind: awaiting with some means that.
+                if (awaited != null && recoveredKeys.holds(e.getKey())) {
+                    throw new CheckpointDeferredException("cache '" + cache.name() + "' awaits its write-behind"
                             + " store '" + awaited.storeName() + "' with changes replayed from the log that the store"
                             + " may not have: no checkpoint until it is back (its mark would move recovery past them);"
                             + " the log since the last checkpoint is kept");
                 }
-            }
-            long mark = wal.markForCheckpoint(); // the log starts a new segment here: the old one can go at commit
-            List<Checkpointer.CacheStores> list = new ArrayList<>();
-            for (var e : cachesById.entrySet()) {
-                NodeCache<Object, Object> cache = e.getValue();
                 PartitionStore[] stores = new PartitionStore[cache.partitions()];
                 for (int p = 0; p < stores.length; p++) {
                     stores[p] = cache.store(p);
                 }
                 CacheStoreBridge bridge = cache.storeBridge();
-                CacheStoreConfig attachment = bridge != null ? bridge.config() : cache.awaitedStore();
+                CacheStoreConfig attachment = bridge != null ? bridge.config() : awaited;
                 list.add(new Checkpointer.CacheStores(e.getKey(), cache.name(), stores,
                         attachment == null ? null : StoreAttachment.toBytes(attachment)));
             }
+            // Under the same lock as the list: no cache or attachment changes between the two.
+            long mark = wal.markForCheckpoint(); // the log starts a new segment here: the old one can go at commit
             return new Checkpointer.Catalogue(mark, nextCacheId, binary.exportTypes(), list);
         }
     }
