@@ -638,8 +638,8 @@ public final class NodeEngine implements Sluice {
         CacheStoreBridge bridge;
         synchronized (lifecycle) {
             ensureNotClosing();
-            if (cache.storeBridge() != null) {
-                return; // attached meanwhile
+            if (cache.storeBridge() != null || !cachesById.containsValue(cache)) {
+                return; // attached meanwhile, or destroyed (no STORE record may follow its DROP record)
             }
             bridge = CacheStoreBridge.open(cache.name(), store, this.config.stores(), binary, cache.partitions());
             int cacheId = cacheIdOf(cache);
@@ -948,6 +948,8 @@ public final class NodeEngine implements Sluice {
                 }
             }
             cachesById.remove(cacheId);
+            cache.forgetAwaitedStore(); // the store retry lets it go
+            recoveredKeys.forget(cacheId);
             // Each partition waits for the call running on it, then gives its pages to the free list; no write
             // to the cache is logged after the DROP record, and a checkpoint lists the cache only if its mark
             // comes before that record (both under the lifecycle lock).
