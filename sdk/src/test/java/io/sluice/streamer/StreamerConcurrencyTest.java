@@ -91,12 +91,21 @@ class StreamerConcurrencyTest {
         Streamer<Object, Object> s = new Streamer<>("c", StreamerOptions.builder().perPartitionBufferSize(50)
                 .autoFlushInterval(Duration.ZERO).build(), transport, new TestCodec(), () -> { });
         AtomicInteger flushes = new AtomicInteger();
+        // The adder starts once the flusher runs: otherwise it could finish before the flusher's first look.
+        CountDownLatch flusherRunning = new CountDownLatch(1);
         CompletableFuture<Void> adding = CompletableFuture.runAsync(() -> {
+            try {
+                flusherRunning.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
             for (long k = 0; k < 50_000; k++) {
                 s.addData(k, k);
             }
         }, adders);
         Future<?> flushing = adders.submit(() -> {
+            flusherRunning.countDown();
             while (!adding.isDone()) {
                 s.flush();
                 flushes.incrementAndGet();
