@@ -1,0 +1,15 @@
+/**
+ * Internal: the remote client behind {@link io.sluice.client.SluiceClient}.
+ * <ul>
+ *   <li>{@link io.sluice.client.internal.RemoteSluice}: the {@link io.sluice.Sluice} over TCP; its caches
+ *       ({@link io.sluice.client.internal.RemoteCache}) and streamers (over
+ *       {@link io.sluice.client.internal.ClientTransport});</li>
+ *   <li>{@link io.sluice.client.internal.Nodes}: one connection per node
+ *       ({@link io.sluice.client.internal.NodeConnection}: handshake, pipelined requests matched by id),
+ *       reopened on demand; {@link io.sluice.client.internal.ClientTls} when TLS is on;</li>
+ *   <li>{@link io.sluice.client.internal.Retries} and {@link io.sluice.client.internal.Retriable}: which
+ *       failures are retried, with what backoff, and which count against a node's circuit breaker.</li>
+ * </ul>
+ * May change without notice.
+ */
+package io.sluice.client.internal;
