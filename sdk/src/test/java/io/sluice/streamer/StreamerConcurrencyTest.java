@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Many threads adding at once, with requests completed on other threads. */
 @Timeout(60)
@@ -91,21 +92,20 @@ class StreamerConcurrencyTest {
         Streamer<Object, Object> s = new Streamer<>("c", StreamerOptions.builder().perPartitionBufferSize(50)
                 .autoFlushInterval(Duration.ZERO).build(), transport, new TestCodec(), () -> { });
         AtomicInteger flushes = new AtomicInteger();
-        // The adder starts once the flusher runs: otherwise it could finish before the flusher's first look.
-        CountDownLatch flusherRunning = new CountDownLatch(1);
+        // Every 5,000 keys the adder waits until the flusher has flushed again: at least ten flushes land
+        // while entries are buffered mid-stream, however the threads are scheduled (before, the adder could
+        // finish before the flusher's first look, and the test then tested no concurrent flush).
         CompletableFuture<Void> adding = CompletableFuture.runAsync(() -> {
-            try {
-                flusherRunning.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
             for (long k = 0; k < 50_000; k++) {
+                if (k % 5_000 == 2_500) {
+                    int seen = flushes.get();
+                    await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                            .until(() -> flushes.get() > seen);
+                }
                 s.addData(k, k);
             }
         }, adders);
         Future<?> flushing = adders.submit(() -> {
-            flusherRunning.countDown();
             while (!adding.isDone()) {
                 s.flush();
                 flushes.incrementAndGet();
@@ -115,7 +115,7 @@ class StreamerConcurrencyTest {
         adding.get();
         flushing.get();
         s.flush();
-        assertThat(flushes.get()).isPositive();
+        assertThat(flushes.get()).as("flushes while adding").isGreaterThanOrEqualTo(10);
         assertThat(transport.received).hasSize(50_000);
         assertThat(transport.received.values()).allSatisfy(n -> assertThat(n).hasValue(1));
         assertThat(s.metrics().applied()).isEqualTo(50_000);

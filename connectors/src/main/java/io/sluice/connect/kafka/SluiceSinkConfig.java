@@ -236,11 +236,13 @@ public final class SluiceSinkConfig extends AbstractConfig {
         d.define(VALUE_STRING_FORMAT, Type.STRING, StringFormat.JSON.name(), enumValidator(StringFormat.values()),
                 Importance.MEDIUM,
                 "A String value (StringConverter): JSON parses it as a JSON object into a binary object (other"
-                        + " text is an errant record); STRING stores the text.",
+                        + " text, a JSON array or number too, is an errant record); STRING stores the text.",
                 G_CONVERSION, ++o, Width.SHORT, "String values");
         d.define(VALUE_BYTES_FORMAT, Type.STRING, BytesFormat.BYTES.name(), enumValidator(BytesFormat.values()),
                 Importance.LOW,
-                "A bytes value (ByteArrayConverter): BYTES stores the bytes; JSON parses them as a UTF-8 JSON object.",
+                "A bytes value (ByteArrayConverter): BYTES stores the bytes as they are, unread; JSON parses them as"
+                        + " a UTF-8 JSON object into a binary object (other bytes, a JSON array or number too, are an"
+                        + " errant record).",
                 G_CONVERSION, ++o, Width.SHORT, "Bytes values");
         d.define(NULL_VALUES, Type.STRING, NullValueBehavior.DELETE.name(), enumValidator(NullValueBehavior.values()),
                 Importance.MEDIUM,

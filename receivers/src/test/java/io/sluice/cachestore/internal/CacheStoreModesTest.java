@@ -815,15 +815,32 @@ class CacheStoreModesTest {
         Cache<Long, String> cache = start(CacheStoreConfig.writeBehind("map").withFlushSize(1_000_000)
                 .withFlushInterval(Duration.ofMinutes(10)).withQueueBound(100), 10);
         MapStore store = store();
-        // The store is slow to start with: writers beyond the bound wait for it.
-        store.failWith = null;
+        // The store is slow to start with: its writes wait until the test lets them go, so the queue
+        // fills up to its bound and the writer beyond it must wait.
+        CountDownLatch storeSlow = new CountDownLatch(1);
+        store.beforeWriteBatch = () -> {
+            try {
+                storeSlow.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
         Thread writer = new Thread(() -> {
             for (long k = 0; k < 5_000; k++) {
                 cache.put(k, "v" + k);
             }
-        });
-        writer.start();
+        }, "write-behind-writer");
         WriteBehindQueue queue = node.nodeCache("c").storeBridge().writeBehind();
+        try {
+            writer.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> queue.pending() == 100
+                    && writer.getState() == Thread.State.WAITING);
+            // pushed back: while the store is slow the writer stays waiting and the queue at its bound
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> writer.isAlive()
+                    && queue.pending() == 100 && store.data.isEmpty());
+        } finally {
+            storeSlow.countDown();
+        }
         await().atMost(Duration.ofSeconds(20)).until(() -> !writer.isAlive());
         assertThat(queue.pending()).isLessThanOrEqualTo(100);
         assertThat(store.writeBatchSizes).allMatch(n -> n <= 10);

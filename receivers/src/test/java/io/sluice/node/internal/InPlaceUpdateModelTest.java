@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -19,9 +20,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Random entry processors over random keys against a plain map of the objects' fields: in place and
@@ -71,26 +74,41 @@ class InPlaceUpdateModelTest {
 
         AtomicBoolean done = new AtomicBoolean();
         AtomicReference<String> torn = new AtomicReference<>();
-        Thread[] readers = new Thread[2];
+        // a reader that throws (a null value, a failed read) must fail the test, not end quietly
+        AtomicReference<Throwable> readerFailure = new AtomicReference<>();
+        AtomicLong[] reads = new AtomicLong[2];
+        Thread[] readers = new Thread[reads.length];
         for (int r = 0; r < readers.length; r++) {
             long readerSeed = seed + r + 1;
+            AtomicLong count = reads[r] = new AtomicLong();
             readers[r] = new Thread(() -> {
-                Random rr = new Random(readerSeed);
-                while (!done.get() && torn.get() == null) {
-                    long k = rr.nextInt(KEYS);
-                    BinaryObject o = cache.get(k);
-                    long a = o.field("a");
-                    long b = o.field("b");
-                    if (a != b) {
-                        torn.set("key " + k + ": a=" + a + ", b=" + b);
+                try {
+                    Random rr = new Random(readerSeed);
+                    while (!done.get() && torn.get() == null) {
+                        long k = rr.nextInt(KEYS);
+                        BinaryObject o = cache.get(k);
+                        long a = o.field("a");
+                        long b = o.field("b");
+                        if (a != b) {
+                            torn.set("key " + k + ": a=" + a + ", b=" + b);
+                        }
+                        count.incrementAndGet();
                     }
+                } catch (Throwable t) {
+                    readerFailure.set(t);
                 }
-            });
+            }, "model-reader-" + r);
             readers[r].start();
         }
+        java.util.function.BooleanSupplier readersStopped = () -> torn.get() != null || readerFailure.get() != null;
+        // the readers read while the processors run: each has read before the first and halfway
+        awaitReads(reads, readersStopped);
 
         try {
             for (int op = 0; op < 4_000; op++) {
+                if (op == 2_000) {
+                    awaitReads(reads, readersStopped);
+                }
                 Set<Long> keys = new LinkedHashSet<>();
                 int n = random.nextInt(4) == 0 ? 1 + random.nextInt(40) : 1;
                 while (keys.size() < n) {
@@ -139,6 +157,10 @@ class InPlaceUpdateModelTest {
             }
         }
 
+        for (Thread reader : readers) {
+            assertThat(reader.isAlive()).as("seed %d: %s stopped", seed, reader.getName()).isFalse();
+        }
+        assertThat(readerFailure.get()).as("seed %d: a reader failed", seed).isNull();
         assertThat(torn.get()).as("seed %d: a reader saw a torn value", seed).isNull();
         for (long k = 0; k < KEYS; k++) {
             BinaryObject o = cache.get(k);
@@ -150,6 +172,28 @@ class InPlaceUpdateModelTest {
         }
         assertThat(node.processors().inPlaceUpdates()).as("seed %d: keys changed in place", seed).isPositive();
         assertThat(node.processors().rewrites()).as("seed %d: keys rewritten", seed).isPositive();
+    }
+
+    /**
+     * Waits until every reader has read again since now, or has stopped (a torn value seen, or a
+     * failure: the test's assertions after the run report either).
+     */
+    private static void awaitReads(AtomicLong[] reads, java.util.function.BooleanSupplier stopped) {
+        long[] before = new long[reads.length];
+        for (int r = 0; r < reads.length; r++) {
+            before[r] = reads[r].get();
+        }
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> {
+            if (stopped.getAsBoolean()) {
+                return true;
+            }
+            for (int r = 0; r < reads.length; r++) {
+                if (reads[r].get() <= before[r]) {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     @Test

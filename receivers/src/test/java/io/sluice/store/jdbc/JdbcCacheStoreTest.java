@@ -444,6 +444,34 @@ class JdbcCacheStoreTest {
         }
         cache.put(2L, "after");
         assertThat(table("transient")).containsOnlyKeys(1L, 2L);
+
+        // The pool may replace a dead connection before a statement sees it; a serialization failure
+        // (40001) raised by the table's first write from now on cannot be avoided: the put succeeds only
+        // through a retry. The failure counter is a sequence, which a rolled-back attempt still advances.
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE SEQUENCE transient_attempts");
+            s.execute("CREATE FUNCTION transient_fail_once() RETURNS trigger AS $$ BEGIN"
+                    + " IF nextval('transient_attempts') = 1 THEN"
+                    + " RAISE EXCEPTION 'injected serialization failure' USING ERRCODE = 'serialization_failure';"
+                    + " END IF; RETURN NEW; END $$ LANGUAGE plpgsql");
+            s.execute("CREATE TRIGGER transient_fail_once BEFORE INSERT OR UPDATE ON transient"
+                    + " FOR EACH ROW EXECUTE FUNCTION transient_fail_once()");
+        }
+        try {
+            cache.put(3L, "retried");
+            assertThat(table("transient")).containsOnlyKeys(1L, 2L, 3L);
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT last_value FROM transient_attempts")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).as("attempts: the failed one and its retry").isEqualTo(2);
+            }
+        } finally {
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("DROP TRIGGER transient_fail_once ON transient");
+                s.execute("DROP FUNCTION transient_fail_once()");
+                s.execute("DROP SEQUENCE transient_attempts");
+            }
+        }
     }
 
     @Test

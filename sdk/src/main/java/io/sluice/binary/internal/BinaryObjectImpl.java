@@ -53,18 +53,9 @@ final class BinaryObjectImpl implements BinaryObject {
     static BinaryObjectImpl wrap(BinaryContext context, byte[] b, int start, int limit, int base) {
         Schema schema = check(context, b, start, limit, base);
         int s = ObjectLayout.offsetSize(b[start + VERSION_FLAGS_OFFSET], start - base);
-        TypeMeta type = context.registry().byId(GrowableBuffer.getInt(b, start + TYPE_ID_OFFSET));
-        return new BinaryObjectImpl(context, b, start, readSized(b, start + LENGTH_OFFSET, s), type, schema, s);
+        return new BinaryObjectImpl(context, b, start, readSized(b, start + LENGTH_OFFSET, s), schema.type, schema, s);
     }
 
-    /**
-     * Checks the header and footer of the object starting at {@code start} (it must end by
-     * {@code limit}) without allocating: known type and schema, length, offsets. Offsets in errors are
-     * relative to {@code base}.
-     *
-     * @return the object's schema
-     * @throws BinaryFormatException if the header or footer is inconsistent or names an unknown type or schema
-     */
     /**
      * The schema of the object at {@code start} (header already bounds-checked), by its type id and
      * schema id.
@@ -88,6 +79,14 @@ final class BinaryObjectImpl implements BinaryObject {
         return schema;
     }
 
+    /**
+     * Checks the header and footer of the object starting at {@code start} (it must end by
+     * {@code limit}) without allocating: known type and schema, length, offsets. Offsets in errors are
+     * relative to {@code base}.
+     *
+     * @return the object's schema
+     * @throws BinaryFormatException if the header or footer is inconsistent or names an unknown type or schema
+     */
     static Schema check(BinaryContext context, byte[] b, int start, int limit, int base) {
         int at = start - base;
         if (limit - start < MIN_HEADER) {
@@ -108,24 +107,12 @@ final class BinaryObjectImpl implements BinaryObject {
             throw new BinaryFormatException("object length " + Integer.toUnsignedString(total) + " is outside ["
                     + header + ", " + (limit - start) + "] (the bytes remaining) at offset " + at);
         }
-        int typeId = GrowableBuffer.getInt(b, start + TYPE_ID_OFFSET);
-        int schemaId = GrowableBuffer.getInt(b, start + SCHEMA_ID_OFFSET);
-        TypeMeta type = context.registry().byId(typeId);
-        if (type == null) {
-            throw new BinaryFormatException("unknown type id " + typeId + " (schema id " + schemaId + ") at offset "
-                    + at + ": this process has no metadata for the object's type; register it (type metadata is"
-                    + " exchanged with the node, see docs/binary-format.md)");
-        }
-        Schema schema = type.schema(schemaId);
-        if (schema == null) {
-            throw new BinaryFormatException("unknown schema id " + schemaId + " of type '" + type.name
-                    + "' at offset " + at + ": this process has no metadata for that field order of the type");
-        }
+        Schema schema = schemaOf(context, b, start, at);
         int n = schema.size();
         int footer = total - n * s;
         if (footer < header) {
             throw new BinaryFormatException("object of " + total + " bytes is too short for its header and the " + n
-                    + " footer offsets of schema " + schemaId + " of type '" + type.name + "', at offset " + at);
+                    + " footer offsets of schema " + schema.id + " of type '" + schema.type.name + "', at offset " + at);
         }
         int previous = header - 1;
         for (int i = 0; i < n; i++) {

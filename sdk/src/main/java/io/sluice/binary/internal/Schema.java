@@ -8,13 +8,16 @@ import io.sluice.affinity.internal.Murmur3;
  */
 final class Schema {
 
+    /** The type whose field order this is (an object's type is found from its schema). */
+    final TypeMeta type;
     final int id;
     final FieldMeta[] fields;
     private final int[] fieldIds;
     /** For wide schemas only: field to footer index (narrow ones scan, which is faster). */
     private final java.util.IdentityHashMap<FieldMeta, Integer> wideIndex;
 
-    Schema(int id, FieldMeta[] fields) {
+    Schema(TypeMeta type, int id, FieldMeta[] fields) {
+        this.type = type;
         this.id = id;
         this.fields = fields;
         this.fieldIds = new int[fields.length];

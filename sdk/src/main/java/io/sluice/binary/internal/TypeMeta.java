@@ -140,7 +140,7 @@ final class TypeMeta implements BinaryType {
             synchronized (this) {
                 s = schemas.get(schemaId);
                 if (s == null) {
-                    s = schemas.putIfAbsent(schemaId, new Schema(schemaId, java.util.Arrays.copyOf(fields, count)));
+                    s = schemas.putIfAbsent(schemaId, new Schema(this, schemaId, java.util.Arrays.copyOf(fields, count)));
                     schemaList.add(s);
                     onChange.run();
                 }

@@ -59,13 +59,28 @@ public final class JsonValues {
     private BinaryObject read(JsonParser p, String typeName) throws IOException {
         JsonToken first = p.nextToken();
         if (first != JsonToken.START_OBJECT) {
-            throw new ConversionException("the value is not a JSON object but " + (first == null ? "empty" : first));
+            throw new ConversionException("the value is " + describe(first) + ", not a JSON object");
         }
         BinaryObject o = object(p, typeName);
         if (p.nextToken() != null) {
             throw new ConversionException("the value has more after its JSON object");
         }
         return o;
+    }
+
+    /** What JSON a value that is not an object holds. */
+    private static String describe(JsonToken first) {
+        if (first == null) {
+            return "empty";
+        }
+        return switch (first) {
+            case START_ARRAY -> "a JSON array";
+            case VALUE_STRING -> "a JSON string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a JSON number";
+            case VALUE_TRUE, VALUE_FALSE -> "a JSON boolean";
+            case VALUE_NULL -> "JSON null";
+            default -> "JSON starting with " + first;
+        };
     }
 
     private BinaryObject object(JsonParser p, String typeName) throws IOException {

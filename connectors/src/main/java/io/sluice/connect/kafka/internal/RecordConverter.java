@@ -16,9 +16,16 @@ import java.util.Map;
 
 /**
  * Turns a {@link SinkRecord} into what the streamer is given: a key and a value, a removal, or
- * nothing (a skipped record), as the config says. Values: a {@link Struct} or schemaless {@link Map}
- * becomes a binary object (through {@link BinaryValues}), a JSON String or JSON bytes too (if so
- * configured), bytes and primitives are stored as they are. Not thread-safe: one per task.
+ * nothing (a skipped record), as the config says.
+ *
+ * <p>One rule for values: a value becomes a binary object, or the record is errant. A {@link Struct}
+ * or schemaless {@link Map} becomes one (through {@link BinaryValues}), and so does a JSON object
+ * given as text ({@code sluice.value.string.format=JSON}) or bytes ({@code sluice.value.bytes.format=JSON});
+ * the only values stored as they are are text and bytes the config asks to keep
+ * ({@code STRING}, {@code BYTES}: the sink does not look inside them). Anything else (an array, a
+ * number, a boolean, a date, JSON text or bytes that is not one object) throws
+ * {@link ConversionException} naming what the value is, so it goes to the dead letter queue or
+ * fails the task as {@code errors.tolerance} says. Not thread-safe: one per task.
  */
 public final class RecordConverter {
 
@@ -147,7 +154,10 @@ public final class RecordConverter {
         if (value instanceof Map<?, ?> m) {
             return values.fromMap(m, valueType(record, null));
         }
-        if (value instanceof String text && stringFormat == StringFormat.JSON) {
+        if (value instanceof String text) {
+            if (stringFormat == StringFormat.STRING) {
+                return text;
+            }
             try {
                 return json.fromJson(text, valueType(record, null));
             } catch (ConversionException e) {
@@ -162,10 +172,24 @@ public final class RecordConverter {
             bb.duplicate().get(a);
             return bytesFormat == BytesFormat.JSON ? jsonBytes(a, record) : a;
         }
-        if (value instanceof java.util.Date d) {
-            return d.toInstant();
+        throw new ConversionException("the value is " + describe(value) + ", not an object: the sink stores a record"
+                + " value as a binary object (a Struct, a schemaless JSON object, or a JSON object as text or bytes),"
+                + " or text or bytes as they are (" + SluiceSinkConfig.VALUE_STRING_FORMAT + "=STRING, "
+                + SluiceSinkConfig.VALUE_BYTES_FORMAT + "=BYTES)");
+    }
+
+    /** What a non-object value is, in the words of the JSON it most likely came from. */
+    private static String describe(Object value) {
+        if (value instanceof List<?>) {
+            return "an array (" + value.getClass().getName() + ")";
         }
-        return value;
+        if (value instanceof Number) {
+            return "a number (" + value.getClass().getName() + ")";
+        }
+        if (value instanceof Boolean) {
+            return "a boolean";
+        }
+        return "a " + value.getClass().getName();
     }
 
     private Object jsonBytes(byte[] utf8, SinkRecord record) {

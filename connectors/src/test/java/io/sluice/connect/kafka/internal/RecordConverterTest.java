@@ -4,8 +4,11 @@ import io.sluice.binary.BinaryObject;
 import io.sluice.binary.BinaryTypeMismatchException;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.connect.kafka.SluiceSinkConfig;
+import org.apache.kafka.common.serialization.LongSerializer;
+import org.apache.kafka.connect.converters.LongConverter;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.data.Timestamp;
@@ -100,17 +103,63 @@ class RecordConverterTest {
     }
 
     @Test
-    void primitivesBytesAndPlainStringsAreStoredAsTheyAre() {
-        assertThat(converter().convert(record("k", null, 42L)).value).isEqualTo(42L);
+    void bytesAndTextAreStoredAsTheyAreOnlyWhenTheConfigAsks() {
         assertThat((byte[]) converter().convert(record("k", null, new byte[] {1, 2})).value).containsExactly(1, 2);
+        // BYTES does not read the bytes: a JSON array stays those bytes
+        byte[] array = "[1,2,3]".getBytes(StandardCharsets.UTF_8);
+        assertThat((byte[]) converter().convert(record("k", Schema.OPTIONAL_BYTES_SCHEMA, array)).value).isEqualTo(array);
         assertThat(converter("sluice.value.string.format", "STRING").convert(record("k", null, "hi")).value)
                 .isEqualTo("hi");
     }
 
     @Test
-    void textThatIsNotAJsonObjectIsAConversionError() {
-        assertThatThrownBy(() -> converter().convert(record("k", null, "not json")))
-                .isInstanceOf(ConversionException.class).hasMessageContaining("sluice.value.string.format");
+    void arraysNumbersAndBooleansAreErrantNamingWhatTheValueIs() {
+        // as JsonConverter (schemas.enable=false) gives [1,2,3], 42, 1.5 and true
+        assertThatThrownBy(() -> converter().convert(record("k", null, List.of(1L, 2L, 3L))))
+                .isInstanceOf(ConversionException.class).hasMessageContaining("the value is an array")
+                .hasMessageContaining("not an object");
+        assertThatThrownBy(() -> converter().convert(record("k", null, 42L)))
+                .isInstanceOf(ConversionException.class).hasMessageContaining("the value is a number");
+        assertThatThrownBy(() -> converter().convert(record("k", null, 1.5)))
+                .isInstanceOf(ConversionException.class).hasMessageContaining("the value is a number");
+        assertThatThrownBy(() -> converter().convert(record("k", null, true)))
+                .isInstanceOf(ConversionException.class).hasMessageContaining("the value is a boolean");
+        // a schema does not change the rule (LongConverter values, an int64 or array schema)
+        assertThatThrownBy(() -> converter().convert(record("k", Schema.OPTIONAL_INT64_SCHEMA, 42L)))
+                .isInstanceOf(ConversionException.class).hasMessageContaining("the value is a number");
+        assertThatThrownBy(() -> converter().convert(record("k", SchemaBuilder.array(Schema.INT64_SCHEMA).build(),
+                List.of(1L)))).isInstanceOf(ConversionException.class).hasMessageContaining("the value is an array");
+        // even with STRING or BYTES kept for text and bytes
+        assertThatThrownBy(() -> converter("sluice.value.string.format", "STRING").convert(record("k", null, 42L)))
+                .isInstanceOf(ConversionException.class).hasMessageContaining("not an object");
+    }
+
+    @Test
+    void jsonTextOrBytesThatIsNotOneObjectIsErrantNamingWhatItIs() {
+        for (String[] c : new String[][] {{"[1,2,3]", "a JSON array"}, {"42", "a JSON number"}, {"1.5", "a JSON number"},
+                {"true", "a JSON boolean"}, {"\"text\"", "a JSON string"}, {"null", "JSON null"}}) {
+            assertThatThrownBy(() -> converter().convert(record("k", Schema.STRING_SCHEMA, c[0])))
+                    .as(c[0]).isInstanceOf(ConversionException.class)
+                    .hasMessageContaining("the value is " + c[1] + ", not a JSON object")
+                    .hasMessageContaining("sluice.value.string.format=JSON");
+            assertThatThrownBy(() -> converter("sluice.value.bytes.format", "JSON").convert(record("k", null,
+                    c[0].getBytes(StandardCharsets.UTF_8))))
+                    .as(c[0]).isInstanceOf(ConversionException.class)
+                    .hasMessageContaining("the value is " + c[1] + ", not a JSON object")
+                    .hasMessageContaining("sluice.value.bytes.format=JSON");
+        }
+    }
+
+    @Test
+    void longConverterKeysAreLongKeys() {
+        LongConverter keys = new LongConverter();
+        keys.configure(Map.of(), true);
+        byte[] serialized = new LongSerializer().serialize("orders", 42L);
+        SchemaAndValue key = keys.toConnectData("orders", serialized);
+        RecordConverter.Converted c = converter().convert(new SinkRecord("orders", 0, key.schema(), key.value(), null,
+                Map.of("id", 42L), 7));
+        assertThat(c.key).isInstanceOf(Long.class).isEqualTo(42L);
+        assertThat((Long) ((BinaryObject) c.value).field("id")).isEqualTo(42L);
     }
 
     @Test
@@ -136,11 +185,11 @@ class RecordConverterTest {
 
     @Test
     void nullKeysFailIgnoreOrUseThePosition() {
-        assertThatThrownBy(() -> converter().convert(record(null, null, 1L)))
+        assertThatThrownBy(() -> converter().convert(record(null, null, Map.of("id", 1L))))
                 .isInstanceOf(ConversionException.class).hasMessageContaining("behavior.on.null.keys");
-        assertThat(converter("behavior.on.null.keys", "IGNORE").convert(record(null, null, 1L)).action)
+        assertThat(converter("behavior.on.null.keys", "IGNORE").convert(record(null, null, Map.of("id", 1L))).action)
                 .isEqualTo(RecordConverter.Action.SKIP);
-        assertThat(converter("behavior.on.null.keys", "TOPIC_PARTITION_OFFSET").convert(record(null, null, 1L)).key)
+        assertThat(converter("behavior.on.null.keys", "TOPIC_PARTITION_OFFSET").convert(record(null, null, Map.of("id", 1L))).key)
                 .isEqualTo("orders/3/42");
     }
 
@@ -155,9 +204,9 @@ class RecordConverterTest {
         assertThat((Long) composite.field("id")).isEqualTo(9L);
         Schema keySchema = SchemaBuilder.struct().name("K").field("a", Schema.INT32_SCHEMA).build();
         BinaryObject structKey = (BinaryObject) converter().convert(
-                new SinkRecord("orders", 0, keySchema, new Struct(keySchema).put("a", 1), null, 1L, 0)).key;
+                new SinkRecord("orders", 0, keySchema, new Struct(keySchema).put("a", 1), null, Map.of("id", 1L), 0)).key;
         assertThat((Integer) structKey.field("a")).isEqualTo(1);
-        assertThat(converter("sluice.key.mode", "TOPIC_PARTITION_OFFSET").convert(record("k", null, 1L)).key)
+        assertThat(converter("sluice.key.mode", "TOPIC_PARTITION_OFFSET").convert(record("k", null, Map.of("id", 1L))).key)
                 .isEqualTo("orders/3/42");
     }
 

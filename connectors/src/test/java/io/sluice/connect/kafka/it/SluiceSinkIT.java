@@ -19,6 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -177,7 +178,10 @@ class SluiceSinkIT {
         worker.awaitRunning("plain", 1);
         worker.awaitRunning("plain-tpo", 1);
 
-        Set<Long> poison = Set.of(50L, 100L, 150L);
+        // values that are JSON but not objects: the sink loads objects, these are errant with their reason
+        Map<Long, String> notObjects = Map.of(160L, "[1,2,3]", 170L, "42", 175L, "1.5", 180L, "true");
+        Set<Long> poison = new HashSet<>(Set.of(50L, 100L, 150L));
+        poison.addAll(notObjects.keySet());
         for (int i = 0; i < 200; i++) {
             String key = "p" + i;
             String value = "{\"id\":" + i + ",\"symbol\":\"S\",\"price\":1.5,\"qty\":" + i + "}";
@@ -187,6 +191,8 @@ class SluiceSinkIT {
                 value = "{not json"; // the worker's converter fails
             } else if (i == 150) {
                 value = "{\"id\":\"one hundred fifty\",\"symbol\":\"S\"}"; // id registered as a long: the sink fails it
+            } else if (notObjects.containsKey((long) i)) {
+                value = notObjects.get((long) i);
             }
             producer.send(new ProducerRecord<>(topic, key, value));
         }
@@ -194,20 +200,29 @@ class SluiceSinkIT {
         awaitAllCommitted("plain", topic);
         awaitAllCommitted("plain-tpo", topic);
 
-        List<ConsumerRecord<String, String>> dead = readAll(dlq, 3);
+        List<ConsumerRecord<String, String>> dead = readAll(dlq, poison.size());
         Set<Long> deadOffsets = new HashSet<>();
         for (ConsumerRecord<String, String> r : dead) {
             Header h = r.headers().lastHeader("__connect.errors.offset");
             assertThat(h).as("error context headers").isNotNull();
-            deadOffsets.add(Long.parseLong(new String(h.value(), StandardCharsets.UTF_8)));
+            long offset = Long.parseLong(new String(h.value(), StandardCharsets.UTF_8));
+            deadOffsets.add(offset);
             assertThat(new String(r.headers().lastHeader("__connect.errors.topic").value(), StandardCharsets.UTF_8))
                     .isEqualTo(topic);
+            if (notObjects.containsKey(offset)) {
+                assertThat(r.value()).isEqualTo(notObjects.get(offset));
+                String reason = new String(r.headers().lastHeader("__connect.errors.exception.message").value(),
+                        StandardCharsets.UTF_8);
+                assertThat(reason).as("DLQ reason of %s", r.value()).contains("not an object")
+                        .contains(offset == 160 ? "the value is an array" : offset == 180 ? "the value is a boolean"
+                                : "the value is a number");
+            }
         }
         assertThat(deadOffsets).isEqualTo(poison);
 
         try (Sluice client = client(node)) {
             Cache<String, BinaryObject> cache = client.<String, BinaryObject>cache("plain").withKeepBinary();
-            assertThat(cache.size()).isEqualTo(197);
+            assertThat(cache.size()).isEqualTo(200 - poison.size());
             for (int i = 0; i < 200; i++) {
                 BinaryObject o = cache.get("p" + i);
                 if (poison.contains((long) i)) {
@@ -219,11 +234,74 @@ class SluiceSinkIT {
                 }
             }
             Cache<String, BinaryObject> tpo = client.<String, BinaryObject>cache("plain-tpo").withKeepBinary();
-            assertThat(tpo.size()).isEqualTo(198); // the null-key record is kept, keyed by its position
+            // the null-key record is kept, keyed by its position; the non-objects are skipped (no DLQ topic)
+            assertThat(tpo.size()).isEqualTo(198 - notObjects.size());
             assertThat((Long) tpo.get(topic + "/0/50").field("id")).isEqualTo(50);
         }
         worker.assertNoTaskFailed("plain");
         worker.assertNoTaskFailed("plain-tpo");
+    }
+
+    @Test
+    void longConverterKeysAndRawJsonBytesThatAreNotObjectsInTheDeadLetterQueue() throws Exception {
+        String topic = "orders-numeric";
+        String dlq = "orders-numeric-dlq";
+        String name = "numeric";
+        broker.createTopic(topic, 1);
+        Map<String, String> config = base(name, topic);
+        config.put("key.converter", "org.apache.kafka.connect.converters.LongConverter");
+        config.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+        config.put("sluice.value.bytes.format", "JSON");
+        // a type of its own: StockOrder is registered by another test with an int32 qty
+        config.put("sluice.value.type.name", "NumericOrder");
+        config.put("errors.tolerance", "all");
+        config.put("errors.deadletterqueue.topic.name", dlq);
+        config.put("errors.deadletterqueue.topic.replication.factor", "1");
+        config.put("errors.deadletterqueue.context.headers.enable", "true");
+        worker.putConnector(name, config);
+        worker.awaitRunning(name, 1);
+
+        Map<Long, String> notObjects = Map.of(20L, "[1,2,3]", 30L, "42", 40L, "\"text\"");
+        try (KafkaProducer<Long, String> longKeys = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(), ProducerConfig.ACKS_CONFIG, "all"),
+                new LongSerializer(), new StringSerializer())) {
+            for (long id = 0; id < 50; id++) {
+                longKeys.send(new ProducerRecord<>(topic, id, notObjects.getOrDefault(id, json((int) id))));
+            }
+            longKeys.flush();
+        }
+        awaitAllCommitted(name, topic);
+
+        Set<Long> deadOffsets = new HashSet<>();
+        for (ConsumerRecord<String, String> r : readAll(dlq, notObjects.size())) {
+            long offset = Long.parseLong(new String(r.headers().lastHeader("__connect.errors.offset").value(),
+                    StandardCharsets.UTF_8));
+            deadOffsets.add(offset);
+            String reason = new String(r.headers().lastHeader("__connect.errors.exception.message").value(),
+                    StandardCharsets.UTF_8);
+            assertThat(reason).as("DLQ reason of %s", r.value()).contains("not a JSON object")
+                    .contains("sluice.value.bytes.format=JSON")
+                    .contains(offset == 20 ? "a JSON array" : offset == 30 ? "a JSON number" : "a JSON string");
+        }
+        assertThat(deadOffsets).isEqualTo(notObjects.keySet());
+
+        try (Sluice client = client(node)) {
+            Cache<Long, BinaryObject> cache = client.<Long, BinaryObject>cache(name).withKeepBinary();
+            assertThat(cache.size()).isEqualTo(50 - notObjects.size());
+            for (long id = 0; id < 50; id++) {
+                BinaryObject o = cache.get(id);
+                if (notObjects.containsKey(id)) {
+                    assertThat(o).as("not an object: %d", id).isNull();
+                } else {
+                    assertThat(o).as("numeric key %d", id).isNotNull();
+                    assertThat((Long) o.field("id")).isEqualTo(id);
+                }
+            }
+            assertThat(client.<String, BinaryObject>cache(name).withKeepBinary().get("1"))
+                    .as("the key is the Long, not its text").isNull();
+        }
+        worker.assertNoTaskFailed(name);
+        worker.delete(name);
     }
 
     @Test

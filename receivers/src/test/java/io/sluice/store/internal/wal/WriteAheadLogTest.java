@@ -269,16 +269,60 @@ class WriteAheadLogTest {
     }
 
     @Test
-    void logOnlyAcknowledgesAfterTheWriteAndBackgroundAtOnce() {
-        try (WriteAheadLog wal = open(WalMode.LOG_ONLY, new Recorder())) {
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
-            wal.awaitDurable(wal.end());
-            assertThat(wal.writes()).isGreaterThanOrEqualTo(1);
-            assertThat(wal.syncs()).isZero();
-        }
-        try (WriteAheadLog wal = open(WalMode.BACKGROUND, new Recorder())) {
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, "w".getBytes(), 0, 1);
-            wal.awaitDurable(wal.end()); // returns at once
+    void logOnlyAcknowledgesAfterTheWriteAndBackgroundAtOnce() throws Exception {
+        // Every segment write blocks (once armed) until the test lets it go: what returns meanwhile did not wait.
+        CountDownLatch releaseWrites = new CountDownLatch(1);
+        boolean[] armed = {false};
+        WriteAheadLog.SegmentOpener blocking = file -> new FailingChannel(
+                FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), () -> {
+            if (armed[0]) {
+                releaseWrites.await();
+            }
+        });
+        ExecutorService waiter = Executors.newSingleThreadExecutor();
+        try {
+            WriteAheadLog logOnly = new WriteAheadLog(PersistenceConfig.at(dir).withWalMode(WalMode.LOG_ONLY),
+                    () -> 1, () -> new byte[]{7, 7}, blocking);
+            try {
+                logOnly.recover(new Recorder());
+                armed[0] = true;
+                logOnly.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
+                long end = logOnly.end();
+                Future<?> waited = waiter.submit(() -> logOnly.awaitDurable(end));
+                Awaitility.await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                        .until(() -> !waited.isDone()); // LOG_ONLY waits for the write
+                releaseWrites.countDown();
+                waited.get(10, TimeUnit.SECONDS);
+                assertThat(logOnly.writes()).isGreaterThanOrEqualTo(1);
+                assertThat(logOnly.syncs()).isZero();
+            } finally {
+                releaseWrites.countDown();
+                logOnly.close();
+            }
+            CountDownLatch releaseBackground = new CountDownLatch(1);
+            boolean[] backgroundArmed = {false};
+            WriteAheadLog background = new WriteAheadLog(PersistenceConfig.at(dir).withWalMode(WalMode.BACKGROUND),
+                    () -> 1, () -> new byte[]{7, 7}, file -> new FailingChannel(
+                            FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), () -> {
+                if (backgroundArmed[0]) {
+                    releaseBackground.await();
+                }
+            }));
+            try {
+                background.recover(new Recorder());
+                backgroundArmed[0] = true;
+                long writesBefore = background.writes();
+                background.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, "w".getBytes(), 0, 1);
+                long end = background.end();
+                // BACKGROUND returns at once: while no write can complete
+                waiter.submit(() -> background.awaitDurable(end)).get(10, TimeUnit.SECONDS);
+                assertThat(background.writes()).as("nothing was written yet").isEqualTo(writesBefore);
+            } finally {
+                releaseBackground.countDown(); // before close, which writes and syncs everything
+                background.close();
+            }
+        } finally {
+            waiter.shutdownNow();
         }
         Recorder replay = new Recorder();
         new WalReader(dir).replay(replay);
