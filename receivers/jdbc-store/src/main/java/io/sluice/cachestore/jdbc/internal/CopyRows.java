@@ -1,6 +1,6 @@
-package io.sluice.store.jdbc.internal;
+package io.sluice.cachestore.jdbc.internal;
 
-import io.sluice.store.jdbc.JdbcStoreConfig.KeyType;
+import io.sluice.cachestore.jdbc.JdbcStoreConfig.KeyType;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;

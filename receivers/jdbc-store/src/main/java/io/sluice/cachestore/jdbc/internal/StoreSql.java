@@ -1,6 +1,6 @@
-package io.sluice.store.jdbc.internal;
+package io.sluice.cachestore.jdbc.internal;
 
-import io.sluice.store.jdbc.JdbcStoreConfig;
+import io.sluice.cachestore.jdbc.JdbcStoreConfig;
 
 /**
  * The SQL text of a JDBC store, made once from its table and column names (checked identifiers, so

@@ -1,7 +1,7 @@
-package io.sluice.store.jdbc.internal;
+package io.sluice.cachestore.jdbc.internal;
 
 import io.sluice.CacheStoreContext;
-import io.sluice.store.jdbc.JdbcStoreConfig.KeyType;
+import io.sluice.cachestore.jdbc.JdbcStoreConfig.KeyType;
 
 import java.nio.ByteBuffer;
 import java.sql.PreparedStatement;

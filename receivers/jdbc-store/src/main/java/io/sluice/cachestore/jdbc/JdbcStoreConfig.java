@@ -1,4 +1,4 @@
-package io.sluice.store.jdbc;
+package io.sluice.cachestore.jdbc;
 
 import java.time.Duration;
 import java.util.Objects;
