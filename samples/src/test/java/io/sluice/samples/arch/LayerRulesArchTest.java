@@ -89,8 +89,8 @@ class LayerRulesArchTest {
 
     static ArchRule sdkBelowTheNode() {
         return noClasses().that().resideInAnyPackage(SDK)
-                .should().dependOnClassesThat().resideInAnyPackage(concat(NODE, new String[]{"io.sluice.store.internal..",
-                        "io.sluice.connect.."}))
+                .should().dependOnClassesThat().resideInAnyPackage(concat(NODE,
+                        new String[]{"io.sluice.store.internal..", "io.sluice.connect.."}))
                 .because("a client application links the SDK alone; the node and the connector are built on it");
     }
 
