@@ -7,6 +7,7 @@ import io.sluice.cachestore.jdbc.internal.CopyRows;
 import io.sluice.cachestore.jdbc.internal.GroupCommit;
 import io.sluice.cachestore.jdbc.internal.InsertFirst;
 import io.sluice.cachestore.jdbc.internal.KeyBinder;
+import io.sluice.cachestore.jdbc.internal.KeyColumn;
 import io.sluice.cachestore.jdbc.internal.RowArrays;
 import io.sluice.cachestore.jdbc.internal.RowArrays.Row;
 import io.sluice.cachestore.jdbc.internal.StorePool;
@@ -72,6 +73,8 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
 
     private final JdbcStoreConfig config;
     private final StoreSql sql;
+    /** The key column's SQL facts ({@link JdbcStoreConfig#keyType()}). */
+    private final KeyColumn keyType;
     /** Values as JSON in a jsonb column, rather than their bytes in a bytea one. */
     private final boolean json;
     private volatile StorePool pool;
@@ -86,8 +89,10 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
 
     public JdbcCacheStore(JdbcStoreConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.sql = new StoreSql(config);
         this.json = config.valueFormat() == JdbcStoreConfig.ValueFormat.JSONB;
+        this.keyType = config.keyType().column();
+        this.sql = new StoreSql(config.table(), config.keyColumn(), keyType, config.valueColumn(),
+                config.valueFormat().sql(), json);
         this.upsertsAlone = new UpsertGroups();
         this.insertFirst = new InsertFirst(config.insertFirst());
         this.upserts = new GroupCommit<>(upsertsAlone, config.concurrentBatches(), MAX_GROUP);
@@ -105,8 +110,10 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     @Override
     public void open(CacheStoreContext context) throws Exception {
         this.context = context;
-        this.keys = new KeyBinder(config.keyType(), context);
-        this.pool = new StorePool(config, context.cacheName(), this::forgetSession);
+        this.keys = new KeyBinder(keyType, context);
+        this.pool = new StorePool(new StorePool.Settings(config.jdbcUrl(), config.username(), config.password(),
+                config.table(), config.poolSize(), config.connectionTimeout(), config.retryAttempts(),
+                config.retryBackoff()), context.cacheName(), this::forgetSession);
         if (config.createTable()) {
             inTransaction("create table " + config.table(), List.of(), false, c -> {
                 try (Statement s = c.createStatement()) {
@@ -143,7 +150,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         Map<Object, Object> rows = inTransaction("loadAll from " + config.table(), new ArrayList<>(wanted), false, c -> {
             Map<Object, Object> found = new HashMap<>();
             try (PreparedStatement s = c.prepareStatement(sql.selectAny)) {
-                Array array = c.createArrayOf(config.keyType().arrayElement(), RowArrays.typedKeys(config.keyType(), columns));
+                Array array = c.createArrayOf(keyType.arrayElement(), RowArrays.typedKeys(keyType, columns));
                 s.setArray(1, array);
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
@@ -295,12 +302,12 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     private void runArrays(Connection c, String statement, List<PendingUpsert> calls) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(statement)) {
             if (calls.size() == 1) {
-                RowArrays.bind(s, config.keyType(), json, calls.get(0).rows);
+                RowArrays.bind(s, keyType, json, calls.get(0).rows);
                 s.executeUpdate();
                 return;
             }
             for (PendingUpsert call : calls) {
-                RowArrays.bind(s, config.keyType(), json, call.rows);
+                RowArrays.bind(s, keyType, json, call.rows);
                 s.addBatch();
             }
             s.executeBatch();
@@ -323,7 +330,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         for (Row row : rows) {
             bytes += (json ? ((String) row.value()).length() : ((byte[]) row.value()).length) + 24;
         }
-        CopyRows copy = new CopyRows(config.keyType(), bytes);
+        CopyRows copy = new CopyRows(keyType, bytes);
         for (Row row : rows) {
             // A jsonb value is staged as text, whose binary COPY form is its UTF-8 bytes.
             copy.add(row.key(), json ? ((String) row.value()).getBytes(StandardCharsets.UTF_8) : (byte[]) row.value());
@@ -375,7 +382,8 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         inTransaction("deleteBatch of " + columns.size() + " keys from " + config.table(), new ArrayList<>(toDelete),
                 false, c -> {
                     try (PreparedStatement s = c.prepareStatement(sql.deleteAny)) {
-                        s.setArray(1, c.createArrayOf(config.keyType().arrayElement(), RowArrays.typedKeys(config.keyType(), columns)));
+                        s.setArray(1, c.createArrayOf(keyType.arrayElement(),
+                                RowArrays.typedKeys(keyType, columns)));
                         s.executeUpdate();
                     }
                     return null;

@@ -1,6 +1,5 @@
 package io.sluice.cachestore.jdbc.internal;
 
-import io.sluice.cachestore.jdbc.JdbcStoreConfig.KeyType;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -24,7 +23,7 @@ public final class RowArrays {
     }
 
     /** Key column values as the typed array pgjdbc binds with {@code createArrayOf} (byte[][] for bytea). */
-    public static Object[] typedKeys(KeyType type, List<Object> columns) {
+    public static Object[] typedKeys(KeyColumn type, List<Object> columns) {
         return switch (type) {
             case BIGINT -> columns.toArray(new Long[0]);
             case INTEGER -> columns.toArray(new Integer[0]);
@@ -38,7 +37,7 @@ public final class RowArrays {
      *
      * @param json whether the values are JSON text ({@code String[]}) rather than bytes ({@code byte[][]})
      */
-    public static void bind(PreparedStatement s, KeyType type, boolean json, Collection<Row> rows)
+    public static void bind(PreparedStatement s, KeyColumn type, boolean json, Collection<Row> rows)
             throws SQLException {
         int n = rows.size();
         Object keyArray;

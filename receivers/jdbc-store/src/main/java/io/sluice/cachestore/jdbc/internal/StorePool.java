@@ -6,10 +6,10 @@ import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import io.sluice.CacheStoreException;
-import io.sluice.cachestore.jdbc.JdbcStoreConfig;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -26,12 +26,17 @@ public final class StorePool implements AutoCloseable {
     /** Told of a connection whose transaction was rolled back (what it created may be undone). */
     private final Consumer<Connection> rolledBack;
 
+    /** What the pool and the retries are made from (the store's config). */
+    public record Settings(String jdbcUrl, String username, String password, String table, int poolSize,
+                           Duration connectionTimeout, int retryAttempts, Duration retryBackoff) {
+    }
+
     /**
      * Opens the pool, failing if the database cannot be reached within the connection timeout.
      *
      * @param rolledBack told of each connection whose multi-statement transaction failed and was rolled back
      */
-    public StorePool(JdbcStoreConfig config, String cacheName, Consumer<Connection> rolledBack) {
+    public StorePool(Settings config, String cacheName, Consumer<Connection> rolledBack) {
         this.table = config.table();
         this.rolledBack = rolledBack;
         this.retry = Retry.of("sluice-store-" + cacheName, RetryConfig.custom()
