@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * How an embedded {@link SluiceNode} is set up: the size of its off-heap data region, the number
  * of threads that apply streamed batches, and the custom receivers it offers by name. Immutable;
- * made with {@link #defaults()} or {@link #builder()} and validated when built.
+ * made with {@link #defaults()} or {@link #builder()} and validated when built. Each option's name,
+ * default, bounds and documentation are declared once, in {@link NodeOptions}.
  *
  * <pre>{@code
  * NodeConfig config = NodeConfig.builder()
@@ -130,7 +131,7 @@ public final class NodeConfig {
 
     /** Builds a {@link NodeConfig}; every setter checks its argument, {@link #build()} checks them together. */
     public static final class Builder {
-        private int pageSize = DataRegionConfig.DEFAULT_PAGE_SIZE;
+        private int pageSize = NodeOptions.PAGE_SIZE.defaultValue();
         /** The sizes the user set, or -1 for the default. */
         private long dataRegionInitialSize = -1;
         private long dataRegionMaxSize = -1;
@@ -144,10 +145,9 @@ public final class NodeConfig {
         private Builder() {
         }
 
-        /** @param bytes a power of two from 1024 to 16384; default {@value DataRegionConfig#DEFAULT_PAGE_SIZE} */
+        /** @param bytes a power of two from 1024 to 16384; default 4096 ({@link NodeOptions#PAGE_SIZE}) */
         public Builder pageSize(int bytes) {
-            DataRegionConfig.checkPageSize(bytes);
-            this.pageSize = bytes;
+            this.pageSize = NodeOptions.PAGE_SIZE.check(bytes);
             return this;
         }
 
@@ -156,11 +156,7 @@ public final class NodeConfig {
          *              max size if that is set lower
          */
         public Builder dataRegionInitialSize(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("dataRegionInitialSize is " + bytes
-                        + " bytes; it must not be negative (NodeConfig.dataRegionInitialSize)");
-            }
-            this.dataRegionInitialSize = bytes;
+            this.dataRegionInitialSize = NodeOptions.DATA_REGION_INITIAL_SIZE.check(bytes);
             return this;
         }
 
@@ -169,11 +165,7 @@ public final class NodeConfig {
          *              that is set higher
          */
         public Builder dataRegionMaxSize(long bytes) {
-            if (bytes <= 0) {
-                throw new IllegalArgumentException("dataRegionMaxSize is " + bytes
-                        + " bytes; it must be positive (NodeConfig.dataRegionMaxSize)");
-            }
-            this.dataRegionMaxSize = bytes;
+            this.dataRegionMaxSize = NodeOptions.DATA_REGION_MAX_SIZE.check(bytes);
             return this;
         }
 
@@ -184,28 +176,24 @@ public final class NodeConfig {
         private DataRegionConfig region() {
             long initial = dataRegionInitialSize;
             long max = dataRegionMaxSize;
-            if (initial < 0 && max >= 0 && DataRegionConfig.DEFAULT_INITIAL_SIZE > max) {
+            if (initial < 0 && max >= 0 && NodeOptions.DATA_REGION_INITIAL_SIZE.defaultValue() > max) {
                 initial = max;
                 LOG.info("dataRegionInitialSize not set: it follows dataRegionMaxSize down to {} bytes "
-                        + "(the default is {})", max, DataRegionConfig.DEFAULT_INITIAL_SIZE);
+                        + "(the default is {})", max, NodeOptions.DATA_REGION_INITIAL_SIZE.defaultValue());
             }
-            if (max < 0 && initial > DataRegionConfig.DEFAULT_MAX_SIZE) {
+            if (max < 0 && initial > NodeOptions.DATA_REGION_MAX_SIZE.defaultValue()) {
                 max = initial;
                 LOG.info("dataRegionMaxSize not set: it follows dataRegionInitialSize up to {} bytes "
-                        + "(the default is {})", initial, DataRegionConfig.DEFAULT_MAX_SIZE);
+                        + "(the default is {})", initial, NodeOptions.DATA_REGION_MAX_SIZE.defaultValue());
             }
             return new DataRegionConfig(pageSize,
-                    initial < 0 ? DataRegionConfig.DEFAULT_INITIAL_SIZE : initial,
-                    max < 0 ? DataRegionConfig.DEFAULT_MAX_SIZE : max);
+                    initial < 0 ? NodeOptions.DATA_REGION_INITIAL_SIZE.defaultValue() : initial,
+                    max < 0 ? NodeOptions.DATA_REGION_MAX_SIZE.defaultValue() : max);
         }
 
         /** @param threads 1 to {@value NodeConfig#MAX_APPLY_THREADS}; default the number of processors */
         public Builder applyThreads(int threads) {
-            if (threads < 1 || threads > MAX_APPLY_THREADS) {
-                throw new IllegalArgumentException("applyThreads is " + threads + "; it must be between 1 and "
-                        + MAX_APPLY_THREADS + " (NodeConfig.applyThreads)");
-            }
-            this.applyThreads = threads;
+            this.applyThreads = NodeOptions.APPLY_THREADS.check(threads);
             return this;
         }
 

@@ -18,6 +18,7 @@ import java.util.Objects;
  *         .persistence(PersistenceConfig.at(Path.of("/var/lib/sluice")).withWalMode(WalMode.FSYNC))
  *         .build();
  * }</pre>
+ * Each setting's bounds and documentation are declared once, in {@link NodeOptions} (its {@code PERSISTENCE} rows).
  */
 public final class PersistenceConfig {
 
@@ -96,10 +97,7 @@ public final class PersistenceConfig {
     public PersistenceConfig withWalFlushInterval(Duration interval) {
         Objects.requireNonNull(interval, "interval");
         requireEnabled("walFlushInterval");
-        if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(Duration.ofHours(1)) > 0) {
-            throw new IllegalArgumentException("walFlushInterval is " + interval
-                    + "; it must be between 1 ms and 1 hour (PersistenceConfig.walFlushInterval)");
-        }
+        NodeOptions.WAL_FLUSH_INTERVAL.check(interval);
         return new PersistenceConfig(directory, walMode, interval, walSegmentSize,
                 checkpointInterval, checkOnRecovery, recoveredKeysMemory);
     }
@@ -111,10 +109,7 @@ public final class PersistenceConfig {
      */
     public PersistenceConfig withWalSegmentSize(long bytes) {
         requireEnabled("walSegmentSize");
-        if (bytes < MIN_SEGMENT_SIZE || bytes > 1L << 30) {
-            throw new IllegalArgumentException("walSegmentSize is " + bytes + " bytes; it must be between "
-                    + MIN_SEGMENT_SIZE + " (1 MiB) and 1 GiB (PersistenceConfig.walSegmentSize)");
-        }
+        NodeOptions.WAL_SEGMENT_SIZE.check(bytes);
         return new PersistenceConfig(directory, walMode, walFlushInterval, bytes,
                 checkpointInterval, checkOnRecovery, recoveredKeysMemory);
     }
@@ -129,10 +124,7 @@ public final class PersistenceConfig {
     public PersistenceConfig withCheckpointInterval(Duration interval) {
         Objects.requireNonNull(interval, "interval");
         requireEnabled("checkpointInterval");
-        if (interval.compareTo(Duration.ofMillis(10)) < 0 || interval.compareTo(Duration.ofHours(24)) > 0) {
-            throw new IllegalArgumentException("checkpointInterval is " + interval
-                    + "; it must be between 10 ms and 24 hours (PersistenceConfig.checkpointInterval)");
-        }
+        NodeOptions.CHECKPOINT_INTERVAL.check(interval);
         return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize,
                 interval, checkOnRecovery, recoveredKeysMemory);
     }
@@ -169,10 +161,7 @@ public final class PersistenceConfig {
      */
     public PersistenceConfig withRecoveredKeysMemory(long bytes) {
         requireEnabled("recoveredKeysMemory");
-        if (bytes < 0 || bytes > 1L << 30) {
-            throw new IllegalArgumentException("recoveredKeysMemory is " + bytes + " bytes; it must be between 0 and"
-                    + " 1 GiB (PersistenceConfig.recoveredKeysMemory)");
-        }
+        NodeOptions.RECOVERED_KEYS_MEMORY.check(bytes);
         return new PersistenceConfig(directory, walMode, walFlushInterval, walSegmentSize, checkpointInterval,
                 checkOnRecovery, bytes);
     }

@@ -7,10 +7,10 @@ import io.sluice.DataStreamer;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
 import io.sluice.binary.Binary;
-import io.sluice.node.internal.NodeEngine;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.ServiceLoader;
 
 /**
  * A Sluice node in this JVM: caches in off-heap page memory, the receivers that apply streamed
@@ -32,10 +32,18 @@ import java.util.Objects;
  */
 public final class SluiceNode implements Sluice {
 
-    private final NodeEngine engine;
+    private final NodeRuntime engine;
 
-    private SluiceNode(NodeEngine engine) {
+    private SluiceNode(NodeRuntime engine) {
         this.engine = engine;
+    }
+
+    /** The node's engine starter, found once (see {@link NodeRuntime}). */
+    private static final class Engines {
+        static final NodeRuntime.Starter STARTER = ServiceLoader.load(NodeRuntime.Starter.class,
+                SluiceNode.class.getClassLoader()).findFirst().orElseThrow(() -> new IllegalStateException(
+                "no " + NodeRuntime.Starter.class.getName() + " service on the class path: the node's jar"
+                        + " (sluice-receivers) registers one in META-INF/services"));
     }
 
     /**
@@ -46,7 +54,7 @@ public final class SluiceNode implements Sluice {
      */
     public static SluiceNode start(NodeConfig config) {
         Objects.requireNonNull(config, "config");
-        return new SluiceNode(new NodeEngine(config));
+        return new SluiceNode(Engines.STARTER.start(config));
     }
 
     /**
@@ -60,7 +68,7 @@ public final class SluiceNode implements Sluice {
     public static SluiceNode start(NodeConfig config, MeterRegistry registry) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(registry, "registry");
-        return new SluiceNode(new NodeEngine(config, registry));
+        return new SluiceNode(Engines.STARTER.start(config, registry));
     }
 
     /** This node's id: the one node a streamer's affinity maps every partition to. */

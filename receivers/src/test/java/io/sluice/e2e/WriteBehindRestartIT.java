@@ -8,7 +8,7 @@ import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.client.ClientConfig;
 import io.sluice.client.SluiceClient;
 import io.sluice.server.internal.NodeProcess;
-import io.sluice.store.jdbc.Postgres;
+import io.sluice.cachestore.jdbc.Postgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -36,7 +36,6 @@ class NodeConfigTest {
         assertThat(config.pageSize()).isEqualTo(8192);
         assertThat(config.dataRegionInitialSize()).isEqualTo(1 << 20);
         assertThat(config.dataRegionMaxSize()).isEqualTo(64 << 20);
-        assertThat(DataRegionConfig.of(config)).isEqualTo(new DataRegionConfig(8192, 1 << 20, 64 << 20));
         assertThat(config.applyThreads()).isEqualTo(3);
         assertThat(config.receivers()).containsOnlyKeys("audit");
     }

@@ -7,13 +7,13 @@ import io.sluice.CacheConfig;
 import io.sluice.CacheNotFoundException;
 import io.sluice.CacheStoreConfig;
 import io.sluice.DataStreamer;
-import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
 import io.sluice.binary.Binary;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.cachestore.internal.CacheStoreBridge;
 import io.sluice.cachestore.internal.StoreChanges;
 import io.sluice.node.NodeConfig;
+import io.sluice.node.NodeRuntime;
 import io.sluice.protocol.internal.StreamerTransport;
 import io.sluice.processor.internal.ProcessorRegistry;
 import io.sluice.receiver.internal.ReceiverRegistry;
@@ -68,7 +68,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code p} always by thread {@code p % applyThreads}, so a partition's batches are applied one at
  * a time, in the order they arrived. Thread-safe.
  */
-public final class NodeEngine implements Sluice {
+public final class NodeEngine implements NodeRuntime {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeEngine.class);
 
@@ -141,7 +141,8 @@ public final class NodeEngine implements Sluice {
         this.binary = new BinaryContext();
         this.processors = new ProcessorRegistry(config.processors(), config.applyThreads(), binary);
         ReceiverRegistry receivers = new ReceiverRegistry(config.receivers(), processors, config.applyThreads());
-        this.region = new DataRegion(DataRegionConfig.of(config));
+        this.region = new DataRegion(new DataRegionConfig(config.pageSize(), config.dataRegionInitialSize(),
+                config.dataRegionMaxSize()));
         WriteAheadLog log = null;
         Checkpointer checkpoints = null;
         RecoveredKeys noted = null;

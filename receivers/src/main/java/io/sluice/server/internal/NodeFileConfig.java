@@ -13,6 +13,7 @@ import io.sluice.CacheConfig;
 import io.sluice.EntryProcessor;
 import io.sluice.StreamReceiver;
 import io.sluice.node.NodeConfig;
+import io.sluice.node.NodeOptions;
 import io.sluice.node.PersistenceConfig;
 import io.sluice.node.WalMode;
 
@@ -57,15 +58,12 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                              PersistenceEntry persistence, TlsEntry tls, Integer metricsPort,
                              Map<String, StoreFileConfig.StoreEntry> stores) {
 
-    /** The keys a config file may have (what an unknown key's message lists). */
-    static final List<String> KEYS = List.of("host", "port", "pageSize", "dataRegionInitialSize", "dataRegionMaxSize",
-            "applyThreads", "caches", "receivers", "processors", "maxFrameSize", "maxConnections",
-            "idleTimeoutSeconds", "maxQueuedBytes", "token", "persistence", "tls", "metricsPort", "stores");
+    /** The keys a config file may have (what an unknown key's message lists): the node's declared options. */
+    static final List<String> KEYS = NodeOptions.FILE.keys();
     /** The keys of the {@code tls} object. */
     static final List<String> TLS_KEYS = List.of("keyStore", "keyStorePassword");
-    /** The keys of the {@code persistence} object. */
-    static final List<String> PERSISTENCE_KEYS = List.of("enabled", "directory", "walMode", "walFlushIntervalMillis",
-            "walSegmentSize", "checkpointIntervalMillis", "checkOnRecovery", "recoveredKeysMemory");
+    /** The keys of the {@code persistence} object: its declared settings. */
+    static final List<String> PERSISTENCE_KEYS = NodeOptions.PERSISTENCE.keys();
 
     @JsonCreator
     public NodeFileConfig(@JsonProperty("host") String host, @JsonProperty("port") Integer port,
@@ -153,21 +151,24 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                     config = config.withWalFlushInterval(Duration.ofMillis(walFlushIntervalMillis));
                 }
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("key 'persistence.walFlushIntervalMillis': " + e.getMessage(), e);
+                throw new IllegalArgumentException("key 'persistence." + NodeOptions.WAL_FLUSH_INTERVAL.fileKey() + "': "
+                        + e.getMessage(), e);
             }
             try {
                 if (walSegmentSize != null) {
                     config = config.withWalSegmentSize(walSegmentSize);
                 }
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("key 'persistence.walSegmentSize': " + e.getMessage(), e);
+                throw new IllegalArgumentException("key 'persistence." + NodeOptions.WAL_SEGMENT_SIZE.fileKey() + "': "
+                        + e.getMessage(), e);
             }
             try {
                 if (checkpointIntervalMillis != null) {
                     config = config.withCheckpointInterval(Duration.ofMillis(checkpointIntervalMillis));
                 }
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("key 'persistence.checkpointIntervalMillis': " + e.getMessage(), e);
+                throw new IllegalArgumentException("key 'persistence." + NodeOptions.CHECKPOINT_INTERVAL.fileKey() + "': "
+                        + e.getMessage(), e);
             }
             if (checkOnRecovery != null) {
                 config = config.withCheckOnRecovery(checkOnRecovery);
@@ -177,7 +178,8 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                     config = config.withRecoveredKeysMemory(recoveredKeysMemory);
                 }
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("key 'persistence.recoveredKeysMemory': " + e.getMessage(), e);
+                throw new IllegalArgumentException("key 'persistence." + NodeOptions.RECOVERED_KEYS_MEMORY.fileKey() + "': "
+                        + e.getMessage(), e);
             }
             return config;
         }
@@ -271,10 +273,10 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
      */
     NodeConfig nodeConfig() {
         NodeConfig.Builder b = NodeConfig.builder();
-        apply("pageSize", pageSize, v -> b.pageSize(v));
-        apply("dataRegionInitialSize", dataRegionInitialSize, v -> b.dataRegionInitialSize(v));
-        apply("dataRegionMaxSize", dataRegionMaxSize, v -> b.dataRegionMaxSize(v));
-        apply("applyThreads", applyThreads, v -> b.applyThreads(v));
+        apply(NodeOptions.PAGE_SIZE.fileKey(), pageSize, v -> b.pageSize(v));
+        apply(NodeOptions.DATA_REGION_INITIAL_SIZE.fileKey(), dataRegionInitialSize, v -> b.dataRegionInitialSize(v));
+        apply(NodeOptions.DATA_REGION_MAX_SIZE.fileKey(), dataRegionMaxSize, v -> b.dataRegionMaxSize(v));
+        apply(NodeOptions.APPLY_THREADS.fileKey(), applyThreads, v -> b.applyThreads(v));
         if (persistence != null) {
             b.persistence(persistence.config());
         }
@@ -310,17 +312,17 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
 
     /** The server's config, with the command line's host and port over the file's. */
     ServerConfig serverConfig(String hostOverride, Integer portOverride) {
-        String h = hostOverride != null ? hostOverride : host != null ? host : ServerConfig.DEFAULT_HOST;
-        int p = portOverride != null ? portOverride : port != null ? port : ServerConfig.DEFAULT_PORT;
-        long frame = maxFrameSize != null ? maxFrameSize : io.sluice.protocol.internal.Wire.DEFAULT_MAX_FRAME;
-        if (frame > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("key 'maxFrameSize' is " + frame + "; it must be below 2 GiB");
-        }
+        String h = hostOverride != null ? hostOverride : host != null ? host : NodeOptions.HOST.defaultValue();
+        int p = portOverride != null ? portOverride : port != null ? port : NodeOptions.PORT.defaultValue();
+        long frame = maxFrameSize != null ? maxFrameSize : NodeOptions.MAX_FRAME_SIZE.defaultValue();
+        apply(NodeOptions.MAX_FRAME_SIZE.fileKey(), frame, NodeOptions.MAX_FRAME_SIZE::check);
         try {
             return new ServerConfig(h, p, (int) frame,
-                    maxConnections != null ? maxConnections : ServerConfig.DEFAULT_MAX_CONNECTIONS,
-                    idleTimeoutSeconds != null ? Duration.ofSeconds(idleTimeoutSeconds) : ServerConfig.DEFAULT_IDLE_TIMEOUT,
-                    token, maxQueuedBytes != null ? maxQueuedBytes : Math.max(ServerConfig.DEFAULT_MAX_QUEUED_BYTES, frame),
+                    maxConnections != null ? maxConnections : NodeOptions.MAX_CONNECTIONS.defaultValue(),
+                    Duration.ofSeconds(idleTimeoutSeconds != null ? idleTimeoutSeconds
+                            : NodeOptions.IDLE_TIMEOUT_SECONDS.defaultValue()),
+                    token, maxQueuedBytes != null ? maxQueuedBytes
+                            : Math.max(NodeOptions.MAX_QUEUED_BYTES.defaultValue(), frame),
                     tls == null ? null : tls.config());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("node config: " + e.getMessage(), e);
@@ -334,9 +336,13 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
      */
     Integer metricsPort(Integer override) {
         Integer p = override != null ? override : metricsPort;
-        if (p != null && (p < 0 || p > 65535)) {
-            throw new IllegalArgumentException("key 'metricsPort' (--metrics-port) is " + p
-                    + "; it must be between 0 (any free port) and 65535");
+        if (p != null) {
+            try {
+                NodeOptions.METRICS_PORT.check(p);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("key 'metricsPort' (--metrics-port) is " + p + "; it must "
+                        + NodeOptions.METRICS_PORT.bounds(), e);
+            }
         }
         return p;
     }

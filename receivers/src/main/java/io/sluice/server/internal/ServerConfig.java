@@ -1,12 +1,13 @@
 package io.sluice.server.internal;
 
-import io.sluice.protocol.internal.Wire;
+import io.sluice.node.NodeOptions;
 
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a node serves remote clients.
+ * How a node serves remote clients. The options' names, defaults, bounds and docs are declared in
+ * {@link NodeOptions}.
  *
  * @param host                 the address to bind; loopback by default
  * @param port                 the port; 0 = any free port
@@ -21,24 +22,18 @@ import java.util.Objects;
 public record ServerConfig(String host, int port, int maxFrameSize, int maxConnections, Duration idleTimeout,
                            String token, long maxQueuedBytes, TlsConfig tls) {
 
-    public static final String DEFAULT_HOST = "127.0.0.1";
-    public static final int DEFAULT_PORT = 10800;
-    public static final int DEFAULT_MAX_CONNECTIONS = 1024;
-    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ZERO;
-    public static final long DEFAULT_MAX_QUEUED_BYTES = 128L << 20;
+    public static final String DEFAULT_HOST = NodeOptions.DEFAULT_HOST;
+    public static final int DEFAULT_PORT = NodeOptions.DEFAULT_PORT;
+    public static final int DEFAULT_MAX_CONNECTIONS = NodeOptions.DEFAULT_MAX_CONNECTIONS;
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(NodeOptions.IDLE_TIMEOUT_SECONDS.defaultValue());
+    public static final long DEFAULT_MAX_QUEUED_BYTES = NodeOptions.DEFAULT_MAX_QUEUED_BYTES;
 
     public ServerConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port is " + port + "; it must be between 0 (any free port) and 65535");
-        }
-        if (maxFrameSize < 1024) {
-            throw new IllegalArgumentException("maxFrameSize is " + maxFrameSize + "; it must be at least 1024");
-        }
-        if (maxConnections < 1) {
-            throw new IllegalArgumentException("maxConnections is " + maxConnections + "; it must be at least 1");
-        }
+        NodeOptions.PORT.check(port);
+        NodeOptions.MAX_FRAME_SIZE.check((long) maxFrameSize);
+        NodeOptions.MAX_CONNECTIONS.check(maxConnections);
         if (idleTimeout.isNegative()) {
             throw new IllegalArgumentException("idleTimeout is " + idleTimeout + "; it must not be negative");
         }
@@ -53,7 +48,8 @@ public record ServerConfig(String host, int port, int maxFrameSize, int maxConne
 
     /** Loopback, port 10800, the default limits, no token. */
     public static ServerConfig defaults() {
-        return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, Wire.DEFAULT_MAX_FRAME, DEFAULT_MAX_CONNECTIONS,
+        return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, NodeOptions.MAX_FRAME_SIZE.defaultValue().intValue(),
+                DEFAULT_MAX_CONNECTIONS,
                 DEFAULT_IDLE_TIMEOUT, null, DEFAULT_MAX_QUEUED_BYTES, null);
     }
 

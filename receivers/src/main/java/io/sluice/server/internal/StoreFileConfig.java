@@ -4,8 +4,6 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.sluice.CacheStore;
 import io.sluice.CacheStoreConfig;
-import io.sluice.store.jdbc.JdbcCacheStore;
-import io.sluice.store.jdbc.JdbcStoreConfig;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -68,12 +66,21 @@ final class StoreFileConfig {
                 Supplier<Object> make = NodeFileConfig.factory(key + ".class", className, CacheStore.class);
                 return () -> (CacheStore<?, ?>) make.get();
             }
-            JdbcStoreConfig config = jdbc.config(key + ".jdbc");
-            return () -> new JdbcCacheStore(config);
+            try {
+                return JdbcStoreFile.factory(key + ".jdbc", jdbc);
+            } catch (NoClassDefFoundError missing) {
+                // sluice-jdbc-store is an optional dependency of the node: in sluice-node.jar, not always embedded.
+                throw new IllegalArgumentException("key '" + key + ".jdbc' configures the JDBC store, which is not"
+                        + " on the node's class path (add io.sluice:sluice-jdbc-store): " + missing, missing);
+            }
         }
     }
 
-    /** The built-in JDBC store's settings; only {@code url} is required, the rest default as in {@link JdbcStoreConfig}. */
+    /**
+     * The built-in JDBC store's settings as the file gives them; only {@code url} is required, the rest default as
+     * in {@code JdbcStoreConfig}. Plain values: reading them touches no class of the JDBC store, which
+     * {@link JdbcStoreFile} turns them into only when a store is configured.
+     */
     record JdbcEntry(String url, String username, String password, String table, String keyColumn, String keyType,
                      String valueColumn, String jsonValues, Boolean createTable, Integer maxBatchSize,
                      Integer copyThreshold, String batchStatement, Integer poolSize, Integer concurrentBatches,
@@ -107,34 +114,6 @@ final class StoreFileConfig {
             this.connectionTimeoutMillis = connectionTimeoutMillis;
             this.retryAttempts = retryAttempts;
             this.retryBackoffMillis = retryBackoffMillis;
-        }
-
-        /** The store's config. @throws IllegalArgumentException naming the key of a missing or bad value */
-        JdbcStoreConfig config(String key) {
-            if (url == null || url.isBlank()) {
-                throw new IllegalArgumentException("key '" + key + ".url' is missing; the JDBC store needs a"
-                        + " jdbc:postgresql: URL");
-            }
-            JdbcStoreConfig.Builder b = set(key + ".url", url, JdbcStoreConfig::builder);
-            set(key + ".username", username, b::username);
-            set(key + ".password", password, b::password);
-            set(key + ".table", table, b::table);
-            set(key + ".keyColumn", keyColumn, b::keyColumn);
-            set(key + ".keyType", keyType, v -> b.keyType(constant(key + ".keyType", v, JdbcStoreConfig.KeyType.class)));
-            set(key + ".valueColumn", valueColumn, b::valueColumn);
-            set(key + ".jsonValues", jsonValues, b::jsonValues);
-            set(key + ".createTable", createTable, b::createTable);
-            set(key + ".maxBatchSize", maxBatchSize, b::maxBatchSize);
-            set(key + ".copyThreshold", copyThreshold, b::copyThreshold);
-            set(key + ".batchStatement", batchStatement,
-                    v -> b.batchStatement(constant(key + ".batchStatement", v, JdbcStoreConfig.BatchStatement.class)));
-            set(key + ".poolSize", poolSize, b::poolSize);
-            set(key + ".concurrentBatches", concurrentBatches, b::concurrentBatches);
-            set(key + ".connectionTimeoutMillis", connectionTimeoutMillis,
-                    v -> b.connectionTimeout(Duration.ofMillis(v)));
-            set(key + ".retryAttempts", retryAttempts, b::retryAttempts);
-            set(key + ".retryBackoffMillis", retryBackoffMillis, v -> b.retryBackoff(Duration.ofMillis(v)));
-            return b.build();
         }
     }
 
@@ -181,7 +160,7 @@ final class StoreFileConfig {
         }
     }
 
-    private static <T, R> R set(String key, T value, java.util.function.Function<T, R> setter) {
+    static <T, R> R set(String key, T value, java.util.function.Function<T, R> setter) {
         if (value == null) {
             return null;
         }
@@ -195,7 +174,7 @@ final class StoreFileConfig {
         }
     }
 
-    private static <E extends Enum<E>> E constant(String key, String value, Class<E> type) {
+    static <E extends Enum<E>> E constant(String key, String value, Class<E> type) {
         try {
             return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {

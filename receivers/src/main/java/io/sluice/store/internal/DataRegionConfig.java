@@ -1,9 +1,8 @@
 package io.sluice.store.internal;
 
-import io.sluice.node.NodeConfig;
-
 /**
- * Size of a data region's page memory.
+ * Size of a data region's page memory. The page store knows nothing of the node: the node makes this from its
+ * {@code NodeConfig} (the options' names in the messages are the node's, for the user who set them).
  *
  * @param pageSize    bytes per page: a power of two from 1 KiB to 16 KiB
  * @param initialSize bytes reserved at start
@@ -39,11 +38,6 @@ public record DataRegionConfig(int pageSize, long initialSize, long maxSize) {
             throw new IllegalArgumentException("pageSize is " + pageSize
                     + "; it must be a power of two from 1024 to 16384 (NodeConfig.pageSize)");
         }
-    }
-
-    /** The region a node's config describes. */
-    public static DataRegionConfig of(NodeConfig config) {
-        return new DataRegionConfig(config.pageSize(), config.dataRegionInitialSize(), config.dataRegionMaxSize());
     }
 
     public static DataRegionConfig defaults() {

@@ -11,8 +11,8 @@ import io.sluice.binary.BinaryObjectBuilder;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.SluiceNode;
 import io.sluice.samples.load.StockOrderFields;
-import io.sluice.store.jdbc.JdbcCacheStore;
-import io.sluice.store.jdbc.JdbcStoreConfig;
+import io.sluice.cachestore.jdbc.JdbcCacheStore;
+import io.sluice.cachestore.jdbc.JdbcStoreConfig;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.postgresql.PGConnection;
 

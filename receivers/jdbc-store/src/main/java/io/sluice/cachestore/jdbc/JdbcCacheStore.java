@@ -1,19 +1,18 @@
-package io.sluice.store.jdbc;
+package io.sluice.cachestore.jdbc;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import io.github.resilience4j.core.IntervalFunction;
-import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.retry.RetryConfig;
 import io.sluice.CacheStore;
 import io.sluice.CacheStoreContext;
 import io.sluice.CacheStoreException;
-import io.sluice.store.jdbc.internal.CopyRows;
-import io.sluice.store.jdbc.internal.GroupCommit;
-import io.sluice.store.jdbc.internal.InsertFirst;
-import io.sluice.store.jdbc.internal.KeyBinder;
-import io.sluice.store.jdbc.internal.StoreSql;
-import io.sluice.store.jdbc.internal.TransientErrors;
+import io.sluice.cachestore.jdbc.internal.CopyRows;
+import io.sluice.cachestore.jdbc.internal.GroupCommit;
+import io.sluice.cachestore.jdbc.internal.InsertFirst;
+import io.sluice.cachestore.jdbc.internal.KeyBinder;
+import io.sluice.cachestore.jdbc.internal.KeyColumn;
+import io.sluice.cachestore.jdbc.internal.RowArrays;
+import io.sluice.cachestore.jdbc.internal.RowArrays.Row;
+import io.sluice.cachestore.jdbc.internal.StorePool;
+import io.sluice.cachestore.jdbc.internal.StoreSql;
+import io.sluice.cachestore.jdbc.internal.TransientErrors;
 import io.sluice.binary.BinaryObject;
 import org.postgresql.PGConnection;
 import org.postgresql.util.PGobject;
@@ -74,12 +73,13 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
 
     private final JdbcStoreConfig config;
     private final StoreSql sql;
+    /** The key column's SQL facts ({@link JdbcStoreConfig#keyType()}). */
+    private final KeyColumn keyType;
     /** Values as JSON in a jsonb column, rather than their bytes in a bytea one. */
     private final boolean json;
-    private volatile HikariDataSource pool;
+    private volatile StorePool pool;
     private volatile KeyBinder keys;
     private volatile CacheStoreContext context;
-    private volatile Retry retry;
     /** Concurrent array upserts, sent together while {@link JdbcStoreConfig#concurrentBatches()} run. */
     private final GroupCommit<PendingUpsert> upserts;
     private final UpsertGroups upsertsAlone;
@@ -89,8 +89,10 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
 
     public JdbcCacheStore(JdbcStoreConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.sql = new StoreSql(config);
         this.json = config.valueFormat() == JdbcStoreConfig.ValueFormat.JSONB;
+        this.keyType = config.keyType().column();
+        this.sql = new StoreSql(config.table(), config.keyColumn(), keyType, config.valueColumn(),
+                config.valueFormat().sql(), json);
         this.upsertsAlone = new UpsertGroups();
         this.insertFirst = new InsertFirst(config.insertFirst());
         this.upserts = new GroupCommit<>(upsertsAlone, config.concurrentBatches(), MAX_GROUP);
@@ -108,28 +110,10 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     @Override
     public void open(CacheStoreContext context) throws Exception {
         this.context = context;
-        this.keys = new KeyBinder(config.keyType(), context);
-        this.retry = Retry.of("sluice-store-" + context.cacheName(), RetryConfig.custom()
-                .maxAttempts(config.retryAttempts())
-                .intervalFunction(IntervalFunction.ofExponentialRandomBackoff(config.retryBackoff(), 2.0, 0.5))
-                .retryOnException(TransientErrors::isTransient)
-                .failAfterMaxAttempts(false)
-                .build());
-        HikariConfig hc = new HikariConfig();
-        hc.setPoolName("sluice-store-" + context.cacheName());
-        hc.setJdbcUrl(config.jdbcUrl());
-        hc.setUsername(config.username());
-        hc.setPassword(config.password());
-        // A fixed-size pool (HikariCP's advice): no connection churn under a steady load.
-        hc.setMaximumPoolSize(config.poolSize());
-        hc.setMinimumIdle(config.poolSize());
-        // One statement is its own transaction (no BEGIN/COMMIT round trips); multi-statement work opens one.
-        hc.setAutoCommit(true);
-        hc.setConnectionTimeout(config.connectionTimeout().toMillis());
-        hc.setValidationTimeout(Math.min(config.connectionTimeout().toMillis(), 5_000));
-        hc.setKeepaliveTime(120_000);
-        hc.addDataSourceProperty("reWriteBatchedInserts", "true");
-        this.pool = new HikariDataSource(hc);
+        this.keys = new KeyBinder(keyType, context);
+        this.pool = new StorePool(new StorePool.Settings(config.jdbcUrl(), config.username(), config.password(),
+                config.table(), config.poolSize(), config.connectionTimeout(), config.retryAttempts(),
+                config.retryBackoff()), context.cacheName(), this::forgetSession);
         if (config.createTable()) {
             inTransaction("create table " + config.table(), List.of(), false, c -> {
                 try (Statement s = c.createStatement()) {
@@ -166,7 +150,7 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         Map<Object, Object> rows = inTransaction("loadAll from " + config.table(), new ArrayList<>(wanted), false, c -> {
             Map<Object, Object> found = new HashMap<>();
             try (PreparedStatement s = c.prepareStatement(sql.selectAny)) {
-                Array array = c.createArrayOf(config.keyType().arrayElement(), typedKeys(columns));
+                Array array = c.createArrayOf(keyType.arrayElement(), RowArrays.typedKeys(keyType, columns));
                 s.setArray(1, array);
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
@@ -318,84 +302,23 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     private void runArrays(Connection c, String statement, List<PendingUpsert> calls) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(statement)) {
             if (calls.size() == 1) {
-                bindArrays(s, calls.get(0).rows);
+                RowArrays.bind(s, keyType, json, calls.get(0).rows);
                 s.executeUpdate();
                 return;
             }
             for (PendingUpsert call : calls) {
-                bindArrays(s, call.rows);
+                RowArrays.bind(s, keyType, json, call.rows);
                 s.addBatch();
             }
             s.executeBatch();
         }
     }
 
-    /** Key column values as the typed array pgjdbc binds (byte[][] for bytea). */
-    private Object[] typedKeys(List<Object> columns) {
-        return switch (config.keyType()) {
-            case BIGINT -> columns.toArray(new Long[0]);
-            case INTEGER -> columns.toArray(new Integer[0]);
-            case TEXT -> columns.toArray(new String[0]);
-            case BYTEA -> columns.toArray(new byte[0][]);
-        };
-    }
-
-    /**
-     * One statement whatever the size: the keys and values as two arrays, unnested into rows. The
-     * arrays are bound with {@code setObject} as Java arrays ({@code long[]}, {@code int[]},
-     * {@code String[]}, {@code byte[][]}), which pgjdbc sends in the binary array format; boxed
-     * {@code Long[]} through {@code createArrayOf} cost ~1.3–1.5× more per batch in the probe of the
-     * 2026-11-23 results entry (boxing, and a type lookup per array).
-     */
-    private void bindArrays(PreparedStatement s, Collection<Row> rows) throws SQLException {
-        int n = rows.size();
-        Object keyArray;
-        Object[] valueArray = json ? new String[n] : new byte[n][];
-        int i = 0;
-        switch (config.keyType()) {
-            case BIGINT -> {
-                long[] ks = new long[n];
-                for (Row row : rows) {
-                    ks[i] = (Long) row.key;
-                    valueArray[i++] = row.value;
-                }
-                keyArray = ks;
-            }
-            case INTEGER -> {
-                int[] ks = new int[n];
-                for (Row row : rows) {
-                    ks[i] = (Integer) row.key;
-                    valueArray[i++] = row.value;
-                }
-                keyArray = ks;
-            }
-            case TEXT -> {
-                String[] ks = new String[n];
-                for (Row row : rows) {
-                    ks[i] = (String) row.key;
-                    valueArray[i++] = row.value;
-                }
-                keyArray = ks;
-            }
-            case BYTEA -> {
-                byte[][] ks = new byte[n][];
-                for (Row row : rows) {
-                    ks[i] = (byte[]) row.key;
-                    valueArray[i++] = row.value;
-                }
-                keyArray = ks;
-            }
-            default -> throw new IllegalStateException(config.keyType().toString());
-        }
-        s.setObject(1, keyArray);
-        s.setObject(2, valueArray);
-    }
-
     private void upsertBatch(Connection c, Collection<Row> rows) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(sql.upsert)) {
             for (Row row : rows) {
-                keys.bind(s, 1, row.key);
-                bindValue(s, 2, row.value);
+                keys.bind(s, 1, row.key());
+                bindValue(s, 2, row.value());
                 s.addBatch();
             }
             s.executeBatch();
@@ -405,12 +328,12 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     private void copyThenUpsert(Connection c, Collection<Row> rows) throws Exception {
         int bytes = 0;
         for (Row row : rows) {
-            bytes += (json ? ((String) row.value).length() : ((byte[]) row.value).length) + 24;
+            bytes += (json ? ((String) row.value()).length() : ((byte[]) row.value()).length) + 24;
         }
-        CopyRows copy = new CopyRows(config.keyType(), bytes);
+        CopyRows copy = new CopyRows(keyType, bytes);
         for (Row row : rows) {
             // A jsonb value is staged as text, whose binary COPY form is its UTF-8 bytes.
-            copy.add(row.key, json ? ((String) row.value).getBytes(StandardCharsets.UTF_8) : (byte[]) row.value);
+            copy.add(row.key(), json ? ((String) row.value()).getBytes(StandardCharsets.UTF_8) : (byte[]) row.value());
         }
         PGConnection session = c.unwrap(PGConnection.class);
         byte[] stream = copy.finish();
@@ -459,7 +382,8 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         inTransaction("deleteBatch of " + columns.size() + " keys from " + config.table(), new ArrayList<>(toDelete),
                 false, c -> {
                     try (PreparedStatement s = c.prepareStatement(sql.deleteAny)) {
-                        s.setArray(1, c.createArrayOf(config.keyType().arrayElement(), typedKeys(columns)));
+                        s.setArray(1, c.createArrayOf(keyType.arrayElement(),
+                                RowArrays.typedKeys(keyType, columns)));
                         s.executeUpdate();
                     }
                     return null;
@@ -484,42 +408,20 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
     /** Closes the pool; calls after this fail. */
     @Override
     public void close() {
-        HikariDataSource p = pool;
+        StorePool p = pool;
         if (p != null) {
             p.close();
         }
     }
 
-    /** Runs the work in one transaction (one statement, or several in an explicit one), retrying transient failures; wraps the final failure with the keys. */
-    private <T> T inTransaction(String what, List<?> involved, boolean multiStatement, SqlWork<T> work)
+    /** Runs the work on the pool ({@link StorePool#inTransaction}). */
+    private <T> T inTransaction(String what, List<?> involved, boolean multiStatement, StorePool.SqlWork<T> work)
             throws CacheStoreException {
-        HikariDataSource p = pool;
+        StorePool p = pool;
         if (p == null) {
             throw new IllegalStateException("the JDBC store of table " + config.table() + " is not open");
         }
-        try {
-            return retry.executeCallable(() -> {
-                try (Connection c = p.getConnection()) {
-                    if (!multiStatement) {
-                        return work.run(c);
-                    }
-                    c.setAutoCommit(false); // the pool sets it back when the connection returns
-                    try {
-                        T result = work.run(c);
-                        c.commit();
-                        return result;
-                    } catch (Exception e) {
-                        rollbackQuietly(c, e);
-                        forgetSession(c);
-                        throw e;
-                    }
-                }
-            });
-        } catch (CacheStoreException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new CacheStoreException(what, involved, e);
-        }
+        return p.inTransaction(what, involved, multiStatement, work);
     }
 
     private void forgetSession(Connection c) {
@@ -530,26 +432,9 @@ public final class JdbcCacheStore implements CacheStore<Object, Object> {
         }
     }
 
-    private static void rollbackQuietly(Connection c, Exception failure) {
-        try {
-            c.rollback();
-        } catch (SQLException e) {
-            failure.addSuppressed(e);
-        }
-    }
-
-    @FunctionalInterface
-    private interface SqlWork<T> {
-        T run(Connection c) throws Exception;
-    }
-
     @FunctionalInterface
     private interface SqlAction {
         void run() throws Exception;
-    }
-
-    /** A row to write: the key's column value and the value's column value ({@link #encodeValue}). */
-    private record Row(Object key, Object value) {
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.sluice.store.jdbc;
+package io.sluice.cachestore.jdbc;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 

@@ -1,4 +1,6 @@
-package io.sluice.store.jdbc;
+package io.sluice.cachestore.jdbc;
+
+import io.sluice.cachestore.jdbc.internal.KeyColumn;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -24,30 +26,33 @@ public final class JdbcStoreConfig {
     /** The type of the key column, which the cache's keys must fit. */
     public enum KeyType {
         /** {@code bigint}: keys are {@code Long}, {@code Integer}, {@code Short} or {@code Byte}. */
-        BIGINT("bigint", "int8"),
+        BIGINT(KeyColumn.BIGINT),
         /** {@code integer}: keys are {@code Integer}, {@code Short} or {@code Byte}. */
-        INTEGER("integer", "int4"),
+        INTEGER(KeyColumn.INTEGER),
         /** {@code text}: keys are {@code String}s. */
-        TEXT("text", "text"),
+        TEXT(KeyColumn.TEXT),
         /** {@code bytea}: any key, stored as its binary encoding. */
-        BYTEA("bytea", "bytea");
+        BYTEA(KeyColumn.BYTEA);
 
-        private final String sql;
-        private final String arrayElement;
+        private final KeyColumn column;
 
-        KeyType(String sql, String arrayElement) {
-            this.sql = sql;
-            this.arrayElement = arrayElement;
+        KeyType(KeyColumn column) {
+            this.column = column;
         }
 
         /** The SQL type. */
         public String sql() {
-            return sql;
+            return column.sql();
         }
 
         /** The element type name of an array of keys ({@code Connection.createArrayOf}). */
         public String arrayElement() {
-            return arrayElement;
+            return column.arrayElement();
+        }
+
+        /** The column's SQL facts, for the store's internals. */
+        KeyColumn column() {
+            return column;
         }
     }
 

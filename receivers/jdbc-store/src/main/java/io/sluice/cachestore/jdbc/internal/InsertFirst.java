@@ -1,4 +1,4 @@
-package io.sluice.store.jdbc.internal;
+package io.sluice.cachestore.jdbc.internal;
 
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Whether a JDBC store's next batch tries a plain {@code INSERT} before its upsert
- * ({@link io.sluice.store.jdbc.JdbcStoreConfig.Builder#insertFirst}). A plain insert of new rows costs
+ * ({@link io.sluice.cachestore.jdbc.JdbcStoreConfig.Builder#insertFirst}). A plain insert of new rows costs
  * PostgreSQL about 0.6 of the CPU of {@code INSERT ... ON CONFLICT DO UPDATE}; one that meets a present key
  * fails whole with a unique violation and the batch is upserted. After such a conflict the store upserts at
  * once for its next {@link #PAUSE} calls, so a workload of updates pays one failed statement in

@@ -1,4 +1,4 @@
-package io.sluice.store.jdbc.internal;
+package io.sluice.cachestore.jdbc.internal;
 
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;

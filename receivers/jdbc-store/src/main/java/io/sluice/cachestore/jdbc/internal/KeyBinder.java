@@ -1,7 +1,6 @@
-package io.sluice.store.jdbc.internal;
+package io.sluice.cachestore.jdbc.internal;
 
 import io.sluice.CacheStoreContext;
-import io.sluice.store.jdbc.JdbcStoreConfig.KeyType;
 
 import java.nio.ByteBuffer;
 import java.sql.PreparedStatement;
@@ -15,15 +14,15 @@ import java.sql.SQLException;
  */
 public final class KeyBinder {
 
-    private final KeyType type;
+    private final KeyColumn type;
     private final CacheStoreContext context;
 
-    public KeyBinder(KeyType type, CacheStoreContext context) {
+    public KeyBinder(KeyColumn type, CacheStoreContext context) {
         this.type = type;
         this.context = context;
     }
 
-    public KeyType type() {
+    public KeyColumn type() {
         return type;
     }
 

@@ -1,6 +1,5 @@
-package io.sluice.store.jdbc.internal;
+package io.sluice.cachestore.jdbc.internal;
 
-import io.sluice.store.jdbc.JdbcStoreConfig.KeyType;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -29,9 +28,9 @@ public final class CopyRows {
 
     private final ByteArrayOutputStream bytes;
     private final DataOutputStream out;
-    private final KeyType keyType;
+    private final KeyColumn keyType;
 
-    public CopyRows(KeyType keyType, int expectedBytes) {
+    public CopyRows(KeyColumn keyType, int expectedBytes) {
         this.keyType = keyType;
         this.bytes = new ByteArrayOutputStream(Math.max(64, expectedBytes));
         this.out = new DataOutputStream(bytes);

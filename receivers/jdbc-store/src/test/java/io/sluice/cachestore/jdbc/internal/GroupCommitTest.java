@@ -1,4 +1,4 @@
-package io.sluice.store.jdbc.internal;
+package io.sluice.cachestore.jdbc.internal;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
