@@ -36,8 +36,7 @@ import io.sluice.store.internal.wal.WriteAheadLog;
 import io.sluice.protocol.internal.EntryBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.sluice.streamer.internal.BatchArrays;
-import io.sluice.streamer.internal.Streamer;
+import io.sluice.streamer.internal.StreamerRegistry;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -57,7 +56,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The node itself: its data region, apply threads, caches, receivers and in-JVM transport.
@@ -78,8 +76,6 @@ public final class NodeEngine implements Sluice {
     private final NodeConfig config;
     private final String id;
     private final BinaryContext binary;
-    /** Batch arrays shared by this owner's streamers: a new streamer starts with the arrays earlier ones left. */
-    private final BatchArrays batchArrays = BatchArrays.shared();
     private final DataRegion region;
     private final StripedExecutor stripes;
     /** What recovery replayed after the last checkpoint, until each cache is put in front of its store again. */
@@ -104,7 +100,8 @@ public final class NodeEngine implements Sluice {
      * (requeueing many keys into a bounded write-behind queue can outlast the checkpoint interval).
      */
     private final CountDownLatch cachesOpened = new CountDownLatch(1);
-    private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
+    /** The streamers this node made, closed with it. */
+    private final StreamerRegistry streamers;
     /**
      * Caches whose recovered keys were taken but not all handed to their store (the requeue failed): no
      * checkpoint may move recovery past those keys, so the next start replays and hands them over again.
@@ -200,6 +197,7 @@ public final class NodeEngine implements Sluice {
         StripedExecutor queues = stripes;
         metrics.stripes(stripes.stripes(), queues::queued);
         this.transport = new EmbeddedTransport(this, stripes, receivers);
+        this.streamers = new StreamerRegistry(transport, binary, "node '" + id + "'");
         try {
             try {
                 openCaches();
@@ -990,18 +988,7 @@ public final class NodeEngine implements Sluice {
         Objects.requireNonNull(options, "options");
         ensureNotClosing();
         nodeCache(cacheName);
-        // The streamer forgets itself when it closes; the reference is set before anything can close it.
-        AtomicReference<Streamer<?, ?>> self = new AtomicReference<>();
-        Streamer<K, V> streamer = new Streamer<>(cacheName, options, transport, binary,
-                () -> streamers.remove(self.get()), batchArrays);
-        self.set(streamer);
-        streamers.add(streamer);
-        if (closing) {
-            // Raced with close(), which may have missed it.
-            streamer.close(true);
-            throw new IllegalStateException("node '" + id + "' is closing; no new streamers");
-        }
-        return streamer;
+        return streamers.open(cacheName, options);
     }
 
     @Override
@@ -1033,18 +1020,7 @@ public final class NodeEngine implements Sluice {
         if (retrying != null) {
             retrying.close();
         }
-        RuntimeException failure = null;
-        for (Streamer<?, ?> streamer : new ArrayList<>(streamers)) {
-            try {
-                streamer.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
+        RuntimeException failure = streamers.closeAll();
         stripes.stop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         // Write-behind drains into the stores before they close; nothing writes to memory any more.
         for (NodeCache<Object, Object> cache : caches.values()) {
