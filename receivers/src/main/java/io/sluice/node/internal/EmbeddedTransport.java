@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * The {@link StreamerTransport} of an embedded node: a request never leaves the JVM. Each of its
@@ -39,23 +40,30 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class EmbeddedTransport implements StreamerTransport {
 
-    private final NodeEngine node;
+    /** The node's caches by name (throws CacheNotFoundException, or IllegalStateException once the node closed). */
+    private final Function<String, NodeCache<Object, Object>> caches;
     private final StripedExecutor stripes;
     private final ReceiverRegistry receivers;
     private final List<String> nodeIds;
     private final NodeMetrics metrics;
+    private final Durability durability;
+    /** Checks batches that arrived from the network. */
+    private final BinaryContext binary;
 
-    EmbeddedTransport(NodeEngine node, StripedExecutor stripes, ReceiverRegistry receivers) {
-        this.node = node;
-        this.metrics = node.metrics();
+    EmbeddedTransport(String nodeId, Function<String, NodeCache<Object, Object>> caches, StripedExecutor stripes,
+                      ReceiverRegistry receivers, NodeMetrics metrics, Durability durability, BinaryContext binary) {
+        this.caches = caches;
+        this.metrics = metrics;
         this.stripes = stripes;
         this.receivers = receivers;
-        this.nodeIds = List.of(node.id());
+        this.nodeIds = List.of(nodeId);
+        this.durability = durability;
+        this.binary = binary;
     }
 
     @Override
     public int partitions(String cacheName) {
-        return node.nodeCache(cacheName).partitions();
+        return caches.apply(cacheName).partitions();
     }
 
     @Override
@@ -90,7 +98,7 @@ public final class EmbeddedTransport implements StreamerTransport {
         }
         NodeCache<Object, Object> cache;
         try {
-            cache = node.nodeCache(request.cacheName());
+            cache = caches.apply(request.cacheName());
         } catch (CacheNotFoundException | IllegalStateException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -110,7 +118,7 @@ public final class EmbeddedTransport implements StreamerTransport {
                 continue;
             }
             BatchReceiver receiver = receivers.receiver(receiverName, stripes.stripeOf(partition));
-            ApplyTask task = new ApplyTask(node, completion, i, cache, receiver, batch, untrusted ? node.binaryContext() : null);
+            ApplyTask task = new ApplyTask(completion, i, cache, receiver, batch, untrusted ? binary : null);
             try {
                 stripes.execute(partition, task);
             } catch (RejectedExecutionException e) {
@@ -150,8 +158,7 @@ public final class EmbeddedTransport implements StreamerTransport {
     }
 
     /** One partition batch, applied on its stripe thread. */
-    private static final class ApplyTask implements StripedExecutor.StripeTask {
-        private final NodeEngine node;
+    private final class ApplyTask implements StripedExecutor.StripeTask {
         private final RequestCompletion completion;
         private final int index;
         private final NodeCache<Object, Object> cache;
@@ -160,9 +167,8 @@ public final class EmbeddedTransport implements StreamerTransport {
         /** Set when the batch came from the network: it is checked before it is applied. */
         private final BinaryContext verifier;
 
-        ApplyTask(NodeEngine node, RequestCompletion completion, int index, NodeCache<Object, Object> cache,
+        ApplyTask(RequestCompletion completion, int index, NodeCache<Object, Object> cache,
                   BatchReceiver receiver, PartitionBatch batch, BinaryContext verifier) {
-            this.node = node;
             this.completion = completion;
             this.index = index;
             this.cache = cache;
@@ -187,11 +193,11 @@ public final class EmbeddedTransport implements StreamerTransport {
                 outcome = apply(receiver, cache, batch);
             } finally {
                 entries.releaseIndex(offsets); // the next batch on this thread reuses the array
-                node.metrics().batchApplied(System.nanoTime() - start);
+                metrics.batchApplied(System.nanoTime() - start);
             }
             // The outcome is reported once what the batch wrote is durable per the WAL mode (at once without
             // persistence); meanwhile this thread applies the next batches, which share the same log write.
-            node.whenDurable(error -> completion.complete(index, error == null ? outcome
+            durability.whenDurable(error -> completion.complete(index, error == null ? outcome
                     : BatchOutcome.failure(0, batch.entries().size(), error)));
         }
 

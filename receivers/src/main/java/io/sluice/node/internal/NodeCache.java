@@ -65,7 +65,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
 
     private static final ThreadLocal<GrowableBuffer> BUFFER = ThreadLocal.withInitial(() -> new GrowableBuffer(256));
 
-    private final NodeEngine node;
+    private final CacheServices services;
     private final CacheConfig config;
     private final PartitionStore[] stores;
     private final ValueCodec codec;
@@ -75,13 +75,13 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     /** A view that leaves the store alone (a streamer's skipStore). */
     private final boolean skipStore;
 
-    NodeCache(NodeEngine node, CacheConfig config, PartitionStore[] stores, ValueCodec codec, boolean keepBinary) {
-        this(node, config, stores, codec, keepBinary, new StoreSlot(null), false);
+    NodeCache(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec, boolean keepBinary) {
+        this(services, config, stores, codec, keepBinary, new StoreSlot(null), false);
     }
 
-    NodeCache(NodeEngine node, CacheConfig config, PartitionStore[] stores, ValueCodec codec, boolean keepBinary,
+    NodeCache(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec, boolean keepBinary,
               StoreSlot storeSlot, boolean skipStore) {
-        this.node = node;
+        this.services = services;
         this.config = config;
         this.stores = stores;
         this.codec = codec;
@@ -206,7 +206,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     @SuppressWarnings("unchecked")
     public NodeCache<K, V> withSkipStore() {
         return skipStore || (storeSlot.bridge == null && storeSlot.awaited == null) ? this
-                : new NodeCache<>(node, config, stores, codec, keepBinary, storeSlot, true);
+                : new NodeCache<>(services, config, stores, codec, keepBinary, storeSlot, true);
     }
 
     @Override
@@ -242,7 +242,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     @Override
     public V get(K key) {
         Objects.requireNonNull(key, "key");
-        node.ensureOpen();
+        services.state().ensureOpen();
         GrowableBuffer buf = encodeKey(key);
         int keyLength = buf.position();
         PartitionStore store = storeOf(buf.array(), keyLength);
@@ -344,7 +344,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         List<byte[]> encoded = new ArrayList<>(keys.size());
         for (K key : keys) {
             Objects.requireNonNull(key, "key");
-            node.ensureOpen();
+            services.state().ensureOpen();
             GrowableBuffer buf = encodeKey(key);
             asked.add(key);
             encoded.add(Arrays.copyOf(buf.array(), buf.position()));
@@ -372,7 +372,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     @Override
     public void putAll(Map<? extends K, ? extends V> entries) {
         Objects.requireNonNull(entries, "entries");
-        node.ensureOpen();
+        services.state().ensureOpen();
         applyBatches(PartitionBatches.ofPuts(entries, codec, stores.length));
     }
 
@@ -407,7 +407,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         } else {
             applyEach(batches);
         }
-        node.awaitDurable();
+        services.durability().awaitDurable();
     }
 
     private void applyEach(PartitionBatches batches) {
@@ -425,14 +425,14 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     private boolean write(K key, V value, boolean onlyIfAbsent) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        node.ensureOpen();
+        services.state().ensureOpen();
         GrowableBuffer buf = encodeKey(key);
         try {
             int keyLength = buf.position();
             codec.encode(value, buf);
             boolean result = writeEncoded(buf.array(), 0, keyLength, buf.array(), keyLength,
                     buf.position() - keyLength, onlyIfAbsent);
-            node.awaitDurable();
+            services.durability().awaitDurable();
             return result;
         } finally {
             release(buf);
@@ -479,11 +479,11 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     @Override
     public boolean remove(K key) {
         Objects.requireNonNull(key, "key");
-        node.ensureOpen();
+        services.state().ensureOpen();
         GrowableBuffer buf = encodeKey(key);
         try {
             boolean removed = removeEncoded(buf.array(), 0, buf.position());
-            node.awaitDurable();
+            services.durability().awaitDurable();
             return removed;
         } finally {
             release(buf);
@@ -520,7 +520,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     @Override
     public void removeAll(Collection<? extends K> keys) {
         Objects.requireNonNull(keys, "keys");
-        node.ensureOpen();
+        services.state().ensureOpen();
         applyBatches(PartitionBatches.ofRemovals(keys, codec, stores.length));
     }
 
@@ -560,7 +560,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
 
     @Override
     public <R> Map<K, R> invokeAll(Set<? extends K> keys, ProcessorRef processor) {
-        CompletableFuture<Map<K, R>> future = node.durable(startInvokeAll(keys, processor));
+        CompletableFuture<Map<K, R>> future = services.durability().durable(startInvokeAll(keys, processor));
         try {
             return future.join();
         } catch (CompletionException e) {
@@ -570,7 +570,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
 
     @Override
     public <R> CompletableFuture<Map<K, R>> invokeAllAsync(Set<? extends K> keys, ProcessorRef processor) {
-        return offApplyThreads(node.durable(startInvokeAll(keys, processor)));
+        return offApplyThreads(services.durability().durable(startInvokeAll(keys, processor)));
     }
 
     /**
@@ -581,8 +581,8 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     private <R> CompletableFuture<Map<K, R>> startInvokeAll(Set<? extends K> keys, ProcessorRef processor) {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(processor, "processor");
-        node.ensureOpen();
-        ProcessorRegistry registry = node.processors();
+        services.state().ensureOpen();
+        ProcessorRegistry registry = services.processors();
         if (!registry.contains(processor.name())) {
             IllegalArgumentException unknown = registry.unknown(processor.name());
             Map<K, Throwable> failures = new LinkedHashMap<>();
@@ -599,7 +599,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         Object argument = codec.decode(buf.array(), 0, buf.position(), true);
         release(buf);
         InvokeAll<K, R> call = new InvokeAll<>(processor.name(), keys, codec, stores.length, argument);
-        StripedExecutor stripes = node.stripes();
+        StripedExecutor stripes = services.stripes();
         int here = stripes.currentStripe();
         for (int i = 0; i < call.partitions(); i++) {
             int partition = call.partition(i);
@@ -661,7 +661,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     /** Applies each partition's batch on its apply thread; completes off those threads when all are done. */
     private CompletableFuture<Void> applyAsync(PartitionBatches batches) {
         try {
-            node.ensureOpen();
+            services.state().ensureOpen();
         } catch (IllegalStateException e) {
             return offApplyThreads(CompletableFuture.failedFuture(e));
         }
@@ -671,7 +671,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         if (n == 0) {
             done.complete(null);
         }
-        StripedExecutor stripes = node.stripes();
+        StripedExecutor stripes = services.stripes();
         for (int i = 0; i < n; i++) {
             int partition = batches.partition(i);
             EntryBatch batch = batches.batch(i);
@@ -684,7 +684,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                         done.completeExceptionally(t);
                         return;
                     }
-                    node.whenDurable(error -> {
+                    services.durability().whenDurable(error -> {
                         if (error != null) {
                             done.completeExceptionally(error);
                         } else if (remaining.decrementAndGet() == 0) {
@@ -733,7 +733,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
 
     @Override
     public long size() {
-        node.ensureOpen();
+        services.state().ensureOpen();
         long size = 0;
         for (PartitionStore store : stores) {
             size += store.size();
@@ -743,7 +743,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
 
     @Override
     public Stream<Map.Entry<K, V>> scan() {
-        node.ensureOpen();
+        services.state().ensureOpen();
         // flatMap opens each partition's cursor only when the stream reaches it.
         return IntStream.range(0, stores.length)
                 .boxed()
@@ -754,7 +754,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     @SuppressWarnings("unchecked")
     public <V1> Cache<K, V1> withKeepBinary() {
         return keepBinary ? (Cache<K, V1>) this
-                : new NodeCache<>(node, config, stores, codec, true, storeSlot, skipStore);
+                : new NodeCache<>(services, config, stores, codec, true, storeSlot, skipStore);
     }
 
     private GrowableBuffer encodeKey(K key) {
@@ -794,7 +794,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         @SuppressWarnings("unchecked")
         public boolean tryAdvance(Consumer<? super Map.Entry<K, V>> action) {
             if (cursor == null) {
-                node.ensureOpen();
+                services.state().ensureOpen();
                 cursor = stores[partition].cursor();
             }
             if (!cursor.next()) {
