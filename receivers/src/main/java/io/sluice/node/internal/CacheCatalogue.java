@@ -1,5 +1,7 @@
 package io.sluice.node.internal;
 
+import io.sluice.cachestore.internal.StoreSlot;
+import io.sluice.cachestore.internal.StoreAttachment;
 import io.sluice.CacheConfig;
 import io.sluice.CacheNotFoundException;
 import io.sluice.CacheStore;
@@ -184,7 +186,7 @@ final class CacheCatalogue {
             }
         }
         NodeCache<Object, Object> cache = new NodeCache<>(services, config, partitions, binary, false,
-                new NodeCache.StoreSlot(storeBridge), false);
+                new StoreSlot(config.name(), storeBridge));
         byName.put(config.name(), cache);
         byId.put(cacheId, cache);
         ids.put(cache, cacheId);
@@ -214,7 +216,7 @@ final class CacheCatalogue {
             }
             int cacheId = ids.remove(cache);
             byId.remove(cacheId);
-            cache.forgetAwaitedStore(); // the store retry lets it go
+            cache.storeSlot().forgetAwaited(); // the store retry lets it go
             recoveredKeys.forget(cacheId);
             // Each partition waits for the call running on it, then gives its pages to the free list; no write
             // to the cache is logged after the DROP record, and a checkpoint lists the cache only if its mark

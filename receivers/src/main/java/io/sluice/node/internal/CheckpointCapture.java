@@ -1,5 +1,6 @@
 package io.sluice.node.internal;
 
+import io.sluice.cachestore.internal.StoreAttachment;
 import io.sluice.CacheStoreConfig;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.cachestore.internal.CacheStoreBridge;
@@ -77,7 +78,7 @@ final class CheckpointCapture {
             List<Checkpointer.CacheStores> list = new ArrayList<>();
             for (var e : catalogue.byId().entrySet()) {
                 NodeCache<Object, Object> cache = e.getValue();
-                CacheStoreConfig awaited = cache.awaitedStore();
+                CacheStoreConfig awaited = cache.storeSlot().awaited();
                 // Replayed keys are noted only for a cache that was write-behind: awaiting with some means that.
                 if (awaited != null && recoveredKeys.holds(e.getKey())) {
                     throw new CheckpointDeferredException("cache '" + cache.name() + "' awaits its write-behind"

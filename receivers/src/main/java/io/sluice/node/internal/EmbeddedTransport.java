@@ -278,7 +278,7 @@ public final class EmbeddedTransport implements StreamerTransport {
      * never misses what memory has.
      */
     static BatchOutcome apply(BatchReceiver receiver, NodeCache<Object, Object> cache, PartitionBatch batch) {
-        if (!cache.skipsStore()) {
+        if (!cache.core().skipsStore()) {
             return applyThrough(receiver, cache, batch);
         }
         // The log marks this batch's writes, so that recovery does not queue them for the store either.
@@ -298,7 +298,7 @@ public final class EmbeddedTransport implements StreamerTransport {
         PartitionStore store = cache.store(partition);
         CacheStoreBridge storeWriter;
         try {
-            storeWriter = cache.storeWriter();
+            storeWriter = cache.core().storeWriter();
         } catch (IllegalStateException awaitingItsStore) {
             return BatchOutcome.failure(0, size, awaitingItsStore);
         }
@@ -312,7 +312,7 @@ public final class EmbeddedTransport implements StreamerTransport {
                 changes = writer.changes(partition, entries, store, ReceiverRegistry.insertsOnlyAbsent(receiver));
                 writer.beforeMemory(changes);
             }
-            int applied = receiver.apply(cache, cache.codec(), store, entries);
+            int applied = receiver.apply(cache, cache.core().codec(), store, entries);
             if (writer != null) {
                 writer.afterMemory(changes);
             }
@@ -344,7 +344,7 @@ public final class EmbeddedTransport implements StreamerTransport {
         InPlaceChanges changes = new InPlaceChanges();
         BatchOutcome outcome;
         try {
-            outcome = BatchOutcome.success(receiver.apply(cache, cache.codec(), store, entries, changes));
+            outcome = BatchOutcome.success(receiver.apply(cache, cache.core().codec(), store, entries, changes));
         } catch (BatchApplyException e) {
             outcome = BatchOutcome.failure(e.applied(), e.notApplied(), e);
         } catch (Throwable t) {

@@ -1,5 +1,6 @@
 package io.sluice.node.internal;
 
+import io.sluice.cachestore.internal.StoreAttachment;
 import io.sluice.CacheConfig;
 import io.sluice.CacheStoreConfig;
 import io.sluice.binary.internal.BinaryContext;
@@ -76,7 +77,7 @@ final class LogReplay implements WalReader.Handler, AutoCloseable {
                         + ", which no earlier record created");
             }
             try {
-                cache.awaitStore(StoreAttachment.fromBytes(attachment, "the log (cache '" + cache.name() + "')"),
+                cache.storeSlot().await(StoreAttachment.fromBytes(attachment, "the log (cache '" + cache.name() + "')"),
                         NodeRecovery.RECOVERING);
             } catch (IllegalStateException e) {
                 throw new WalCorruptedException(e.getMessage(), e);
@@ -95,7 +96,7 @@ final class LogReplay implements WalReader.Handler, AutoCloseable {
             throw new WalCorruptedException("a record names partition " + partition + " of cache '" + cache.name()
                     + "', which has " + cache.partitions());
         }
-        CacheStoreConfig store = cache.awaitedStore();
+        CacheStoreConfig store = cache.storeSlot().awaited();
         if (!skipStore && store != null && store.writeMode() == CacheStoreConfig.WriteMode.WRITE_BEHIND) {
             recoveredKeys.add(cacheId, cache.partitions(), partition, entries);
         }

@@ -1,5 +1,6 @@
 package io.sluice.node.internal;
 
+import io.sluice.cachestore.internal.StoreAttachment;
 import io.sluice.CacheConfig;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.node.NodeConfig;
@@ -94,7 +95,7 @@ final class NodeRecovery {
                         CacheConfig.named(c.name()).withPartitions(c.files().length), c.id());
                 if (c.store() != null) {
                     try {
-                        cache.awaitStore(StoreAttachment.fromBytes(c.store(), "the checkpoint manifest in "
+                        cache.storeSlot().await(StoreAttachment.fromBytes(c.store(), "the checkpoint manifest in "
                                 + wal.directory() + " (cache '" + c.name() + "')"), RECOVERING);
                     } catch (IllegalStateException e) {
                         throw new CheckpointCorruptedException(e.getMessage(), e);

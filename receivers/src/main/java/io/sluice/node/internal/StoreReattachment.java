@@ -1,5 +1,6 @@
 package io.sluice.node.internal;
 
+import io.sluice.cachestore.internal.StoreAttachment;
 import io.sluice.CacheConfig;
 import io.sluice.CacheStoreConfig;
 import io.sluice.binary.internal.BinaryContext;
@@ -71,7 +72,7 @@ final class StoreReattachment implements AutoCloseable {
             declared.add(cache.name());
             NodeCache<Object, Object> recovered = catalogue.get(cache.name());
             if (recovered != null && cache.store() == null) {
-                CacheStoreConfig had = recovered.forgetAwaitedStore();
+                CacheStoreConfig had = recovered.storeSlot().forgetAwaited();
                 synchronized (catalogue.lock()) {
                     recoveredKeys.forget(catalogue.idOf(recovered)); // no store will take them
                 }
@@ -88,18 +89,18 @@ final class StoreReattachment implements AutoCloseable {
             if (declared.contains(cache.name())) {
                 continue;
             }
-            CacheStoreConfig store = cache.awaitedStore();
+            CacheStoreConfig store = cache.storeSlot().awaited();
             try {
                 attachRecovered(cache, store);
             } catch (IllegalArgumentException notRegistered) {
-                cache.awaitStore(store, notRegistered.getMessage() + "; getOrCreateCache with a registered store"
+                cache.storeSlot().await(store, notRegistered.getMessage() + "; getOrCreateCache with a registered store"
                         + " attaches one, NodeConfig.cache declaring it without a store detaches it");
                 LOG.error("cache '{}' was in front of {} before the restart and cannot be put in front of it again: {};"
                         + " its writes are refused, its recovered changes kept, until getOrCreateCache with a store"
                         + " attaches one (or NodeConfig.cache declares it without a store)", cache.name(), store,
                         notRegistered.getMessage());
             } catch (IllegalStateException failedToOpen) {
-                cache.awaitStore(store, AwaitedStores.failedToOpen(failedToOpen));
+                cache.storeSlot().await(store, AwaitedStores.failedToOpen(failedToOpen));
                 retry.add(cache);
                 LOG.error("cache '{}' was in front of {} before the restart and its store failed to open: {}; its"
                         + " writes are refused, its recovered changes kept, until the store opens (retried every {} s"
@@ -117,7 +118,7 @@ final class StoreReattachment implements AutoCloseable {
         List<NodeCache<Object, Object>> awaiting = new ArrayList<>();
         synchronized (catalogue.lock()) {
             for (NodeCache<Object, Object> cache : catalogue.byId().values()) {
-                if (cache.storeBridge() == null && cache.awaitedStore() != null) {
+                if (cache.storeBridge() == null && cache.storeSlot().awaited() != null) {
                     awaiting.add(cache);
                 }
             }
@@ -155,7 +156,7 @@ final class StoreReattachment implements AutoCloseable {
             if (wal != null) {
                 wal.appendStore(cacheId, StoreAttachment.toBytes(store));
             }
-            cache.attachStore(bridge);
+            cache.storeSlot().attach(bridge);
             LOG.info("cache '{}' (recovered) is in front of store '{}' ({}) again", cache.name(), store.storeName(),
                     store.writeMode());
             // Noted only for a cache that was write-behind when logged; a write-through store now writes them at once.
