@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A cache's bytes-level core: encoded keys and values against its partition stores, with the cache store in
@@ -31,6 +32,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>With a cache store every write first goes through {@link CacheStoreBridge#beforeMemory} (write-through: the
  * store is written, and its failure fails the operation before memory changes) and then
  * {@link CacheStoreBridge#afterMemory} (write-behind: queued). A skip-store core writes memory only.
+ *
+ * <p>Writes that reach the store are ordered per partition ({@link #writeOrder}): each holds its partition's
+ * order lock from its memory decision (is the key absent?) through its store write to its memory write, so two
+ * racing writes of one key reach the store and memory in the same order and both end up holding the same value
+ * (before, two racing putIfAbsent of one key could both find it absent, both write the database, and memory kept
+ * the one the database did not). The lock is taken before the partition's own lock, several in ascending
+ * partition order. Entry processors and the transformer change memory first and the store after (with undo,
+ * {@link io.sluice.cachestore.internal.InPlaceChanges}) and do not take it.
  */
 final class CacheCore {
 
@@ -42,9 +51,17 @@ final class CacheCore {
     private final StoreSlot storeSlot;
     /** A view that leaves the store alone (a streamer's skipStore). */
     private final boolean skipStore;
+    /** One lock per partition, shared by the cache's views: see the class comment. */
+    private final ReentrantLock[] writeOrder;
 
     CacheCore(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
-              StoreSlot storeSlot, boolean skipStore) {
+              StoreSlot storeSlot) {
+        this(services, config, stores, codec, storeSlot, false, newLocks(stores.length));
+    }
+
+    private CacheCore(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
+                      StoreSlot storeSlot, boolean skipStore, ReentrantLock[] writeOrder) {
+        this.writeOrder = writeOrder;
         this.services = services;
         this.config = config;
         this.stores = stores;
@@ -55,7 +72,24 @@ final class CacheCore {
 
     /** This core, writing memory only (itself if it does already, or the cache has no store). */
     CacheCore withSkipStore() {
-        return skipStore || storeSlot.empty() ? this : new CacheCore(services, config, stores, codec, storeSlot, true);
+        return skipStore || storeSlot.empty() ? this
+                : new CacheCore(services, config, stores, codec, storeSlot, true, writeOrder);
+    }
+
+    private static ReentrantLock[] newLocks(int partitions) {
+        ReentrantLock[] locks = new ReentrantLock[partitions];
+        for (int p = 0; p < partitions; p++) {
+            locks[p] = new ReentrantLock();
+        }
+        return locks;
+    }
+
+    /**
+     * The lock that orders a partition's writes to the store with their memory writes (see the class comment):
+     * whoever writes a partition's changes to the store and to memory holds it across both.
+     */
+    ReentrantLock writeOrder(int partition) {
+        return writeOrder[partition];
     }
 
     CacheServices services() {
@@ -186,23 +220,29 @@ final class CacheCore {
                     ? store.putIfAbsent(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength)
                     : store.put(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
         }
-        if (onlyIfAbsent && store.get(keyBytes, keyOffset, keyLength) != null) {
-            return false; // present: neither memory nor the store changes
-        }
-        StoreChanges changes = writer.newChanges();
-        changes.add(partition, keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
-        writer.beforeMemory(changes);
-        writer.beginWrite();
+        ReentrantLock order = writeOrder[partition];
+        order.lock();
         try {
-            boolean result = onlyIfAbsent
-                    ? store.putIfAbsent(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength)
-                    : store.put(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
-            if (result || !onlyIfAbsent) {
-                writer.afterMemory(changes);
+            if (onlyIfAbsent && store.get(keyBytes, keyOffset, keyLength) != null) {
+                return false; // present: neither memory nor the store changes
             }
-            return result;
+            StoreChanges changes = writer.newChanges();
+            changes.add(partition, keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
+            writer.beforeMemory(changes);
+            writer.beginWrite();
+            try {
+                boolean result = onlyIfAbsent
+                        ? store.putIfAbsent(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength)
+                        : store.put(keyBytes, keyOffset, keyLength, valueBytes, valueOffset, valueLength);
+                if (result || !onlyIfAbsent) {
+                    writer.afterMemory(changes);
+                }
+                return result;
+            } finally {
+                writer.endWrite();
+            }
         } finally {
-            writer.endWrite();
+            order.unlock();
         }
     }
 
@@ -218,16 +258,22 @@ final class CacheCore {
         if (writer == null) {
             return stores[partition].remove(keyBytes, keyOffset, keyLength);
         }
-        StoreChanges changes = writer.newChanges();
-        changes.add(partition, keyBytes, keyOffset, keyLength, keyBytes, 0, 0, true);
-        writer.beforeMemory(changes);
-        writer.beginWrite();
+        ReentrantLock order = writeOrder[partition];
+        order.lock();
         try {
-            boolean removed = stores[partition].remove(keyBytes, keyOffset, keyLength);
-            writer.afterMemory(changes);
-            return removed;
+            StoreChanges changes = writer.newChanges();
+            changes.add(partition, keyBytes, keyOffset, keyLength, keyBytes, 0, 0, true);
+            writer.beforeMemory(changes);
+            writer.beginWrite();
+            try {
+                boolean removed = stores[partition].remove(keyBytes, keyOffset, keyLength);
+                writer.afterMemory(changes);
+                return removed;
+            } finally {
+                writer.endWrite();
+            }
         } finally {
-            writer.endWrite();
+            order.unlock();
         }
     }
 
@@ -240,29 +286,60 @@ final class CacheCore {
         CacheStoreBridge writer = storeWriter();
         StoreChanges changes = null;
         if (writer != null) {
-            changes = writer.newChanges();
-            for (int i = 0; i < batches.size(); i++) {
-                EntryBatch batch = batches.batch(i);
-                for (int e = 0; e < batch.size(); e++) {
-                    changes.add(batches.partition(i), batch, e);
-                }
-            }
-            writer.beforeMemory(changes);
-            writer.beginWrite();
+            int[] partitions = lockInOrder(batches);
             try {
-                applyEach(batches);
-            } finally {
+                changes = writer.newChanges();
+                for (int i = 0; i < batches.size(); i++) {
+                    EntryBatch batch = batches.batch(i);
+                    for (int e = 0; e < batch.size(); e++) {
+                        changes.add(batches.partition(i), batch, e);
+                    }
+                }
+                writer.beforeMemory(changes);
+                writer.beginWrite();
                 try {
-                    // Queued whole even if memory failed part way: the store never misses what memory has.
-                    writer.afterMemory(changes);
+                    applyEach(batches);
                 } finally {
-                    writer.endWrite();
+                    try {
+                        // Queued whole even if memory failed part way: the store never misses what memory has.
+                        writer.afterMemory(changes);
+                    } finally {
+                        writer.endWrite();
+                    }
+                }
+            } finally {
+                for (int p : partitions) {
+                    writeOrder[p].unlock();
                 }
             }
         } else {
             applyEach(batches);
         }
         services.durability().awaitDurable();
+    }
+
+    /** Takes the order locks of the batches' partitions in ascending order. @return the partitions locked */
+    private int[] lockInOrder(PartitionBatches batches) {
+        int[] partitions = new int[batches.size()];
+        for (int i = 0; i < partitions.length; i++) {
+            partitions[i] = batches.partition(i);
+        }
+        Arrays.sort(partitions);
+        int locked = 0;
+        try {
+            for (int i = 0; i < partitions.length; i++) {
+                if (i == 0 || partitions[i] != partitions[i - 1]) {
+                    writeOrder[partitions[i]].lock();
+                    partitions[locked++] = partitions[i];
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            for (int i = 0; i < locked; i++) {
+                writeOrder[partitions[i]].unlock();
+            }
+            throw e;
+        }
+        return Arrays.copyOf(partitions, locked);
     }
 
     private void applyEach(PartitionBatches batches) {
@@ -278,10 +355,16 @@ final class CacheCore {
             applyBatch(partition, batch);
             return;
         }
-        StoreChanges changes = writer.changes(partition, batch, stores[partition], false);
-        writer.beforeMemory(changes);
-        applyBatch(partition, batch);
-        writer.afterMemory(changes);
+        ReentrantLock order = writeOrder[partition];
+        order.lock();
+        try {
+            StoreChanges changes = writer.changes(partition, batch, stores[partition], false);
+            writer.beforeMemory(changes);
+            applyBatch(partition, batch);
+            writer.afterMemory(changes);
+        } finally {
+            order.unlock();
+        }
     }
 
     /** Applies a put/remove batch to a partition; a region that fills up fails it with the region's error. */

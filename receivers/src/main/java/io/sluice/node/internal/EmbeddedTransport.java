@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -295,7 +296,6 @@ public final class EmbeddedTransport implements StreamerTransport {
         EntryBatch entries = batch.entries();
         int size = entries.size();
         int partition = batch.partition();
-        PartitionStore store = cache.store(partition);
         CacheStoreBridge storeWriter;
         try {
             storeWriter = cache.core().storeWriter();
@@ -306,6 +306,26 @@ public final class EmbeddedTransport implements StreamerTransport {
             return applyInPlace(receiver, cache, batch, storeWriter);
         }
         CacheStoreBridge writer = ReceiverRegistry.storeWritesWholeBatch(receiver) ? storeWriter : null;
+        if (writer == null) {
+            return applyTo(receiver, cache, batch, null);
+        }
+        // The store and memory get the batch in the same order as the partition's other writes (CacheCore).
+        ReentrantLock order = cache.core().writeOrder(partition);
+        order.lock();
+        try {
+            return applyTo(receiver, cache, batch, writer);
+        } finally {
+            order.unlock();
+        }
+    }
+
+    /** The store first (with a writer), then memory, then the write-behind queue. */
+    private static BatchOutcome applyTo(BatchReceiver receiver, NodeCache<Object, Object> cache, PartitionBatch batch,
+                                        CacheStoreBridge writer) {
+        EntryBatch entries = batch.entries();
+        int size = entries.size();
+        int partition = batch.partition();
+        PartitionStore store = cache.store(partition);
         StoreChanges changes = null;
         try {
             if (writer != null) {

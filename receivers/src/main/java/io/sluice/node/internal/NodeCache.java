@@ -62,7 +62,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
 
     NodeCache(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
               boolean keepBinary, StoreSlot storeSlot) {
-        this(new CacheCore(services, config, stores, codec, storeSlot, false), keepBinary);
+        this(new CacheCore(services, config, stores, codec, storeSlot), keepBinary);
     }
 
     private NodeCache(CacheCore core, boolean keepBinary) {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -210,6 +211,19 @@ final class StoreReattachment implements AutoCloseable {
             return 0;
         }
         StoreChanges changes = bridge.newChanges();
+        // Ordered with the partition's other store-bound writes (CacheCore.writeOrder), then under its write lock.
+        ReentrantLock order = cache.core().writeOrder(partition);
+        order.lock();
+        try {
+            requeueLocked(cache, bridge, partition, keys, changes);
+        } finally {
+            order.unlock();
+        }
+        return changes.size();
+    }
+
+    private static void requeueLocked(NodeCache<Object, Object> cache, CacheStoreBridge bridge, int partition,
+                                      List<byte[]> keys, StoreChanges changes) {
         cache.store(partition).update(entry -> {
             for (byte[] key : keys) {
                 entry.at(key, 0, key.length);
@@ -224,7 +238,6 @@ final class StoreReattachment implements AutoCloseable {
             bridge.beforeMemory(changes);
             bridge.afterMemory(changes);
         });
-        return changes.size();
     }
 
     /** Stops the store retry (an attempt under way finishes). */
