@@ -17,7 +17,6 @@ import io.sluice.receiver.internal.ReceiverRegistry;
 import io.sluice.store.internal.ConsistencyReport;
 import io.sluice.store.internal.DataRegion;
 import io.sluice.store.internal.DataRegionConfig;
-import io.sluice.store.internal.checkpoint.CheckpointDeferredException;
 import io.sluice.store.internal.checkpoint.Checkpointer;
 import io.sluice.store.internal.wal.WriteAheadLog;
 import io.sluice.streamer.internal.StreamerRegistry;
@@ -35,7 +34,8 @@ import java.util.function.Consumer;
  * The node itself, wiring its parts together: the data region and its apply threads ({@link StripedExecutor}),
  * the caches ({@link CacheCatalogue}), recovery at start ({@link NodeRecovery}), checkpoints
  * ({@link CheckpointCapture}), recovered caches' stores ({@link StoreReattachment}), durability waits
- * ({@link Durability}), the streamers ({@link StreamerRegistry}) and the in-JVM transport. {@link io.sluice.node.SluiceNode}
+ * ({@link Durability}), the streamers ({@link StreamerRegistry}), the in-JVM transport and the close
+ * ({@link NodeShutdown}). {@link io.sluice.node.SluiceNode}
  * is the public face of one; the node process and tests use it directly (its {@link #transport()} is what a
  * streamer and a network server hand batches to).
  *
@@ -46,9 +46,6 @@ import java.util.function.Consumer;
 public final class NodeEngine implements Sluice {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeEngine.class);
-
-    /** How long {@link #close()} lets the apply threads finish batches already queued. */
-    private static final long STOP_TIMEOUT_SECONDS = 30;
 
     private final NodeConfig config;
     private final String id;
@@ -71,6 +68,7 @@ public final class NodeEngine implements Sluice {
     private final StoreReattachment reattachment;
     /** The streamers this node made, closed with it. */
     private final StreamerRegistry streamers;
+    private final NodeShutdown shutdown;
 
     /**
      * Starts a node whose metrics nobody reads (they go to a registry of its own).
@@ -137,6 +135,8 @@ public final class NodeEngine implements Sluice {
         this.transport = new EmbeddedTransport(id, catalogue::nodeCache, stripes, receivers, metrics, durability,
                 binary);
         this.streamers = new StreamerRegistry(transport, binary, "node '" + id + "'");
+        this.shutdown = new NodeShutdown(state, catalogue, reattachment, streamers, stripes, checkpointer,
+                recoveredKeys, wal, region, metrics);
         try {
             try {
                 reattachment.openCaches(this::getOrCreateCache);
@@ -336,52 +336,7 @@ public final class NodeEngine implements Sluice {
      */
     @Override
     public void close() {
-        if (stripes.isStripeThread()) {
-            throw new IllegalStateException("node '" + id + "' cannot be closed from a receiver: close() waits for "
-                    + "the apply threads, and this is one of them");
-        }
-        synchronized (catalogue.lock()) {
-            if (!state.beginClosing()) {
-                return;
-            }
-        }
-        reattachment.close();
-        RuntimeException failure = streamers.closeAll();
-        stripes.stop(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        // Write-behind drains into the stores before they close; nothing writes to memory any more.
-        for (NodeCache<Object, Object> cache : catalogue.caches()) {
-            if (cache.storeBridge() != null) {
-                try {
-                    cache.storeBridge().close();
-                } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
-        }
-        if (checkpointer != null) {
-            checkpointer.close();
-            try {
-                checkpointer.checkpoint(); // a clean stop leaves little log to replay
-            } catch (CheckpointDeferredException e) {
-                LOG.warn("no checkpoint at close: {}", e.getMessage());
-            } catch (IOException | RuntimeException e) {
-                LOG.error("the checkpoint at close failed; the next start replays the log since the previous one", e);
-            }
-        }
-        state.markClosed();
-        recoveredKeys.close();
-        if (wal != null) {
-            wal.close();
-        }
-        region.close();
-        metrics.close();
-        if (failure != null) {
-            throw failure;
-        }
+        shutdown.close();
     }
 
     @SuppressWarnings("unchecked")

@@ -5,8 +5,8 @@
  * and {@code LogReplay} (checkpoint load and log replay at start), {@code CheckpointCapture} (what a
  * checkpoint copies; write-behind confirmation), {@code StoreReattachment} and {@code AwaitedStores}
  * (recovered caches put in front of their stores again), {@code RecoveredKeys} (keys replayed for a store;
- * the attachment itself is {@code io.sluice.cachestore.internal.StoreSlot}),
- * {@code Durability} (waiting for the log), {@code EmbeddedTransport} (a request's batches to the stripes),
+ * the attachment itself is {@code io.sluice.cachestore.internal.StoreSlot}), {@code Durability} (waiting for
+ * the log), {@code NodeShutdown} (the close), {@code EmbeddedTransport} (a request's batches to the stripes),
  * {@code StripedExecutor} (one apply thread per stripe), {@code NodeCache} (the typed {@code Cache}, a
  * thin facade) over {@code CacheCore} (encoded keys and values against the partition stores and the cache
  * store) and {@code NodeMetrics} (the node's meters, counted once per batch). The streamers a node opens are
