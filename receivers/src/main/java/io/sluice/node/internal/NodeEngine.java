@@ -116,7 +116,7 @@ public final class NodeEngine implements Sluice {
             this.checkpointer = wal == null ? null
                     : NodeRecovery.recover(config, wal, catalogue, recoveredKeys, binary, capture);
         } catch (RuntimeException | Error e) {
-            stripes.stop(0, TimeUnit.SECONDS);
+            stripes.stop(5, TimeUnit.SECONDS); // nothing is queued yet: the threads end at once
             if (noted != null) {
                 noted.close();
             }
