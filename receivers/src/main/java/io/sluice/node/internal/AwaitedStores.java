@@ -74,7 +74,7 @@ final class AwaitedStores implements AutoCloseable {
     private void attempt() {
         for (var it = caches.iterator(); it.hasNext(); ) {
             NodeCache<Object, Object> cache = it.next();
-            CacheStoreConfig store = cache.awaitedStore();
+            CacheStoreConfig store = cache.storeSlot().awaited();
             if (store == null) {
                 it.remove(); // attached meanwhile (getOrCreateCache), declared without a store, or dropped
                 continue;
@@ -88,11 +88,11 @@ final class AwaitedStores implements AutoCloseable {
                 } else if (timer.isShutdown()) {
                     return; // the node is closing
                 } else if (failure instanceof IllegalStateException) {
-                    cache.awaitStore(store, failedToOpen(failure));
+                    cache.storeSlot().await(store, failedToOpen(failure));
                     LOG.warn("cache '{}': its store '{}' still fails to open ({}); next try in {} s", cache.name(),
                             store.storeName(), failure.getMessage(), pauseMillis / 1000);
                 } else {
-                    cache.awaitStore(store, failure.toString());
+                    cache.storeSlot().await(store, failure.toString());
                     LOG.error("cache '{}': putting it in front of its store '{}' failed; not retried", cache.name(),
                             store.storeName(), failure);
                     it.remove();

@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
  * The {@link StreamerTransport} of an embedded node: a request never leaves the JVM. Each of its
@@ -39,23 +41,30 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class EmbeddedTransport implements StreamerTransport {
 
-    private final NodeEngine node;
+    /** The node's caches by name (throws CacheNotFoundException, or IllegalStateException once the node closed). */
+    private final Function<String, NodeCache<Object, Object>> caches;
     private final StripedExecutor stripes;
     private final ReceiverRegistry receivers;
     private final List<String> nodeIds;
     private final NodeMetrics metrics;
+    private final Durability durability;
+    /** Checks batches that arrived from the network. */
+    private final BinaryContext binary;
 
-    EmbeddedTransport(NodeEngine node, StripedExecutor stripes, ReceiverRegistry receivers) {
-        this.node = node;
-        this.metrics = node.metrics();
+    EmbeddedTransport(String nodeId, Function<String, NodeCache<Object, Object>> caches, StripedExecutor stripes,
+                      ReceiverRegistry receivers, NodeMetrics metrics, Durability durability, BinaryContext binary) {
+        this.caches = caches;
+        this.metrics = metrics;
         this.stripes = stripes;
         this.receivers = receivers;
-        this.nodeIds = List.of(node.id());
+        this.nodeIds = List.of(nodeId);
+        this.durability = durability;
+        this.binary = binary;
     }
 
     @Override
     public int partitions(String cacheName) {
-        return node.nodeCache(cacheName).partitions();
+        return caches.apply(cacheName).partitions();
     }
 
     @Override
@@ -90,7 +99,7 @@ public final class EmbeddedTransport implements StreamerTransport {
         }
         NodeCache<Object, Object> cache;
         try {
-            cache = node.nodeCache(request.cacheName());
+            cache = caches.apply(request.cacheName());
         } catch (CacheNotFoundException | IllegalStateException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -110,7 +119,7 @@ public final class EmbeddedTransport implements StreamerTransport {
                 continue;
             }
             BatchReceiver receiver = receivers.receiver(receiverName, stripes.stripeOf(partition));
-            ApplyTask task = new ApplyTask(node, completion, i, cache, receiver, batch, untrusted ? node.binaryContext() : null);
+            ApplyTask task = new ApplyTask(completion, i, cache, receiver, batch, untrusted ? binary : null);
             try {
                 stripes.execute(partition, task);
             } catch (RejectedExecutionException e) {
@@ -150,8 +159,7 @@ public final class EmbeddedTransport implements StreamerTransport {
     }
 
     /** One partition batch, applied on its stripe thread. */
-    private static final class ApplyTask implements StripedExecutor.StripeTask {
-        private final NodeEngine node;
+    private final class ApplyTask implements StripedExecutor.StripeTask {
         private final RequestCompletion completion;
         private final int index;
         private final NodeCache<Object, Object> cache;
@@ -160,9 +168,8 @@ public final class EmbeddedTransport implements StreamerTransport {
         /** Set when the batch came from the network: it is checked before it is applied. */
         private final BinaryContext verifier;
 
-        ApplyTask(NodeEngine node, RequestCompletion completion, int index, NodeCache<Object, Object> cache,
+        ApplyTask(RequestCompletion completion, int index, NodeCache<Object, Object> cache,
                   BatchReceiver receiver, PartitionBatch batch, BinaryContext verifier) {
-            this.node = node;
             this.completion = completion;
             this.index = index;
             this.cache = cache;
@@ -187,11 +194,11 @@ public final class EmbeddedTransport implements StreamerTransport {
                 outcome = apply(receiver, cache, batch);
             } finally {
                 entries.releaseIndex(offsets); // the next batch on this thread reuses the array
-                node.metrics().batchApplied(System.nanoTime() - start);
+                metrics.batchApplied(System.nanoTime() - start);
             }
             // The outcome is reported once what the batch wrote is durable per the WAL mode (at once without
             // persistence); meanwhile this thread applies the next batches, which share the same log write.
-            node.whenDurable(error -> completion.complete(index, error == null ? outcome
+            durability.whenDurable(error -> completion.complete(index, error == null ? outcome
                     : BatchOutcome.failure(0, batch.entries().size(), error)));
         }
 
@@ -272,7 +279,7 @@ public final class EmbeddedTransport implements StreamerTransport {
      * never misses what memory has.
      */
     static BatchOutcome apply(BatchReceiver receiver, NodeCache<Object, Object> cache, PartitionBatch batch) {
-        if (!cache.skipsStore()) {
+        if (!cache.core().skipsStore()) {
             return applyThrough(receiver, cache, batch);
         }
         // The log marks this batch's writes, so that recovery does not queue them for the store either.
@@ -289,10 +296,9 @@ public final class EmbeddedTransport implements StreamerTransport {
         EntryBatch entries = batch.entries();
         int size = entries.size();
         int partition = batch.partition();
-        PartitionStore store = cache.store(partition);
         CacheStoreBridge storeWriter;
         try {
-            storeWriter = cache.storeWriter();
+            storeWriter = cache.core().storeWriter();
         } catch (IllegalStateException awaitingItsStore) {
             return BatchOutcome.failure(0, size, awaitingItsStore);
         }
@@ -300,13 +306,33 @@ public final class EmbeddedTransport implements StreamerTransport {
             return applyInPlace(receiver, cache, batch, storeWriter);
         }
         CacheStoreBridge writer = ReceiverRegistry.storeWritesWholeBatch(receiver) ? storeWriter : null;
+        if (writer == null) {
+            return applyTo(receiver, cache, batch, null);
+        }
+        // The store and memory get the batch in the same order as the partition's other writes (CacheCore).
+        ReentrantLock order = cache.core().writeOrder(partition);
+        order.lock();
+        try {
+            return applyTo(receiver, cache, batch, writer);
+        } finally {
+            order.unlock();
+        }
+    }
+
+    /** The store first (with a writer), then memory, then the write-behind queue. */
+    private static BatchOutcome applyTo(BatchReceiver receiver, NodeCache<Object, Object> cache, PartitionBatch batch,
+                                        CacheStoreBridge writer) {
+        EntryBatch entries = batch.entries();
+        int size = entries.size();
+        int partition = batch.partition();
+        PartitionStore store = cache.store(partition);
         StoreChanges changes = null;
         try {
             if (writer != null) {
                 changes = writer.changes(partition, entries, store, ReceiverRegistry.insertsOnlyAbsent(receiver));
                 writer.beforeMemory(changes);
             }
-            int applied = receiver.apply(cache, cache.codec(), store, entries);
+            int applied = receiver.apply(cache, cache.core().codec(), store, entries);
             if (writer != null) {
                 writer.afterMemory(changes);
             }
@@ -338,7 +364,7 @@ public final class EmbeddedTransport implements StreamerTransport {
         InPlaceChanges changes = new InPlaceChanges();
         BatchOutcome outcome;
         try {
-            outcome = BatchOutcome.success(receiver.apply(cache, cache.codec(), store, entries, changes));
+            outcome = BatchOutcome.success(receiver.apply(cache, cache.core().codec(), store, entries, changes));
         } catch (BatchApplyException e) {
             outcome = BatchOutcome.failure(e.applied(), e.notApplied(), e);
         } catch (Throwable t) {

@@ -12,15 +12,10 @@ import io.sluice.client.ClientConfig;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
-import io.sluice.streamer.internal.BatchArrays;
-import io.sluice.streamer.internal.Streamer;
+import io.sluice.streamer.internal.StreamerRegistry;
 
-import java.util.ArrayList;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@link Sluice} over TCP: caches and streamers of remote nodes, with the client's own binary
@@ -32,9 +27,7 @@ public final class RemoteSluice implements Sluice {
     private final BinaryContext binary = new BinaryContext();
     private final Nodes nodes;
     private final ClientTransport transport;
-    private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
-    /** Batch arrays shared by this owner's streamers: a new streamer starts with the arrays earlier ones left. */
-    private final BatchArrays batchArrays = BatchArrays.shared();
+    private final StreamerRegistry streamers;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -45,6 +38,7 @@ public final class RemoteSluice implements Sluice {
     public RemoteSluice(ClientConfig config) {
         this.nodes = new Nodes(Objects.requireNonNull(config, "config"), binary);
         this.transport = new ClientTransport(nodes, config.maxFrameSize());
+        this.streamers = new StreamerRegistry(transport, binary, "the client");
     }
 
     @Override
@@ -98,17 +92,19 @@ public final class RemoteSluice implements Sluice {
         return dataStreamer(cacheName, StreamerOptions.DEFAULT);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A streamer opened while {@link #close()} runs is either closed by it or refused.
+     *
+     * @throws IllegalStateException if the client is closed or closing
+     */
     @Override
     public <K, V> DataStreamer<K, V> dataStreamer(String cacheName, StreamerOptions options) {
         Objects.requireNonNull(cacheName, "cacheName");
         Objects.requireNonNull(options, "options");
         ensureOpen();
-        AtomicReference<Streamer<?, ?>> self = new AtomicReference<>();
-        Streamer<K, V> streamer = new Streamer<>(cacheName, options, transport, binary,
-                () -> streamers.remove(self.get()), batchArrays);
-        self.set(streamer);
-        streamers.add(streamer);
-        return streamer;
+        return streamers.open(cacheName, options);
     }
 
     @Override
@@ -126,18 +122,7 @@ public final class RemoteSluice implements Sluice {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        RuntimeException failure = null;
-        for (Streamer<?, ?> s : new ArrayList<>(streamers)) {
-            try {
-                s.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
+        RuntimeException failure = streamers.closeAll();
         nodes.close();
         if (failure != null) {
             throw failure;

@@ -4,6 +4,7 @@
  * it into its partition's {@code PartitionBuffer}, a sealed {@code Batch} goes to
  * {@code BatchSender} (per-node queue, bounded in-flight requests), {@code BatchLedger} follows
  * each batch to its final state, {@code BufferMemory} bounds the bytes held and
- * {@code AutoFlusher} sends buffers by age. May change without notice.
+ * {@code AutoFlusher} sends buffers by age. {@code StreamerRegistry} keeps an owner's (a node's,
+ * a client's) open streamers and closes them with it. May change without notice.
  */
 package io.sluice.streamer.internal;

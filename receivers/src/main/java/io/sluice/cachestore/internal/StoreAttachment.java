@@ -1,4 +1,4 @@
-package io.sluice.node.internal;
+package io.sluice.cachestore.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -10,12 +10,13 @@ import io.sluice.protocol.internal.Wire;
  * A cache's store attachment as the bytes the log (STORE record) and the checkpoint manifest keep: the
  * {@link CacheStoreWire} layout, the same bytes a CREATE_CACHE request carries, so there is one definition.
  */
-final class StoreAttachment {
+public final class StoreAttachment {
 
     private StoreAttachment() {
     }
 
-    static byte[] toBytes(CacheStoreConfig store) {
+    /** The attachment's bytes. */
+    public static byte[] toBytes(CacheStoreConfig store) {
         ByteBuf buf = Unpooled.buffer(64);
         try {
             CacheStoreWire.write(buf, store);
@@ -31,7 +32,7 @@ final class StoreAttachment {
      * @param where what held the bytes, for the error
      * @throws IllegalStateException naming where, if the bytes are not a whole attachment
      */
-    static CacheStoreConfig fromBytes(byte[] bytes, String where) {
+    public static CacheStoreConfig fromBytes(byte[] bytes, String where) {
         ByteBuf buf = Unpooled.wrappedBuffer(bytes);
         try {
             CacheStoreConfig store = CacheStoreWire.read(buf);
