@@ -11,6 +11,7 @@ import org.knowm.xchart.XYSeries.XYSeriesRenderStyle;
 import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.CategoryStyler;
 import org.knowm.xchart.style.XYStyler;
+import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.Styler.LegendPosition;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -32,7 +33,9 @@ final class LoadCharts {
 
     static final int WIDTH = 960;
     static final int RATES_HEIGHT = 420;
-    static final int TIME_HEIGHT = 460;
+    /** Height of the time chart without its legend, which takes a row per mode. */
+    static final int TIME_HEIGHT = 400;
+    private static final int LEGEND_ROW = 24;
 
     /** Distinguishable colours (Tableau 10), cycled when a run has more modes. */
     private static final Color[] COLORS = {new Color(0x4e79a7), new Color(0xf28e2b), new Color(0x59a14f),
@@ -43,6 +46,11 @@ final class LoadCharts {
     private static final int MARKED_POINTS = 12;
 
     private LoadCharts() {
+    }
+
+    /** Height of the time chart for this many modes. */
+    static int timeHeight(int modes) {
+        return TIME_HEIGHT + LEGEND_ROW * Math.max(1, modes);
     }
 
     /** The colour of the mode at {@code index} in run order. */
@@ -60,12 +68,18 @@ final class LoadCharts {
 
     /** Entries/s per mode: the median as a bar, every run as a dot. */
     static CategoryChart rates(List<ModeRuns> modes) {
+        boolean repeated = modes.stream().anyMatch(m -> m.runs().size() > 1);
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(RATES_HEIGHT)
-                .title("entries/s per mode: bar = median, dots = each run (taller is faster)")
+                .title(repeated ? "entries/s per mode: bar = median, dots = each run (taller is faster)"
+                        : "entries/s per mode (taller is faster)")
                 .yAxisTitle("entries/s").build();
         CategoryStyler styler = chart.getStyler();
         styler.setOverlapped(true);
-        styler.setLabelsVisible(false);
+        // Each bar labelled with its figure, as the table prints it.
+        styler.setLabelsVisible(true);
+        styler.setLabelsPosition(0.98);
+        styler.setXAxisLabelRotation(15);
+        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
         styler.setYAxisMin(0.0);
         style(styler);
         List<String> labels = modes.stream().map(ModeRuns::label).toList();
@@ -76,11 +90,13 @@ final class LoadCharts {
             List<Double> bar = new ArrayList<>();
             for (String label : labels) {
                 // A failed mode's time means nothing: no bar (as the table shows '-').
-                bar.add(label.equals(mode.label()) && !mode.finished().isEmpty() ? median(mode) : 0.0);
+                bar.add(label.equals(mode.label()) && !mode.finished().isEmpty() ? median(mode) : null);
             }
             CategorySeries series = chart.addSeries(legend(mode), labels, bar);
             series.setChartCategorySeriesRenderStyle(CategorySeriesRenderStyle.Bar);
             series.setFillColor(color(i));
+            // The axis names the modes: the legend only says what went wrong, and what the dots are.
+            series.setShowInLegend(!mode.verified());
         }
         if (mostRuns > 1) {
             for (int run = 0; run < mostRuns; run++) {
@@ -98,6 +114,7 @@ final class LoadCharts {
             }
             chart.getSeriesMap().get("run 1").setLabel("each run");
         }
+        styler.setLegendVisible(mostRuns > 1 || modes.stream().anyMatch(m -> !m.verified()));
         return chart;
     }
 
@@ -116,9 +133,9 @@ final class LoadCharts {
 
     /** Entries/s over time, one line per run of each mode. */
     static XYChart overTime(List<ModeRuns> modes) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(TIME_HEIGHT)
-                .title("entries/s over time, every run (progress sampled every " + ProgressReporter.SAMPLE_MILLIS
-                        + " ms; each point: entries/s since the previous point)")
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(timeHeight(modes.size()))
+                .title("entries/s over time, every run (each point: entries/s since the previous one, "
+                        + ProgressReporter.SAMPLE_MILLIS + " ms before)")
                 .xAxisTitle("seconds since the run's start").yAxisTitle("entries/s").build();
         XYStyler styler = chart.getStyler();
         styler.setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
@@ -144,6 +161,11 @@ final class LoadCharts {
                 series.setLineColor(color(i));
                 series.setMarkerColor(color(i));
                 series.setMarker(samples.size() <= MARKED_POINTS ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
+                // One legend entry per mode: its runs share its colour.
+                series.setShowInLegend(run == 0);
+                if (runs.size() > 1) {
+                    series.setLabel(modes.get(i).label() + " (" + runs.size() + " runs)");
+                }
                 any = true;
             }
         }
