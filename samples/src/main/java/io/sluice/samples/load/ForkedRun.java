@@ -125,6 +125,21 @@ final class ForkedRun {
         } catch (IOException e) {
             throw new ForkFailedException("cannot start a JVM for " + what + ": " + e.getMessage(), -1);
         }
+        // A parent stopped (Ctrl-C, SIGTERM) stops its running child instead of leaving it loading.
+        Thread stopChild = new Thread(child::destroyForcibly, "sluice-load-stop-child");
+        Runtime.getRuntime().addShutdownHook(stopChild);
+        try {
+            return awaitChild(child, what);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopChild);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook runs anyway.
+            }
+        }
+    }
+
+    private List<ModeResult> awaitChild(Process child, String what) {
         try {
             child.getOutputStream().close();
         } catch (IOException e) {
