@@ -173,13 +173,14 @@ final class ForkedRun {
             throw new ForkFailedException("interrupted while waiting for the JVM of " + what, -1);
         }
         if (exit != 0 || results.isEmpty() || unreadable != null) {
-            String why = exit != 0 ? "exited with status " + exit
-                    : unreadable != null ? "printed an unreadable result: " + unreadable : "printed no result line";
+            // An unreadable result first: the child was stopped for it, so its status says nothing.
+            String why = unreadable != null ? "printed an unreadable result: " + unreadable
+                    : exit != 0 ? "exited with status " + exit : "printed no result line";
             List<String> tail = stderr.lines();
             throw new ForkFailedException(String.format(Locale.ROOT, "the JVM of %s (pid %d) %s; %s", what,
                     child.pid(), why, tail.isEmpty() ? "its standard error was empty"
                             : "the end of its standard error:" + stderr.dropped() + System.lineSeparator()
-                            + String.join(System.lineSeparator(), tail)), exit != 0 ? exit : -1);
+                            + String.join(System.lineSeparator(), tail)), unreadable == null && exit != 0 ? exit : -1);
         }
         List<String> warnings = stderr.lines();
         if (!warnings.isEmpty()) {

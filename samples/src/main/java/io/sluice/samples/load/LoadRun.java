@@ -2,7 +2,6 @@ package io.sluice.samples.load;
 
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
-import io.sluice.DataStreamer;
 import io.sluice.Receivers;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
