@@ -25,8 +25,10 @@ import java.util.stream.Collectors;
  * {@code sluice-load}: loads StockOrder entries into an embedded Sluice node in several modes side
  * by side, each into a fresh store, and prints a table of entries/s with every load verified.
  *
+ * <p>Each mode runs in a JVM of its own ({@link ForkedRun}) unless {@code --no-fork}.
+ *
  * <p>Exit codes: 0 when every mode loaded and verified, 1 when a mode lost entries, read back wrong
- * values or failed, 2 for invalid options.
+ * values or failed, 2 for invalid options, 3 when a mode's JVM failed (its standard error's end is shown).
  */
 @Command(name = "sluice-load", mixinStandardHelpOptions = true, sortOptions = false,
         version = "sluice-load 0.1.0",
@@ -36,6 +38,12 @@ public final class LoadGenerator implements Callable<Integer> {
 
     /** Exit code of a run in which a mode lost entries, read back wrong values, or failed. */
     public static final int EXIT_NOT_VERIFIED = 1;
+    /** Exit code of a run in which a mode's JVM exited with an error or reported no result. */
+    public static final int EXIT_FORK_FAILED = 3;
+    /** Hidden options of a forked mode's JVM: run the one mode and report it ({@link ForkProtocol}). */
+    static final String FORK_CHILD = "--fork-child";
+    static final String FORK_PROGRESS = "--fork-progress";
+    static final String FORK_SAMPLES = "--fork-samples";
     /** Largest --entries. */
     static final long MAX_ENTRIES = 1_000_000_000L;
     /** Largest --value-size: 16 MiB. */
@@ -99,9 +107,28 @@ public final class LoadGenerator implements Callable<Integer> {
     long warmup;
 
     @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
-            description = "Time each mode N times, each into a fresh store, and show the median run "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "Time each mode N times, each into a fresh store (each in a JVM of its own, modes "
+                    + "interleaved: A B C A B C ...), and show the median and the range (default: ${DEFAULT-VALUE}).")
     int repeat;
+
+    @Option(names = "--no-fork",
+            description = "Run every mode in this JVM, one after the other (for debugging: the modes that run "
+                    + "later benefit from the earlier ones' warm JIT and heap).")
+    boolean noFork;
+
+    @Option(names = "--fork-heap", paramLabel = "SIZE",
+            description = "Heap of each mode's JVM, fixed (-Xms = -Xmx) and pre-touched (default: this JVM's -Xmx, "
+                    + "else " + ChildJvm.DEFAULT_HEAP + ").")
+    String forkHeap;
+
+    @Option(names = FORK_CHILD, hidden = true)
+    boolean forkChild;
+
+    @Option(names = FORK_PROGRESS, hidden = true)
+    ProgressReporter.Style forkProgress;
+
+    @Option(names = FORK_SAMPLES, hidden = true)
+    boolean forkSamples;
 
     @Option(names = "--connect", paramLabel = "HOST:PORT",
             description = "Load a remote node (sluice-node.jar) instead of an embedded one.")
@@ -123,8 +150,9 @@ public final class LoadGenerator implements Callable<Integer> {
     Path json;
 
     @Option(names = "--plot", paramLabel = "FILE",
-            description = "Also draw the run as an SVG file: entries/s per mode, and entries/s over time per mode "
-                    + "(progress sampled every " + ProgressReporter.SAMPLE_MILLIS + " ms, --no-progress or not).")
+            description = "Also draw the run's charts: entries/s per mode (every run), and entries/s over time per "
+                    + "run (progress sampled every " + ProgressReporter.SAMPLE_MILLIS + " ms, --no-progress or not); "
+                    + "PNG for a file named .png, else SVG.")
     Path plot;
 
     @Option(names = "--no-progress", description = "Print no progress while loading, only the table.")
@@ -171,8 +199,19 @@ public final class LoadGenerator implements Callable<Integer> {
     public Integer call() throws IOException {
         LoadSettings settings = validate();
         PrintWriter out = spec.commandLine().getOut();
+        if (forkChild) {
+            try {
+                return runAsChild(settings, out);
+            } catch (ValuePadding.ValueSizeException e) {
+                // The parent shows the end of this JVM's standard error: the message, not the usage under it.
+                spec.commandLine().getErr().println(e.getMessage());
+                spec.commandLine().getErr().flush();
+                return CommandLine.ExitCode.USAGE;
+            }
+        }
         ProgressReporter.Style style = ProgressReporter.Style.detect(noProgress);
-        String header = header(settings);
+        ChildJvm jvm = noFork ? null : ChildJvm.likeThisOne(forkHeap);
+        String header = header(settings, jvm);
         out.println(header);
         if (settings.modes().stream().anyMatch(LoadMode::needsNode)
                 && io.sluice.store.internal.page.ChunkAllocator.regionsUseDirectMemory()) {
@@ -182,19 +221,24 @@ public final class LoadGenerator implements Callable<Integer> {
             }
         }
         out.flush();
-        List<ModeResult> results;
+        List<ModeRuns> results;
         List<String> ratios = List.of();
         try {
             if (startNode) {
-                results = new ArrayList<>(runLoads(settings, nodes, out, style));
-                List<ModeResult> remote = runOnNodeProcess(settings, out, style);
+                results = new ArrayList<>(runLoads(settings, null, jvm, out, style));
+                List<ModeRuns> remote = runOnNodeProcess(settings, jvm, out, style);
                 ratios = SideBySide.ratios(results, remote);
                 results.addAll(remote);
             } else {
-                results = runLoads(settings, launcher(), out, style);
+                results = runLoads(settings, connect, jvm, out, style);
             }
         } catch (ValuePadding.ValueSizeException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        } catch (ForkedRun.ForkFailedException e) {
+            out.flush();
+            spec.commandLine().getErr().println("sluice-load: " + e.getMessage());
+            spec.commandLine().getErr().flush();
+            return e.exitCode() == CommandLine.ExitCode.USAGE ? CommandLine.ExitCode.USAGE : EXIT_FORK_FAILED;
         }
         List<ResultRow> rows = ResultTable.rows(results);
         out.println();
@@ -220,18 +264,43 @@ public final class LoadGenerator implements Callable<Integer> {
         return failed > 0 ? EXIT_NOT_VERIFIED : 0;
     }
 
-    private List<ModeResult> runLoads(LoadSettings settings, NodeLauncher launcher, PrintWriter out,
-                                      ProgressReporter.Style style) {
+    /** A forked mode's JVM: runs its one mode in-process and reports every run in a result line. */
+    private int runAsChild(LoadSettings settings, PrintWriter out) {
+        ProgressReporter.Style style = forkProgress != null ? forkProgress : ProgressReporter.Style.NONE;
+        ProgressReporter progress = new ProgressReporter(out, style, ProgressReporter.interval(style),
+                forkSamples ? ProgressReporter.SAMPLE_MILLIS : 0);
+        LoadRun run = new LoadRun(settings, launcher(), progress);
+        hook.apply(run);
+        for (ModeRuns mode : run.run()) {
+            for (ModeResult result : mode.runs()) {
+                out.println(ForkProtocol.line(result));
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    /**
+     * Runs the modes: each in a JVM of its own when {@code jvm} is given, else in this one.
+     *
+     * @param connect the remote node to load, or {@code null} for embedded nodes
+     */
+    private List<ModeRuns> runLoads(LoadSettings settings, String connect, ChildJvm jvm, PrintWriter out,
+                                    ProgressReporter.Style style) {
+        if (jvm != null) {
+            return new ForkedRun(settings, connect, jvm, style, plot != null, out, spec.commandLine().getErr()).run();
+        }
         // --plot samples the progress whether it is shown or not.
         ProgressReporter progress = new ProgressReporter(out, style, ProgressReporter.interval(style),
                 plot != null ? ProgressReporter.SAMPLE_MILLIS : 0);
-        LoadRun run = new LoadRun(settings, launcher, progress);
+        LoadRun run = new LoadRun(settings, connect != null ? new RemoteNodeLauncher(connect) : nodes, progress);
         hook.apply(run);
         return run.run();
     }
 
     /** Starts a node process, runs the node modes against it, stops it; its rows are marked remote. */
-    private List<ModeResult> runOnNodeProcess(LoadSettings settings, PrintWriter out, ProgressReporter.Style style)
+    private List<ModeRuns> runOnNodeProcess(LoadSettings settings, ChildJvm jvm, PrintWriter out,
+                                            ProgressReporter.Style style)
             throws IOException {
         Path jar = nodeJar != null ? nodeJar : Path.of("receivers", "target", "sluice-node.jar");
         long region = 2 * LoadRun.regionBytes(settings, settings.keyPlan()) * (settings.modes().size() + 1);
@@ -245,21 +314,26 @@ public final class LoadGenerator implements Callable<Integer> {
             out.flush();
             List<LoadMode> nodeModes = settings.modes().stream().filter(LoadMode::needsNode).toList();
             LoadSettings remote = settings.withModes(nodeModes);
-            return SideBySide.remote(runLoads(remote, new RemoteNodeLauncher(node.address()), out, style));
+            return SideBySide.remote(runLoads(remote, node.address(), jvm, out, style));
         } finally {
             node.stop();
         }
     }
 
-    private String header(LoadSettings s) {
+    private String header(LoadSettings s, ChildJvm jvm) {
+        String where = jvm != null
+                ? "each mode in a JVM of its own (" + jvm.describe() + ")"
+                        + (s.repeat() > 1 ? ", modes interleaved" : "")
+                : String.format(Locale.ROOT, "every mode in this JVM (--no-fork, max heap %,d MiB)",
+                        Runtime.getRuntime().maxMemory() >> 20);
         return String.format(Locale.ROOT,
                 "sluice-load: %,d entries per mode, %d producer threads, modes %s, values %s, value size %s, "
-                        + "collision ratio %s, warm-up %,d entries, %s; %d processors, max heap %,d MiB",
+                        + "collision ratio %s, warm-up %,d entries, %s, %s; %d processors",
                 s.entries(), s.threads(), s.modes().stream().map(LoadMode::cliName).collect(Collectors.joining(",")),
                 s.values().stream().map(ValueKind::cliName).collect(Collectors.joining(",")),
                 s.valueSize() == 0 ? "natural" : s.valueSize() + " B", s.collisionRatio(), s.warmupEntries(),
-                s.repeat() == 1 ? "timed once" : "median of " + s.repeat() + " timed runs",
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+                s.repeat() == 1 ? "timed once" : "median of " + s.repeat() + " timed runs", where,
+                Runtime.getRuntime().availableProcessors());
     }
 
     /**
@@ -310,8 +384,14 @@ public final class LoadGenerator implements Callable<Integer> {
         checkParentExists("--json", json);
         checkParentExists("--plot", plot);
         if (plot != null && plot.getFileName() != null
-                && plot.getFileName().toString().toLowerCase(Locale.ROOT).matches(".*\\.(png|jpe?g|gif)")) {
-            throw invalid("--plot is %s; sluice-load draws SVG only: name the file .svg", plot);
+                && plot.getFileName().toString().toLowerCase(Locale.ROOT).matches(".*\\.(jpe?g|gif|pdf)")) {
+            throw invalid("--plot is %s; sluice-load draws SVG or PNG: name the file .svg or .png", plot);
+        }
+        if (forkHeap != null && !ChildJvm.isHeapSize(forkHeap)) {
+            throw invalid("--fork-heap is '%s'; it must be a size as -Xmx takes it, e.g. 2g or 1536m", forkHeap);
+        }
+        if (forkHeap != null && noFork) {
+            throw invalid("--fork-heap and --no-fork exclude each other: without forks, give this JVM -Xms/-Xmx");
         }
         return new LoadSettings(entries, producerThreads, parseModes(), parseValues(), valueSize, collisionRatio,
                 bufferSize, flushIntervalMs, parallelOps, pageSize, partitions,

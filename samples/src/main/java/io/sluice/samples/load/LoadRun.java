@@ -2,14 +2,12 @@ package io.sluice.samples.load;
 
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
-import io.sluice.DataStreamer;
 import io.sluice.Receivers;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -59,18 +57,19 @@ final class LoadRun {
     }
 
     /**
-     * Runs the modes.
+     * Runs the modes: each warms up, then is timed {@code repeat} times, before the next mode runs.
      *
-     * @return one result per mode and value kind, in run order; a mode that failed has a result saying why
+     * @return every run of each mode and value kind, in run order; a mode that failed has a run saying why
+     *         (and no later runs)
      * @throws ValuePadding.ValueSizeException if --value-size is below a value's natural size
      */
-    List<ModeResult> run() {
+    List<ModeRuns> run() {
         KeyPlan plan = settings.keyPlan();
         KeyPlan warmup = new KeyPlan(settings.warmupEntries(), settings.threads(), settings.collisionRatio());
-        List<ModeResult> results = new ArrayList<>();
+        List<ModeRuns> results = new ArrayList<>();
         for (LoadMode mode : settings.modes()) {
             if (mode == LoadMode.RAW) {
-                results.add(runMode(mode, "fields", plan, warmup,
+                results.add(runMode(mode, RAW_VALUES, plan, warmup,
                         p -> new RawLoad(p, RawLoad.padFor(settings.valueSize()))));
             } else {
                 for (ValueKind kind : settings.values()) {
@@ -81,12 +80,15 @@ final class LoadRun {
         return results;
     }
 
+    /** What the raw baseline's values column says: it writes the fields itself. */
+    static final String RAW_VALUES = "fields";
+
     /** Opens a mode's load for a key plan. */
     private interface LoadOpener {
         ModeLoad open(KeyPlan plan) throws Exception;
     }
 
-    private ModeResult runMode(LoadMode mode, String values, KeyPlan plan, KeyPlan warmup, LoadOpener opener) {
+    private ModeRuns runMode(LoadMode mode, String values, KeyPlan plan, KeyPlan warmup, LoadOpener opener) {
         String label = mode.cliName() + '/' + values;
         double[] seconds = {0, 0};
         double previous = 0;
@@ -97,7 +99,7 @@ final class LoadRun {
             } catch (ValuePadding.ValueSizeException e) {
                 throw e;
             } catch (Exception | Error e) {
-                return ModeResult.failed(mode.cliName(), values, plan.entries(), 0, plan.distinct(), e);
+                return ModeRuns.of(ModeResult.failed(mode.cliName(), values, plan.entries(), 0, plan.distinct(), e));
             } finally {
                 System.gc();
             }
@@ -111,14 +113,12 @@ final class LoadRun {
         for (int run = 0; run < settings.repeat(); run++) {
             ModeResult result = timeMode(mode, values, plan, opener,
                     settings.repeat() == 1 ? label : label + " #" + (run + 1));
-            if (!result.verified()) {
-                return result;
-            }
             timings.add(result);
+            if (!result.verified()) {
+                break;
+            }
         }
-        // The median run: one slow or fast outlier on a shared machine does not decide the row.
-        timings.sort(Comparator.comparingDouble(ModeResult::seconds));
-        return timings.get(timings.size() / 2);
+        return new ModeRuns(timings);
     }
 
     /** One timed load of a mode into a fresh store, verified. */

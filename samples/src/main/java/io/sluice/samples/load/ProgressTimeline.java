@@ -124,6 +124,32 @@ public final class ProgressTimeline {
         stride *= 2;
     }
 
+    /**
+     * A timeline holding exactly these samples, e.g. as a forked mode's JVM reported them
+     * ({@link ForkProtocol}); no more samples are recorded into it.
+     *
+     * @throws IllegalArgumentException if the arrays differ in length or hold more than {@value #MAX_SAMPLES}
+     */
+    static ProgressTimeline of(long[] elapsedNanos, long[] entries) {
+        if (elapsedNanos.length != entries.length || elapsedNanos.length > MAX_SAMPLES) {
+            throw new IllegalArgumentException(elapsedNanos.length + " times and " + entries.length
+                    + " entry counts: they must be as many, and at most " + MAX_SAMPLES);
+        }
+        if (elapsedNanos.length == 0) {
+            return NONE;
+        }
+        ProgressTimeline timeline = new ProgressTimeline(MAX_SAMPLES, 1);
+        timeline.nanos = elapsedNanos.clone();
+        timeline.done = entries.clone();
+        timeline.size = elapsedNanos.length;
+        return timeline;
+    }
+
+    /** Nanoseconds since the load's start at sample {@code i}. */
+    long nanos(int i) {
+        return nanos[check(i)];
+    }
+
     /** Samples kept. */
     public int size() {
         return size;

@@ -16,7 +16,8 @@ import java.util.Map;
 final class ResultFiles {
 
     static final String CSV_HEADER = "mode,values,entries,seconds,entries_per_second,vs_fastest,vs_raw,"
-            + "mb_per_second,entries_per_cpu_second,verified,expected_size,actual_size,sampled,mismatched,problem";
+            + "mb_per_second,entries_per_cpu_second,verified,expected_size,actual_size,sampled,mismatched,problem,"
+            + "runs,entries_per_second_min,entries_per_second_max,entries_per_cpu_second_min,entries_per_cpu_second_max";
 
     private ResultFiles() {
     }
@@ -30,7 +31,9 @@ final class ResultFiles {
                     r.vsRaw() == null ? "" : number(r.vsRaw()), number(r.megabytesPerSecond()), number(r.entriesPerCpuSecond()),
                     Boolean.toString(r.verified()), Long.toString(r.expectedSize()), Long.toString(r.actualSize()),
                     Integer.toString(r.sampled()), Integer.toString(r.mismatched()),
-                    r.problem() == null ? "" : quote(r.problem()))).append('\n');
+                    r.problem() == null ? "" : quote(r.problem()), Integer.toString(r.runs()),
+                    number(r.entriesPerSecondMin()), number(r.entriesPerSecondMax()),
+                    number(r.entriesPerCpuSecondMin()), number(r.entriesPerCpuSecondMax()))).append('\n');
         }
         Files.writeString(file, csv, StandardCharsets.UTF_8);
     }

@@ -18,9 +18,16 @@ package io.sluice.samples.load;
  * @param sampled          values read back and compared
  * @param mismatched       sampled values missing or different
  * @param problem          what went wrong, or {@code null}
+ * @param runs             timed runs the figures are the medians of (1 without {@code --repeat})
+ * @param entriesPerSecondMin    the slowest run's entries/s (the figure itself for one run or a row that did not verify)
+ * @param entriesPerSecondMax    the fastest run's entries/s
+ * @param entriesPerCpuSecondMin the smallest entries per CPU-second over the runs (0 if not measured)
+ * @param entriesPerCpuSecondMax the largest entries per CPU-second over the runs (0 if not measured)
  */
 public record ResultRow(String mode, String values, long entries, double seconds, double entriesPerSecond,
                         double vsFastest, Double vsRaw, double megabytesPerSecond,
                         double entriesPerCpuSecond, boolean verified,
-                        long expectedSize, long actualSize, int sampled, int mismatched, String problem) {
+                        long expectedSize, long actualSize, int sampled, int mismatched, String problem,
+                        int runs, double entriesPerSecondMin, double entriesPerSecondMax,
+                        double entriesPerCpuSecondMin, double entriesPerCpuSecondMax) {
 }

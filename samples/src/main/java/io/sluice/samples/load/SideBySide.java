@@ -13,26 +13,28 @@ final class SideBySide {
     private SideBySide() {
     }
 
-    /** The remote results, their modes marked. */
-    static List<ModeResult> remote(List<ModeResult> results) {
-        List<ModeResult> marked = new ArrayList<>(results.size());
-        for (ModeResult r : results) {
-            marked.add(r.withMode(r.mode() + REMOTE));
+    /** The remote results, every run's mode marked. */
+    static List<ModeRuns> remote(List<ModeRuns> results) {
+        List<ModeRuns> marked = new ArrayList<>(results.size());
+        for (ModeRuns m : results) {
+            marked.add(new ModeRuns(m.runs().stream().map(r -> r.withMode(r.mode() + REMOTE)).toList()));
         }
         return marked;
     }
 
-    /** One line per mode that ran both ways and verified: remote entries/s as a share of embedded. */
-    static List<String> ratios(List<ModeResult> embedded, List<ModeResult> remote) {
+    /** One line per mode that ran both ways and verified: remote median entries/s as a share of embedded. */
+    static List<String> ratios(List<ModeRuns> embedded, List<ModeRuns> remote) {
         List<String> lines = new ArrayList<>();
-        for (ModeResult r : remote) {
+        for (ModeRuns r : remote) {
             String mode = r.mode().substring(0, r.mode().length() - REMOTE.length());
-            for (ModeResult e : embedded) {
+            for (ModeRuns e : embedded) {
+                double remoteRate = r.entriesPerSecond().median();
+                double embeddedRate = e.entriesPerSecond().median();
                 if (e.mode().equals(mode) && e.values().equals(r.values()) && e.verified() && r.verified()
-                        && e.entriesPerSecond() > 0) {
+                        && embeddedRate > 0) {
                     lines.add(String.format(Locale.ROOT, "remote/embedded %s %s: %.2fx (%,.0f vs %,.0f entries/s;"
                                     + " client and node share this machine's cores)", mode, r.values(),
-                            r.entriesPerSecond() / e.entriesPerSecond(), r.entriesPerSecond(), e.entriesPerSecond()));
+                            remoteRate / embeddedRate, remoteRate, embeddedRate));
                 }
             }
         }

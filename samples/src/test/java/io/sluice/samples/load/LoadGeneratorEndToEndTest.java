@@ -31,7 +31,7 @@ class LoadGeneratorEndToEndTest {
     @Test
     void startNodeRunsEveryNodeModeEmbeddedAndRemoteSideBySide() {
         int exit = run(new LoadGenerator(), "--entries", "5000", "--threads", "2", "--warmup", "1000",
-                "--modes", "raw,put,streamer-isolated", "--start-node",
+                "--modes", "raw,put,streamer-isolated", "--start-node", "--fork-heap", "256m",
                 "--node-jar", Path.of("..", "receivers", "target", "sluice-node.jar").toString());
         String output = out.toString();
         assertThat(exit).as(output + err).isZero();
@@ -48,7 +48,7 @@ class LoadGeneratorEndToEndTest {
     void everyModeWithBothValueKindsLoadsAndVerifies(@TempDir Path dir) throws Exception {
         Path csv = dir.resolve("load.csv");
         Path json = dir.resolve("load.json");
-        int exit = run(new LoadGenerator(), "--entries", "5000", "--threads", "2", "--values", "both",
+        int exit = run(new LoadGenerator(), "--no-fork", "--entries", "5000", "--threads", "2", "--values", "both",
                 "--csv", csv.toString(), "--json", json.toString());
         String output = out.toString();
         assertThat(exit).as(output + err).isZero();
@@ -74,38 +74,41 @@ class LoadGeneratorEndToEndTest {
     }
 
     @Test
-    void plotDrawsTheRunsFiguresAndProgressEvenWithoutShownProgress(@TempDir Path dir) throws Exception {
-        Path plot = dir.resolve("run.svg");
+    void forkedRepeatsAreInterleavedAndPlottedEveryOneEvenWithoutShownProgress(@TempDir Path dir) throws Exception {
+        Path plot = dir.resolve("run.png");
         Path json = dir.resolve("run.json");
         int exit = run(new LoadGenerator(), "--entries", "20000", "--threads", "2", "--warmup", "0",
-                "--modes", "raw,put,streamer-isolated", "--no-progress", "--plot", plot.toString(),
+                "--modes", "raw,streamer-isolated", "--repeat", "2", "--fork-heap", "256m", "--plot", plot.toString(),
                 "--json", json.toString());
         String output = out.toString();
         assertThat(exit).as(output + err).isZero();
-        assertThat(output).doesNotContain("/ 20,000 entries").contains("plot written to " + plot);
-
-        org.w3c.dom.Document svg = SvgTest.parse(Files.readString(plot));
-        java.util.Map<String, org.w3c.dom.Element> bars = LoadPlotTest.byMode(svg.getElementsByTagName("g"), "bar");
-        java.util.Map<String, org.w3c.dom.Element> lines =
-                LoadPlotTest.byMode(svg.getElementsByTagName("polyline"), "series");
+        assertThat(output).contains("each mode in a JVM of its own (-Xms256m -Xmx256m -XX:+AlwaysPreTouch), modes interleaved")
+                .contains("plot written to " + plot);
+        // A B A B: each run's JVM announced in that order, and each run's progress passed on.
+        List<String> forks = output.lines().filter(l -> l.matches("\\[\\d/4\\] .*: in a JVM of its own \\(pid \\d+\\), warming up"))
+                .map(l -> l.substring(0, l.indexOf(':'))).toList();
+        assertThat(forks).containsExactly("[1/4] raw/fields, run 1 of 2", "[2/4] streamer-isolated/binary, run 1 of 2",
+                "[3/4] raw/fields, run 2 of 2", "[4/4] streamer-isolated/binary, run 2 of 2");
+        assertThat(output).contains("streamer-isolated/binary").contains("/ 20,000 entries")
+                .doesNotContain(ForkProtocol.PREFIX);
+        assertThat(output).containsPattern("(?m)^streamer-isolated +binary +20,000 +2 .* yes$");
         JsonNode results = new ObjectMapper().readTree(json.toFile()).path("results");
-        assertThat(results).hasSize(3);
-        assertThat(bars).hasSize(3);
+        assertThat(results).hasSize(2);
         for (JsonNode row : results) {
-            String mode = row.path("mode").asText() + "/" + row.path("values").asText();
-            // The figure on the bar is the run's own, as the table and the JSON give it.
-            assertThat(LoadPlotTest.figure(bars.get(mode))).as(mode)
-                    .isEqualTo(String.format(java.util.Locale.ROOT, "%,.0f", row.path("entriesPerSecond").asDouble()));
-            // Sampled with progress off: at least the sample taken when the load ended.
-            assertThat(lines.get(mode)).as(mode).isNotNull();
-            assertThat(lines.get(mode).getAttribute("points").split(" ")).isNotEmpty();
+            assertThat(row.path("runs").asInt()).isEqualTo(2);
+            assertThat(row.path("entriesPerSecondMin").asDouble()).isPositive()
+                    .isLessThanOrEqualTo(row.path("entriesPerSecond").asDouble());
+            assertThat(row.path("entriesPerCpuSecond").asDouble()).as("measured in the child").isPositive();
         }
+        java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(plot.toFile());
+        assertThat(image).as("a PNG").isNotNull();
+        assertThat(image.getWidth()).isEqualTo(LoadCharts.WIDTH);
     }
 
     @Test
     void collisionsAndPaddingAreVerifiedAgainstTheDistinctKeys() {
         int exit = run(new LoadGenerator(), "--entries", "4000", "--threads", "3", "--collision-ratio", "0.5",
-                "--value-size", "300", "--values", "both", "--no-progress",
+                "--value-size", "300", "--values", "both", "--no-progress", "--no-fork",
                 "--modes", "putAll,streamer-isolated,streamer-individual,streamer-batched");
         String output = out.toString();
         assertThat(exit).as(output + err).isZero();
@@ -122,7 +125,7 @@ class LoadGeneratorEndToEndTest {
             }
         }));
         int exit = run(generator, "--entries", "5000", "--threads", "1", "--modes", "streamer-isolated",
-                "--no-progress");
+                "--no-progress", "--no-fork");
         String output = out.toString();
         assertThat(exit).isEqualTo(LoadGenerator.EXIT_NOT_VERIFIED);
         assertThat(output).containsPattern("streamer-isolated +binary +5,000 .* NO")

@@ -56,12 +56,19 @@ class LoadGeneratorOptionsTest {
             "--connect=localhost:99999  | --connect is 'localhost:99999'; it must be HOST:PORT",
             "--csv=/no/such/dir/r.csv   | --csv is /no/such/dir/r.csv; its directory /no/such/dir does not exist",
             "--plot=/no/such/dir/r.svg  | --plot is /no/such/dir/r.svg; its directory /no/such/dir does not exist",
-            "--plot=run.png             | --plot is run.png; sluice-load draws SVG only: name the file .svg",
+            "--plot=run.jpg             | --plot is run.jpg; sluice-load draws SVG or PNG: name the file .svg or .png",
+            "--fork-heap=2 gigabytes    | --fork-heap is '2 gigabytes'; it must be a size as -Xmx takes it, e.g. 2g or 1536m",
     })
     void invalidOptionIsRejectedNamingOptionValueAndLimit(String option, String message) {
         assertThat(run(option)).isEqualTo(2);
         assertThat(err.toString()).contains(message).contains("Usage: sluice-load");
         assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void forkHeapAndNoForkExcludeEachOther() {
+        assertThat(run("--no-fork", "--fork-heap", "1g")).isEqualTo(2);
+        assertThat(err.toString()).contains("--fork-heap and --no-fork exclude each other");
     }
 
     @Test

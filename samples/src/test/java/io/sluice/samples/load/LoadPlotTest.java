@@ -2,19 +2,20 @@ package io.sluice.samples.load;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategorySeries;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
 
+import javax.imageio.ImageIO;
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 class LoadPlotTest {
 
@@ -34,128 +35,98 @@ class LoadPlotTest {
                 timeline);
     }
 
-    private static List<ModeResult> run() {
+    private static List<ModeRuns> run() {
         return List.of(
-                // 2,000,000 in 1.6 s; a slow start, then steady.
-                result("streamer-isolated", 2_000_000, 1.6, new long[][]{
-                        {400, 10_000}, {800, 700_000}, {1200, 1_400_000}, {1600, 2_000_000}}),
-                // 300,000 in 0.9 s, with a stall from 0.3 s to 0.6 s.
-                result("put", 300_000, 0.9, new long[][]{{300, 150_000}, {600, 150_000}, {900, 300_000}}),
-                ModeResult.failed("putAll", "binary", 300_000, 0.2, 300_000, new IllegalStateException("boom")));
+                // Three runs: 2,000,000 in 1.6 s (a slow start, then steady), in 1.0 s and in 2.0 s.
+                new ModeRuns(List.of(
+                        result("streamer-isolated", 2_000_000, 1.6, new long[][]{
+                                {400, 10_000}, {800, 700_000}, {1200, 1_400_000}, {1600, 2_000_000}}),
+                        result("streamer-isolated", 2_000_000, 1.0, new long[][]{{500, 1_000_000}, {1000, 2_000_000}}),
+                        result("streamer-isolated", 2_000_000, 2.0, new long[][]{{1000, 1_000_000}, {2000, 2_000_000}}))),
+                // One run: 300,000 in 0.9 s, with a stall from 0.3 s to 0.6 s.
+                ModeRuns.of(result("put", 300_000, 0.9, new long[][]{{300, 150_000}, {600, 150_000}, {900, 300_000}})),
+                ModeRuns.of(ModeResult.failed("putAll", "binary", 300_000, 0.2, 300_000,
+                        new IllegalStateException("boom"))));
     }
 
     @Test
-    void theDocumentIsWellFormedSvg() throws Exception {
-        Document svg = SvgTest.parse(LoadPlot.svg("sluice-load: 2,000,000 entries <per> mode & more", run()));
-        assertThat(svg.getDocumentElement().getLocalName()).isEqualTo("svg");
-        assertThat(svg.getDocumentElement().getTextContent()).contains("sluice-load: 2,000,000 entries <per> mode & more");
+    void eachModesBarIsItsMedianAndEveryRunIsADotOnIt() {
+        CategoryChart chart = LoadCharts.rates(run());
+        CategorySeries isolated = chart.getSeriesMap().get("streamer-isolated/binary");
+        CategorySeries put = chart.getSeriesMap().get("put/binary");
+        // One bar per mode at its own category, the others at 0; the median of 1.25 M, 2 M and 1 M.
+        assertThat(values(isolated)).containsExactly(1_250_000.0, null, null);
+        assertThat(values(put).get(1)).isCloseTo(333_333.3, org.assertj.core.api.Assertions.within(0.1));
+        // A failed mode has no bar, and its legend says why.
+        assertThat(values(chart.getSeriesMap().get("putAll/binary (failed: failed: IllegalStateException: boom)")))
+                .containsOnlyNulls();
+        // One dot series per run: run k's rate of each mode that had a k-th run.
+        assertThat(values(chart.getSeriesMap().get("run 1")).get(0)).isEqualTo(1_250_000.0);
+        assertThat(values(chart.getSeriesMap().get("run 2"))).containsExactly(2_000_000.0, null, null);
+        assertThat(values(chart.getSeriesMap().get("run 3"))).containsExactly(1_000_000.0, null, null);
+        assertThat(chart.getSeriesMap()).hasSize(6);
     }
 
     @Test
-    void eachBarIsLabelledWithItsModesFigureAsTheTablePrintsIt() throws Exception {
-        Document svg = SvgTest.parse(LoadPlot.svg("t", run()));
-        Map<String, Element> bars = byMode(svg.getElementsByTagName("g"), "bar");
-        assertThat(bars).containsOnlyKeys("streamer-isolated/binary", "put/binary", "putAll/binary");
-        assertThat(figure(bars.get("streamer-isolated/binary"))).isEqualTo("1,250,000");
-        assertThat(figure(bars.get("put/binary"))).isEqualTo("333,333");
-        // The faster mode has the longer bar, in proportion.
-        double isolated = width(bars.get("streamer-isolated/binary"));
-        double put = width(bars.get("put/binary"));
-        assertThat(put / isolated).isCloseTo(333_333.0 / 1_250_000, within(0.01));
-        // A failed mode has no bar and no figure: it says why.
-        Element failed = bars.get("putAll/binary");
-        assertThat(failed.getElementsByTagName("rect").getLength()).isZero();
-        assertThat(figure(failed)).isNull();
-        assertThat(failed.getTextContent()).contains("failed: IllegalStateException: boom");
-    }
-
-    @Test
-    void aLoadThatDidNotVerifyKeepsItsBarAndIsMarked() throws Exception {
+    void aLoadThatDidNotVerifyKeepsItsBarAndIsMarked() {
         ModeResult lost = new ModeResult("put", "pojo", 5000, 0.5, 500_000, 5000, 4960, 1000, 0, "LOST 40 entries");
-        Document svg = SvgTest.parse(LoadPlot.svg("t", List.of(lost)));
-        Element bar = byMode(svg.getElementsByTagName("g"), "bar").get("put/pojo");
-        assertThat(figure(bar)).isEqualTo("10,000");
-        assertThat(bar.getTextContent()).contains("not verified");
+        CategoryChart chart = LoadCharts.rates(List.of(ModeRuns.of(lost)));
+        assertThat(values(chart.getSeriesMap().get("put/pojo (not verified)"))).containsExactly(10_000.0);
     }
 
     @Test
-    void eachModesLineHasOnePointPerProgressSampleAtItsTimeAndRate() throws Exception {
-        List<ModeResult> results = run();
-        Document svg = SvgTest.parse(LoadPlot.svg("t", results));
-        Element area = (Element) svg.getElementsByTagName("rect").item(0);
-        NodeList rects = svg.getElementsByTagName("rect");
-        for (int i = 0; i < rects.getLength(); i++) {
-            if (((Element) rects.item(i)).getAttribute("class").equals("plot-area")) {
-                area = (Element) rects.item(i);
-            }
-        }
-        double x0 = Double.parseDouble(area.getAttribute("x"));
-        double y0 = Double.parseDouble(area.getAttribute("y"));
-        double width = Double.parseDouble(area.getAttribute("width"));
-        double height = Double.parseDouble(area.getAttribute("height"));
-        double xMax = Double.parseDouble(area.getAttribute("data-x-max"));
-        double yMax = Double.parseDouble(area.getAttribute("data-y-max"));
-        assertThat(xMax).isGreaterThanOrEqualTo(1.6);
-        // The fastest interval: 700,000 entries in 0.4 s.
-        assertThat(yMax).isGreaterThanOrEqualTo(1_750_000);
-
-        Map<String, Element> lines = byMode(svg.getElementsByTagName("polyline"), "series");
+    void everyRunOfEveryModeIsALineWithOnePointPerProgressSampleInItsModesColour() {
+        List<ModeRuns> modes = run();
+        XYChart chart = LoadCharts.overTime(modes);
         // The failed mode recorded no samples and draws no line.
-        assertThat(lines).containsOnlyKeys("streamer-isolated/binary", "put/binary");
-        for (ModeResult r : results.subList(0, 2)) {
-            ProgressTimeline samples = r.progress();
-            String[] points = lines.get(PlotStyle.label(r)).getAttribute("points").split(" ");
-            assertThat(points).as(r.mode()).hasSize(samples.size());
-            for (int i = 0; i < points.length; i++) {
-                String[] xy = points[i].split(",");
-                double seconds = (Double.parseDouble(xy[0]) - x0) / width * xMax;
-                double rate = (y0 + height - Double.parseDouble(xy[1])) / height * yMax;
-                // Coordinates have one decimal: a twentieth of a pixel off at most.
-                assertThat(seconds).as("%s point %d", r.mode(), i).isCloseTo(samples.seconds(i), within(0.06 / width * xMax));
-                assertThat(rate).as("%s point %d", r.mode(), i)
-                        .isCloseTo(samples.entriesPerSecond(i), within(0.06 / height * yMax));
-            }
+        assertThat(chart.getSeriesMap()).containsOnlyKeys("streamer-isolated/binary #1", "streamer-isolated/binary #2",
+                "streamer-isolated/binary #3", "put/binary");
+        XYSeries first = chart.getSeriesMap().get("streamer-isolated/binary #1");
+        ProgressTimeline samples = modes.get(0).runs().get(0).progress();
+        assertThat(first.getXData()).hasSize(samples.size());
+        for (int i = 0; i < samples.size(); i++) {
+            assertThat(first.getXData()[i]).isEqualTo(samples.seconds(i));
+            assertThat(first.getYData()[i]).isEqualTo(samples.entriesPerSecond(i));
         }
-        // The stall of put is drawn at 0 entries/s, on the plot's bottom edge.
-        String stall = lines.get("put/binary").getAttribute("points").split(" ")[1];
-        assertThat(Double.parseDouble(stall.split(",")[1])).isCloseTo(y0 + height, within(0.05));
+        assertThat(chart.getSeriesMap().get("streamer-isolated/binary #3").getLineColor()).isEqualTo(LoadCharts.color(0));
+        assertThat(chart.getSeriesMap().get("put/binary").getLineColor()).isEqualTo(LoadCharts.color(1));
+        // The stall of put is drawn at 0 entries/s.
+        assertThat(chart.getSeriesMap().get("put/binary").getYData()[1]).isZero();
     }
 
     @Test
-    void writeReplacesTheFile(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("run.svg");
-        Files.writeString(file, "old content that is longer than nothing");
-        LoadPlot.write(file, "t", run());
-        assertThat(SvgTest.parse(Files.readString(file)).getDocumentElement().getLocalName()).isEqualTo("svg");
+    void aFileNamedPngIsAPngImageAndAnyOtherIsAnSvgDocumentWithTheHeader(@TempDir Path dir) throws Exception {
+        Path png = dir.resolve("run.png");
+        LoadPlot.write(png, "sluice-load: 2,000,000 entries <per> mode & more", run());
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image).isNotNull();
+        assertThat(image.getWidth()).isEqualTo(LoadCharts.WIDTH);
+        assertThat(image.getHeight()).isGreaterThan(LoadCharts.RATES_HEIGHT + LoadCharts.TIME_HEIGHT);
+
+        Path svg = dir.resolve("run.svg");
+        Files.writeString(svg, "old content that is longer than nothing, to be replaced");
+        LoadPlot.write(svg, "sluice-load: 2,000,000 entries <per> mode & more", run());
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+        org.w3c.dom.Document document = factory.newDocumentBuilder().parse(svg.toFile());
+        assertThat(document.getDocumentElement().getLocalName()).isEqualTo("svg");
+        // The header is text; XChart draws its own labels as outlines (paths).
+        assertThat(document.getDocumentElement().getTextContent())
+                .contains("sluice-load: 2,000,000 entries <per> mode & more");
+        assertThat(document.getElementsByTagNameNS("http://www.w3.org/2000/svg", "path").getLength()).isGreaterThan(10);
     }
 
-    /** The elements of one class by their {@code data-mode}. */
-    static Map<String, Element> byMode(NodeList elements, String cssClass) {
-        Map<String, Element> byMode = new LinkedHashMap<>();
-        for (int i = 0; i < elements.getLength(); i++) {
-            Element element = (Element) elements.item(i);
-            if (element.getAttribute("class").equals(cssClass)) {
-                byMode.put(element.getAttribute("data-mode"), element);
-            }
+    @Test
+    void aLongHeaderIsWrappedAtSpaces() {
+        assertThat(LoadPlot.wrap("aaa bbb ccc dddddddd", 7)).containsExactly("aaa bbb", "ccc", "dddddddd");
+    }
+
+    private static List<Double> values(CategorySeries series) {
+        List<Double> values = new ArrayList<>();
+        for (Number n : series.getYData()) {
+            values.add(n == null ? null : n.doubleValue());
         }
-        return byMode;
-    }
-
-    /** The text of a bar's {@code bar-value}, or null if it has none. */
-    static String figure(Element bar) {
-        List<String> figures = new ArrayList<>();
-        NodeList texts = bar.getElementsByTagName("text");
-        for (int i = 0; i < texts.getLength(); i++) {
-            Element text = (Element) texts.item(i);
-            if (text.getAttribute("class").equals("bar-value")) {
-                figures.add(text.getTextContent());
-            }
-        }
-        assertThat(figures).hasSizeLessThanOrEqualTo(1);
-        return figures.isEmpty() ? null : figures.get(0);
-    }
-
-    private static double width(Element bar) {
-        return Double.parseDouble(((Element) bar.getElementsByTagName("rect").item(0)).getAttribute("width"));
+        return values;
     }
 }

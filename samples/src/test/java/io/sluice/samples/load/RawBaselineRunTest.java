@@ -36,7 +36,7 @@ class RawBaselineRunTest {
     void rawRunVerifiesAndWritesCsvAndJson(@TempDir Path dir) throws Exception {
         Path csv = dir.resolve("r.csv");
         Path json = dir.resolve("r.json");
-        int exit = run("--modes", "raw", "--entries", "5000", "--threads", "2", "--collision-ratio", "0.2",
+        int exit = run("--no-fork", "--modes", "raw", "--entries", "5000", "--threads", "2", "--collision-ratio", "0.2",
                 "--csv", csv.toString(), "--json", json.toString());
         assertThat(exit).as(out + "\n" + err).isZero();
         String output = out.toString();
@@ -70,14 +70,14 @@ class RawBaselineRunTest {
 
     @Test
     void paddedRawRecordsAreReadBackWithTheirPadding() {
-        int exit = run("--modes", "raw", "--entries", "3000", "--value-size", "512", "--no-progress");
+        int exit = run("--no-fork", "--modes", "raw", "--entries", "3000", "--value-size", "512", "--no-progress");
         assertThat(exit).as(out + "\n" + err).isZero();
         assertThat(out.toString()).contains("value size 512 B").containsPattern("raw +fields +3,000 .* yes");
     }
 
     @Test
-    void repeatTimesEachModeIntoFreshStoresAndReportsOneVerifiedRow() {
-        int exit = run("--modes", "raw", "--entries", "3000", "--repeat", "3");
+    void withoutForksRepeatTimesEachModeIntoFreshStoresAndReportsOneVerifiedRow() {
+        int exit = run("--no-fork", "--modes", "raw", "--entries", "3000", "--repeat", "3");
         assertThat(exit).as(out + "\n" + err).isZero();
         assertThat(out.toString()).contains("median of 3 timed runs")
                 .contains("raw/fields #1 ").contains("raw/fields #2 ").contains("raw/fields #3 ")
@@ -87,13 +87,21 @@ class RawBaselineRunTest {
 
     @Test
     void valueSizeBelowTheRecordIsAnOptionError() {
-        assertThat(run("--modes", "raw", "--entries", "10", "--value-size", "20")).isEqualTo(2);
+        assertThat(run("--no-fork", "--modes", "raw", "--entries", "10", "--value-size", "20")).isEqualTo(2);
         assertThat(err.toString()).contains("--value-size is 20 bytes; the raw record takes");
     }
 
     @Test
+    void anOptionErrorFoundInAForkedModesJvmIsReportedWithItsStandardErrorAndExitsTwo() {
+        assertThat(run("--fork-heap", "64m", "--modes", "raw", "--entries", "10", "--value-size", "20")).isEqualTo(2);
+        assertThat(err.toString()).containsPattern("the JVM of \\[1/1\\] raw/fields \\(pid \\d+\\) exited with status 2")
+                .contains("the end of its standard error:")
+                .contains("--value-size is 20 bytes; the raw record takes");
+    }
+
+    @Test
     void aModeThatCannotStartItsNodeIsReportedAndFailsTheRun() {
-        int exit = run("--modes", "put", "--entries", "10", "--no-progress");
+        int exit = run("--no-fork", "--modes", "put", "--entries", "10", "--no-progress");
         assertThat(exit).isEqualTo(LoadGenerator.EXIT_NOT_VERIFIED);
         assertThat(out.toString()).contains("put/binary: failed: AssertionError: the raw baseline needs no node")
                 .contains("1 of 1 loads did not verify");
