@@ -1,6 +1,7 @@
 package io.sluice.client;
 
 import io.sluice.client.internal.Address;
+import io.sluice.client.internal.ClientSettings;
 import io.sluice.protocol.internal.Wire;
 
 import java.time.Duration;
@@ -30,38 +31,19 @@ public final class ClientConfig {
     /** Default wait before the first retry (doubling, with jitter, up to 5 seconds): 100 ms. */
     public static final Duration DEFAULT_RETRY_INITIAL_BACKOFF = Duration.ofMillis(100);
     /** The longest wait between two attempts of a request: the backoff doubles up to this. */
-    public static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+    public static final Duration MAX_BACKOFF = ClientSettings.MAX_BACKOFF;
     /** Default failure rate, in percent of a node's last 20 calls, that opens its circuit breaker: 50. */
     public static final int DEFAULT_CIRCUIT_BREAKER_FAILURE_RATE = 50;
     /** Default time an open circuit breaker fails calls fast before it lets probes through: 5 seconds. */
     public static final Duration DEFAULT_CIRCUIT_BREAKER_WAIT_IN_OPEN_STATE = Duration.ofSeconds(5);
 
-    private final List<String> addresses;
-    private final String clientName;
-    private final String token;
-    private final Duration connectTimeout;
-    private final Duration requestTimeout;
-    private final int maxFrameSize;
-    private final boolean tls;
-    private final java.nio.file.Path tlsTrustedCertificates;
-    private final int retryAttempts;
-    private final Duration retryInitialBackoff;
-    private final int circuitBreakerFailureRate;
-    private final Duration circuitBreakerWaitInOpenState;
+    /** The values, in the form the client's internals read them. */
+    private final ClientSettings settings;
 
     private ClientConfig(Builder b) {
-        this.retryAttempts = b.retryAttempts;
-        this.retryInitialBackoff = b.retryInitialBackoff;
-        this.circuitBreakerFailureRate = b.circuitBreakerFailureRate;
-        this.circuitBreakerWaitInOpenState = b.circuitBreakerWaitInOpenState;
-        this.tls = b.tls;
-        this.tlsTrustedCertificates = b.tlsTrustedCertificates;
-        this.addresses = List.copyOf(b.addresses);
-        this.clientName = b.clientName;
-        this.token = b.token;
-        this.connectTimeout = b.connectTimeout;
-        this.requestTimeout = b.requestTimeout;
-        this.maxFrameSize = b.maxFrameSize;
+        this.settings = new ClientSettings(b.addresses, b.clientName, b.token, b.connectTimeout, b.requestTimeout,
+                b.maxFrameSize, b.tls, b.tlsTrustedCertificates, b.retryAttempts, b.retryInitialBackoff,
+                b.circuitBreakerFailureRate, b.circuitBreakerWaitInOpenState);
     }
 
     /** A config with these node addresses and every other setting at its default. */
@@ -75,35 +57,35 @@ public final class ClientConfig {
 
     /** Whether connections use TLS (the node must have TLS on). */
     public boolean tls() {
-        return tls;
+        return settings.tls();
     }
 
     /** The PEM file of the certificates trusted for the nodes' TLS, or null for the JVM's default trust store. */
     public java.nio.file.Path tlsTrustedCertificates() {
-        return tlsTrustedCertificates;
+        return settings.tlsTrustedCertificates();
     }
 
     /** The nodes' addresses, {@code host:port}. */
     public List<String> addresses() {
-        return addresses;
+        return settings.addresses();
     }
 
     /** The name the client gives in its handshake (shown in the node's log). */
     public String clientName() {
-        return clientName;
+        return settings.clientName();
     }
 
     /** The token presented in the handshake, or null. */
     public String token() {
-        return token;
+        return settings.token();
     }
 
     public Duration connectTimeout() {
-        return connectTimeout;
+        return settings.connectTimeout();
     }
 
     public Duration requestTimeout() {
-        return requestTimeout;
+        return settings.requestTimeout();
     }
 
     /**
@@ -111,7 +93,7 @@ public final class ClientConfig {
      * frames. Keep it at most the node's {@code maxFrameSize} (the same default).
      */
     public int maxFrameSize() {
-        return maxFrameSize;
+        return settings.maxFrameSize();
     }
 
     /**
@@ -121,11 +103,11 @@ public final class ClientConfig {
      * and none starts later than {@link #requestTimeout()} after the first attempt.
      */
     public int retryAttempts() {
-        return retryAttempts;
+        return settings.retryAttempts();
     }
 
     public Duration retryInitialBackoff() {
-        return retryInitialBackoff;
+        return settings.retryInitialBackoff();
     }
 
     /**
@@ -135,22 +117,22 @@ public final class ClientConfig {
      * which a few probe calls decide whether it closes again.
      */
     public int circuitBreakerFailureRate() {
-        return circuitBreakerFailureRate;
+        return settings.circuitBreakerFailureRate();
     }
 
     public Duration circuitBreakerWaitInOpenState() {
-        return circuitBreakerWaitInOpenState;
+        return settings.circuitBreakerWaitInOpenState();
     }
 
+    /** The settings the client runs with (what {@link SluiceClient} hands its internals). */
+    ClientSettings settings() {
+        return settings;
+    }
+
+    /** The settings, the token only as set or none. */
     @Override
     public String toString() {
-        return "ClientConfig{addresses=" + addresses + ", clientName=" + clientName + ", token="
-                + (token == null ? "none" : "set") + ", connectTimeout=" + connectTimeout + ", requestTimeout="
-                + requestTimeout + ", maxFrameSize=" + maxFrameSize + ", tls=" + (!tls ? "off"
-                : tlsTrustedCertificates == null ? "default trust" : tlsTrustedCertificates.toString())
-                + ", retryAttempts=" + retryAttempts + ", retryInitialBackoff=" + retryInitialBackoff
-                + ", circuitBreakerFailureRate=" + circuitBreakerFailureRate + ", circuitBreakerWaitInOpenState="
-                + circuitBreakerWaitInOpenState + '}';
+        return settings.toString();
     }
 
     /** Builds a {@link ClientConfig}. */

@@ -31,6 +31,6 @@ public final class SluiceClient {
      * @throws io.sluice.SluiceException if a node refuses the handshake (protocol version, token)
      */
     public static Sluice connect(ClientConfig config) {
-        return new RemoteSluice(config);
+        return new RemoteSluice(java.util.Objects.requireNonNull(config, "config").settings());
     }
 }

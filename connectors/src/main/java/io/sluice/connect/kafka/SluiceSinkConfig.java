@@ -5,6 +5,10 @@ import io.sluice.ReceiverRef;
 import io.sluice.Receivers;
 import io.sluice.StreamerOptions;
 import io.sluice.client.ClientConfig;
+import io.sluice.connect.kafka.internal.ConversionSettings;
+import io.sluice.connect.kafka.internal.ConversionSettings.KeySource;
+import io.sluice.connect.kafka.internal.ConversionSettings.OnNullKey;
+import io.sluice.connect.kafka.internal.ConversionSettings.OnNullValue;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -77,14 +81,15 @@ public final class SluiceSinkConfig extends AbstractConfig {
     public static final String MAX_BLOCK_MS = "sluice.streamer.max.block.ms";
     public static final String TIMEOUT_MS = "sluice.streamer.timeout.ms";
 
-    public static final String KEY_MODE = "sluice.key.mode";
-    public static final String KEY_FIELDS = "sluice.key.fields";
-    public static final String KEY_TYPE_NAME = "sluice.key.type.name";
-    public static final String VALUE_TYPE_NAME = "sluice.value.type.name";
-    public static final String VALUE_STRING_FORMAT = "sluice.value.string.format";
-    public static final String VALUE_BYTES_FORMAT = "sluice.value.bytes.format";
-    public static final String NULL_VALUES = "behavior.on.null.values";
-    public static final String NULL_KEYS = "behavior.on.null.keys";
+    // the conversion options are named where the converter, which cites them in its errors, declares them
+    public static final String KEY_MODE = ConversionSettings.KEY_MODE;
+    public static final String KEY_FIELDS = ConversionSettings.KEY_FIELDS;
+    public static final String KEY_TYPE_NAME = ConversionSettings.KEY_TYPE_NAME;
+    public static final String VALUE_TYPE_NAME = ConversionSettings.VALUE_TYPE_NAME;
+    public static final String VALUE_STRING_FORMAT = ConversionSettings.VALUE_STRING_FORMAT;
+    public static final String VALUE_BYTES_FORMAT = ConversionSettings.VALUE_BYTES_FORMAT;
+    public static final String NULL_VALUES = ConversionSettings.NULL_VALUES;
+    public static final String NULL_KEYS = ConversionSettings.NULL_KEYS;
 
     public static final String RETRY_BACKOFF_MS = "sluice.retry.backoff.ms";
     public static final String RETRY_BACKOFF_MAX_MS = "sluice.retry.backoff.max.ms";
@@ -402,6 +407,30 @@ public final class SluiceSinkConfig extends AbstractConfig {
 
     public NullKeyBehavior nullKeys() {
         return NullKeyBehavior.valueOf(upper(NULL_KEYS));
+    }
+
+    /**
+     * The conversion options in the record converter's terms (its own enums, so that it sees nothing of this
+     * public class); the switches are exhaustive, so a constant added to a public enum fails the build here.
+     */
+    ConversionSettings conversionSettings() {
+        KeySource keySource = switch (keyMode()) {
+            case RECORD_KEY -> KeySource.RECORD_KEY;
+            case VALUE_FIELDS -> KeySource.VALUE_FIELDS;
+            case TOPIC_PARTITION_OFFSET -> KeySource.TOPIC_PARTITION_OFFSET;
+        };
+        OnNullValue onNullValue = switch (nullValues()) {
+            case DELETE -> OnNullValue.DELETE;
+            case IGNORE -> OnNullValue.IGNORE;
+            case FAIL -> OnNullValue.FAIL;
+        };
+        OnNullKey onNullKey = switch (nullKeys()) {
+            case FAIL -> OnNullKey.FAIL;
+            case IGNORE -> OnNullKey.IGNORE;
+            case TOPIC_PARTITION_OFFSET -> OnNullKey.TOPIC_PARTITION_OFFSET;
+        };
+        return new ConversionSettings(keySource, keyFields(), keyTypeName(), valueTypeName(),
+                stringFormat() == StringFormat.JSON, bytesFormat() == BytesFormat.JSON, onNullValue, onNullKey);
     }
 
     public Duration retryBackoff() {

@@ -250,7 +250,7 @@ public class SluiceSinkTask extends SinkTask {
         ClientConfig clientConfig = config.clientConfig(name); // a wrong TLS file fails here, naming its key
         try {
             sluice = SluiceClient.connect(clientConfig);
-            converter = new RecordConverter(config, sluice.binary());
+            converter = new RecordConverter(config.conversionSettings(), sluice.binary());
         } catch (NodeUnreachableException e) {
             sluice = null;
             javax.net.ssl.SSLHandshakeException tls = tlsHandshakeFailure(e);

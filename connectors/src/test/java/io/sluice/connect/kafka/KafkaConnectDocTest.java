@@ -20,7 +20,7 @@ class KafkaConnectDocTest {
         int end = page.indexOf(ConfigDocs.END);
         assertThat(begin).as("the page has the generated section").isNotNegative();
         assertThat(end).isGreaterThan(begin);
-        String generated = ConfigDocs.markdown();
+        String generated = ConfigDocs.markdown(SluiceSinkConfig.CONFIG_DEF);
         if (Boolean.getBoolean("sluice.docs.write")) {
             page = page.substring(0, begin) + generated + page.substring(end + ConfigDocs.END.length());
             Files.writeString(PAGE, page);

@@ -185,6 +185,31 @@ class SluiceSinkConfigTest {
     }
 
     @Test
+    void theConverterIsGivenEveryConversionOptionAsSet() {
+        for (SluiceSinkConfig.KeyMode mode : SluiceSinkConfig.KeyMode.values()) {
+            assertThat(config("sluice.key.mode", mode.name(), "sluice.key.fields", "id").conversionSettings()
+                    .keySource().name()).isEqualTo(mode.name());
+        }
+        for (SluiceSinkConfig.NullValueBehavior b : SluiceSinkConfig.NullValueBehavior.values()) {
+            assertThat(config("behavior.on.null.values", b.name()).conversionSettings().onNullValue().name())
+                    .isEqualTo(b.name());
+        }
+        for (SluiceSinkConfig.NullKeyBehavior b : SluiceSinkConfig.NullKeyBehavior.values()) {
+            assertThat(config("behavior.on.null.keys", b.name()).conversionSettings().onNullKey().name())
+                    .isEqualTo(b.name());
+        }
+        assertThat(config().conversionSettings().stringsAsJson()).isTrue();
+        assertThat(config("sluice.value.string.format", "string").conversionSettings().stringsAsJson()).isFalse();
+        assertThat(config().conversionSettings().bytesAsJson()).isFalse();
+        assertThat(config("sluice.value.bytes.format", "JSON").conversionSettings().bytesAsJson()).isTrue();
+        var s = config("sluice.key.mode", "VALUE_FIELDS", "sluice.key.fields", "id,region",
+                "sluice.key.type.name", "K.${topic}", "sluice.value.type.name", "V.${schema}").conversionSettings();
+        assertThat(s.keyFields()).containsExactly("id", "region");
+        assertThat(s.keyTypeFormat()).isEqualTo("K.${topic}");
+        assertThat(s.valueTypeFormat()).isEqualTo("V.${schema}");
+    }
+
+    @Test
     void everyOptionIsDocumentedInAGroup() {
         for (var key : SluiceSinkConfig.CONFIG_DEF.configKeys().values()) {
             assertThat(key.documentation).as(key.name).isNotBlank();

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
-import io.sluice.client.ClientConfig;
 
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
@@ -19,7 +18,7 @@ final class ClientTls {
     }
 
     /** The config's TLS, or null if TLS is off. @throws IllegalArgumentException if the trust file is unusable */
-    static ClientTls of(ClientConfig config) {
+    static ClientTls of(ClientSettings config) {
         if (!config.tls()) {
             return null;
         }

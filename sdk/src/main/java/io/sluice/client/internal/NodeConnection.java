@@ -13,7 +13,6 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.sluice.NodeUnreachableException;
 import io.sluice.SluiceException;
-import io.sluice.client.ClientConfig;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Wire;
@@ -30,13 +29,13 @@ import java.util.function.Function;
  * One TCP connection to a node, after a successful handshake: sends request frames (any number in
  * flight: pipelining), matches each answer to its request by id, and completes the request's future
  * with the decoded body or the node's error. Every request ends: answered, failed by the node, timed
- * out ({@link ClientConfig#requestTimeout()}), or failed with {@link NodeUnreachableException} when the
+ * out ({@link ClientSettings#requestTimeout()}), or failed with {@link NodeUnreachableException} when the
  * connection is lost. Futures complete on the connection's event loop.
  */
 final class NodeConnection {
 
     private final Address address;
-    private final ClientConfig config;
+    private final ClientSettings config;
     private final Channel channel;
     private final String nodeId;
     private final AtomicLong ids = new AtomicLong();
@@ -44,7 +43,7 @@ final class NodeConnection {
     /** The client's type metadata version last sent on this connection. */
     volatile long typesSent = -1;
 
-    private NodeConnection(Address address, ClientConfig config, Channel channel, String nodeId) {
+    private NodeConnection(Address address, ClientSettings config, Channel channel, String nodeId) {
         this.address = address;
         this.config = config;
         this.channel = channel;
@@ -52,12 +51,12 @@ final class NodeConnection {
     }
 
     /**
-     * Connects and shakes hands, within {@link ClientConfig#connectTimeout()}.
+     * Connects and shakes hands, within {@link ClientSettings#connectTimeout()}.
      *
      * @throws NodeUnreachableException if the node cannot be reached in time
      * @throws SluiceException if the node refuses the handshake (protocol version, token)
      */
-    static NodeConnection open(Address address, ClientConfig config, EventLoopGroup group, ClientTls tls) {
+    static NodeConnection open(Address address, ClientSettings config, EventLoopGroup group, ClientTls tls) {
         CompletableFuture<Frames.HandshakeReply> reply = new CompletableFuture<>();
         Responses responses = new Responses(reply);
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)

@@ -7,7 +7,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.sluice.NodeUnreachableException;
 import io.sluice.SluiceException;
 import io.sluice.binary.internal.BinaryContext;
-import io.sluice.client.ClientConfig;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
@@ -28,7 +27,7 @@ import java.util.function.Function;
  */
 final class Nodes implements AutoCloseable {
 
-    private final ClientConfig config;
+    private final ClientSettings config;
     private final BinaryContext binary;
     private final EventLoopGroup group;
     /** Null when TLS is off. */
@@ -38,7 +37,7 @@ final class Nodes implements AutoCloseable {
     private final List<String> ids;
     private final Retries retries;
 
-    Nodes(ClientConfig config, BinaryContext binary) {
+    Nodes(ClientSettings config, BinaryContext binary) {
         this.config = config;
         this.retries = new Retries(config);
         this.binary = binary;
@@ -158,7 +157,7 @@ final class Nodes implements AutoCloseable {
     <T> T await(CompletableFuture<T> future) {
         try {
             // Retries start up to requestTimeout after the first attempt, and the last may take requestTimeout.
-            return future.get(2 * config.requestTimeout().toMillis() + ClientConfig.MAX_BACKOFF.toMillis() + 1_000,
+            return future.get(2 * config.requestTimeout().toMillis() + ClientSettings.MAX_BACKOFF.toMillis() + 1_000,
                     TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
             throw unwrap(e.getCause());

@@ -8,7 +8,6 @@ import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
 import io.sluice.binary.Binary;
 import io.sluice.binary.internal.BinaryContext;
-import io.sluice.client.ClientConfig;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
@@ -35,7 +34,7 @@ public final class RemoteSluice implements Sluice {
      *
      * @throws io.sluice.NodeUnreachableException if none can be reached
      */
-    public RemoteSluice(ClientConfig config) {
+    public RemoteSluice(ClientSettings config) {
         this.nodes = new Nodes(Objects.requireNonNull(config, "config"), binary);
         this.transport = new ClientTransport(nodes, config.maxFrameSize());
         this.streamers = new StreamerRegistry(transport, binary, "the client");

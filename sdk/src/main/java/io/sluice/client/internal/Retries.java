@@ -6,7 +6,6 @@ import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import io.sluice.NodeUnreachableException;
-import io.sluice.client.ClientConfig;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -16,7 +15,7 @@ import java.util.function.Supplier;
 
 /**
  * Retries a node's requests (Resilience4j {@link Retry}: exponential backoff with jitter, the failures
- * {@link Retriable} names, no new attempt later than {@link ClientConfig#requestTimeout()} after the
+ * {@link Retriable} names, no new attempt later than {@link ClientSettings#requestTimeout()} after the
  * first) through the node's {@link CircuitBreaker}: while a node's breaker is open a first attempt fails
  * fast with {@link NodeUnreachableException}, and a request already retrying waits for the breaker (it
  * may still reach the node when the breaker lets probes through, within its deadline).
@@ -31,17 +30,17 @@ final class Retries {
     private static final int MINIMUM_CALLS = 10;
     private static final int HALF_OPEN_PROBES = 3;
 
-    private final ClientConfig config;
+    private final ClientSettings config;
     private final Retry retry;
     private final CircuitBreakerConfig breakerConfig;
     private final ScheduledThreadPoolExecutor scheduler;
 
-    Retries(ClientConfig config) {
+    Retries(ClientSettings config) {
         this.config = config;
         this.retry = Retry.of("sluice-client", RetryConfig.custom()
                 .maxAttempts(config.retryAttempts())
                 .intervalFunction(IntervalFunction.ofExponentialRandomBackoff(config.retryInitialBackoff(), 2.0, 0.5,
-                        ClientConfig.MAX_BACKOFF))
+                        ClientSettings.MAX_BACKOFF))
                 .retryOnException(Retriable::isRetriable)
                 .build());
         this.breakerConfig = CircuitBreakerConfig.custom()

@@ -1,6 +1,5 @@
 package io.sluice.connect.kafka.internal;
 
-import io.sluice.connect.kafka.SluiceSinkConfig;
 import org.apache.kafka.common.config.ConfigDef;
 
 import java.util.ArrayList;
@@ -9,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The configuration reference of {@code docs/kafka-connect.md}, generated from
- * {@link SluiceSinkConfig#CONFIG_DEF}: one table per group, in declaration order. A test keeps the
+ * The configuration reference of {@code docs/kafka-connect.md}, generated from the sink's
+ * {@link ConfigDef} ({@code SluiceSinkConfig.CONFIG_DEF}, given by the caller): one table per group, in
+ * declaration order. A test keeps the
  * page equal to it ({@code -Dsluice.docs.write=true} rewrites the page).
  */
 public final class ConfigDocs {
@@ -23,10 +23,10 @@ public final class ConfigDocs {
     private ConfigDocs() {
     }
 
-    /** The reference as Markdown, between {@link #BEGIN} and {@link #END}. */
-    public static String markdown() {
+    /** The reference of these options as Markdown, between {@link #BEGIN} and {@link #END}. */
+    public static String markdown(ConfigDef options) {
         Map<String, List<ConfigDef.ConfigKey>> groups = new LinkedHashMap<>();
-        for (ConfigDef.ConfigKey key : SluiceSinkConfig.CONFIG_DEF.configKeys().values()) {
+        for (ConfigDef.ConfigKey key : options.configKeys().values()) {
             groups.computeIfAbsent(key.group, g -> new ArrayList<>()).add(key);
         }
         StringBuilder s = new StringBuilder(BEGIN).append("\n");

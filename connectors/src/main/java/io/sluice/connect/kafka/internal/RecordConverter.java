@@ -1,12 +1,9 @@
 package io.sluice.connect.kafka.internal;
 
 import io.sluice.binary.Binary;
-import io.sluice.connect.kafka.SluiceSinkConfig;
-import io.sluice.connect.kafka.SluiceSinkConfig.BytesFormat;
-import io.sluice.connect.kafka.SluiceSinkConfig.KeyMode;
-import io.sluice.connect.kafka.SluiceSinkConfig.NullKeyBehavior;
-import io.sluice.connect.kafka.SluiceSinkConfig.NullValueBehavior;
-import io.sluice.connect.kafka.SluiceSinkConfig.StringFormat;
+import io.sluice.connect.kafka.internal.ConversionSettings.KeySource;
+import io.sluice.connect.kafka.internal.ConversionSettings.OnNullKey;
+import io.sluice.connect.kafka.internal.ConversionSettings.OnNullValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -16,7 +13,7 @@ import java.util.Map;
 
 /**
  * Turns a {@link SinkRecord} into what the streamer is given: a key and a value, a removal, or
- * nothing (a skipped record), as the config says.
+ * nothing (a skipped record), as the config's {@link ConversionSettings} say.
  *
  * <p>One rule for values: a value becomes a binary object, or the record is errant. A {@link Struct}
  * or schemaless {@link Map} becomes one (through {@link BinaryValues}), and so does a JSON object
@@ -39,14 +36,14 @@ public final class RecordConverter {
         public Object value;
     }
 
-    private final KeyMode keyMode;
+    private final KeySource keySource;
     private final List<String> keyFields;
     private final String keyTypeFormat;
     private final String valueTypeFormat;
-    private final StringFormat stringFormat;
-    private final BytesFormat bytesFormat;
-    private final NullValueBehavior nullValues;
-    private final NullKeyBehavior nullKeys;
+    private final boolean stringsAsJson;
+    private final boolean bytesAsJson;
+    private final OnNullValue nullValues;
+    private final OnNullKey nullKeys;
     private final BinaryValues values;
     private final JsonValues json;
     private final Converted out = new Converted();
@@ -54,15 +51,15 @@ public final class RecordConverter {
     private String lastValueType;
     private String lastKeyType;
 
-    public RecordConverter(SluiceSinkConfig config, Binary binary) {
-        this.keyMode = config.keyMode();
-        this.keyFields = config.keyFields();
-        this.keyTypeFormat = config.keyTypeName();
-        this.valueTypeFormat = config.valueTypeName();
-        this.stringFormat = config.stringFormat();
-        this.bytesFormat = config.bytesFormat();
-        this.nullValues = config.nullValues();
-        this.nullKeys = config.nullKeys();
+    public RecordConverter(ConversionSettings settings, Binary binary) {
+        this.keySource = settings.keySource();
+        this.keyFields = settings.keyFields();
+        this.keyTypeFormat = settings.keyTypeFormat();
+        this.valueTypeFormat = settings.valueTypeFormat();
+        this.stringsAsJson = settings.stringsAsJson();
+        this.bytesAsJson = settings.bytesAsJson();
+        this.nullValues = settings.onNullValue();
+        this.nullKeys = settings.onNullKey();
         this.values = new BinaryValues(binary);
         this.json = new JsonValues(values);
     }
@@ -82,7 +79,7 @@ public final class RecordConverter {
                     out.action = Action.SKIP;
                     return out;
                 case FAIL:
-                    throw new ConversionException("the record has a null value and " + SluiceSinkConfig.NULL_VALUES
+                    throw new ConversionException("the record has a null value and " + ConversionSettings.NULL_VALUES
                             + "=FAIL");
                 default:
                     out.action = Action.REMOVE;
@@ -103,12 +100,12 @@ public final class RecordConverter {
     }
 
     private Object key(SinkRecord record, Object value) {
-        switch (keyMode) {
+        switch (keySource) {
             case TOPIC_PARTITION_OFFSET:
                 return tpo(record);
             case VALUE_FIELDS:
                 if (value == null) {
-                    throw new ConversionException("a null value has no key fields (" + SluiceSinkConfig.KEY_MODE
+                    throw new ConversionException("a null value has no key fields (" + ConversionSettings.KEY_MODE
                             + "=VALUE_FIELDS): a tombstone cannot name its key");
                 }
                 if (keyFields.size() == 1) {
@@ -128,7 +125,7 @@ public final class RecordConverter {
                         case TOPIC_PARTITION_OFFSET:
                             return tpo(record);
                         default:
-                            throw new ConversionException("the record has a null key and " + SluiceSinkConfig.NULL_KEYS
+                            throw new ConversionException("the record has a null key and " + ConversionSettings.NULL_KEYS
                                     + "=FAIL");
                     }
                 }
@@ -155,27 +152,27 @@ public final class RecordConverter {
             return values.fromMap(m, valueType(record, null));
         }
         if (value instanceof String text) {
-            if (stringFormat == StringFormat.STRING) {
+            if (!stringsAsJson) {
                 return text;
             }
             try {
                 return json.fromJson(text, valueType(record, null));
             } catch (ConversionException e) {
-                throw new ConversionException(e.getMessage() + " (" + SluiceSinkConfig.VALUE_STRING_FORMAT + "=JSON)", e);
+                throw new ConversionException(e.getMessage() + " (" + ConversionSettings.VALUE_STRING_FORMAT + "=JSON)", e);
             }
         }
         if (value instanceof byte[] bytes) {
-            return bytesFormat == BytesFormat.JSON ? jsonBytes(bytes, record) : bytes;
+            return bytesAsJson ? jsonBytes(bytes, record) : bytes;
         }
         if (value instanceof ByteBuffer bb) {
             byte[] a = new byte[bb.remaining()];
             bb.duplicate().get(a);
-            return bytesFormat == BytesFormat.JSON ? jsonBytes(a, record) : a;
+            return bytesAsJson ? jsonBytes(a, record) : a;
         }
         throw new ConversionException("the value is " + describe(value) + ", not an object: the sink stores a record"
                 + " value as a binary object (a Struct, a schemaless JSON object, or a JSON object as text or bytes),"
-                + " or text or bytes as they are (" + SluiceSinkConfig.VALUE_STRING_FORMAT + "=STRING, "
-                + SluiceSinkConfig.VALUE_BYTES_FORMAT + "=BYTES)");
+                + " or text or bytes as they are (" + ConversionSettings.VALUE_STRING_FORMAT + "=STRING, "
+                + ConversionSettings.VALUE_BYTES_FORMAT + "=BYTES)");
     }
 
     /** What a non-object value is, in the words of the JSON it most likely came from. */
@@ -196,7 +193,7 @@ public final class RecordConverter {
         try {
             return json.fromJson(utf8, valueType(record, null));
         } catch (ConversionException e) {
-            throw new ConversionException(e.getMessage() + " (" + SluiceSinkConfig.VALUE_BYTES_FORMAT + "=JSON)", e);
+            throw new ConversionException(e.getMessage() + " (" + ConversionSettings.VALUE_BYTES_FORMAT + "=JSON)", e);
         }
     }
 

@@ -3,7 +3,7 @@ package io.sluice.connect.kafka.internal;
 import io.sluice.binary.BinaryObject;
 import io.sluice.binary.BinaryTypeMismatchException;
 import io.sluice.binary.internal.BinaryContext;
-import io.sluice.connect.kafka.SluiceSinkConfig;
+import io.sluice.connect.kafka.SinkConfigAccess;
 import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.connect.converters.LongConverter;
 import org.apache.kafka.connect.data.Decimal;
@@ -48,7 +48,7 @@ class RecordConverterTest {
         for (int i = 0; i < kv.length; i += 2) {
             p.put(kv[i], kv[i + 1]);
         }
-        return new RecordConverter(new SluiceSinkConfig(p), binary);
+        return new RecordConverter(SinkConfigAccess.conversionSettings(p), binary);
     }
 
     private static SinkRecord record(Object key, Schema valueSchema, Object value) {
