@@ -155,9 +155,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        HandshakeHandler.log(ctx, cause);
+        ConnectionErrors.log(ctx, cause);
         if (!(cause instanceof java.io.IOException)) { // a connection lost is no error of the node
-            node.metrics().error(NodeMetrics.Scope.CONNECTION, HandshakeHandler.kindOf(cause));
+            node.metrics().error(NodeMetrics.Scope.CONNECTION, ConnectionErrors.kindOf(cause));
         }
         ctx.close();
     }

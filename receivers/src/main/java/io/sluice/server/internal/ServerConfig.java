@@ -73,4 +73,12 @@ public record ServerConfig(String host, int port, int maxFrameSize, int maxConne
     public ServerConfig withTls(TlsConfig newTls) {
         return new ServerConfig(host, port, maxFrameSize, maxConnections, idleTimeout, token, maxQueuedBytes, newTls);
     }
+
+    /** The config without its token (a record's own toString would print it). */
+    @Override
+    public String toString() {
+        return "ServerConfig{host=" + host + ", port=" + port + ", maxFrameSize=" + maxFrameSize + ", maxConnections="
+                + maxConnections + ", idleTimeout=" + idleTimeout + ", token=" + (token == null ? "none" : "set")
+                + ", maxQueuedBytes=" + maxQueuedBytes + ", tls=" + tls + "}";
+    }
 }

@@ -93,6 +93,27 @@ public final class RemoteSluice implements Sluice {
         return new RemoteCache<>(name, transport.partitions(name), nodes, binary, false);
     }
 
+    /** The union of every node's cache names (CACHE_NAMES), each name once, in the order the nodes gave them. */
+    @Override
+    public java.util.List<String> cacheNames() {
+        ensureOpen();
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (String node : nodes.ids()) {
+            names.addAll(nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.CACHE_NAMES, out -> { }),
+                    RemoteSluice::readNames, null)));
+        }
+        return java.util.List.copyOf(names);
+    }
+
+    private static java.util.List<String> readNames(io.netty.buffer.ByteBuf body) {
+        int n = Wire.readCount(body, 2, "cache names");
+        java.util.List<String> names = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            names.add(Wire.readString(body, "cache name"));
+        }
+        return names;
+    }
+
     @Override
     public <K, V> DataStreamer<K, V> dataStreamer(String cacheName) {
         return dataStreamer(cacheName, StreamerOptions.DEFAULT);
