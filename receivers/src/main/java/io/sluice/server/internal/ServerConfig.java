@@ -14,8 +14,8 @@ import java.util.Objects;
  * @param maxConnections       connections served at once; more are closed at once
  * @param idleTimeout          a connection with nothing read or written for this long is closed; zero = never
  * @param token                the token a client must present in its handshake, or null for none
- * @param maxQueuedBytes       received bytes of one connection waiting to be applied before the node stops
- *                             reading its socket (backpressure)
+ * @param maxQueuedBytes       bytes of one connection the node holds (streamed requests not yet applied,
+ *                             answers not yet sent) before it stops reading its socket (backpressure)
  * @param tls                  the node's TLS key and certificate, or null: plain TCP
  */
 public record ServerConfig(String host, int port, int maxFrameSize, int maxConnections, Duration idleTimeout,
