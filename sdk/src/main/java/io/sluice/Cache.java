@@ -28,8 +28,9 @@ import java.util.stream.Stream;
  * </ul>
  * {@link CacheStoreException} comes only from a cache in front of a store ({@link CacheConfig#withStore}),
  * as each method says; it is thrown alike embedded and remote (remote, {@link CacheStoreException#keys()}
- * is empty and the message names the keys). The {@code ...Async} methods throw none of these: their
- * futures complete exceptionally with them instead.
+ * is empty and the message names the keys). An {@code ...Async} method completes its future
+ * exceptionally with these instead of throwing them (a null argument, or one it cannot encode, may be
+ * thrown at once).
  *
  * @param <K> key type
  * @param <V> value type
