@@ -164,12 +164,7 @@ final class NodeOps {
             };
             case CACHE_NAMES -> () -> {
                 List<String> names = node.cacheNames();
-                return out -> {
-                    out.writeInt(names.size());
-                    for (String name : names) {
-                        Wire.writeString(out, name);
-                    }
-                };
+                return out -> io.sluice.protocol.internal.CacheNamesCodec.write(out, names);
             };
             case INVOKE_ALL -> invokeAll(in);
             default -> throw new Wire.MalformedFrameException("op " + op + " is not served here");

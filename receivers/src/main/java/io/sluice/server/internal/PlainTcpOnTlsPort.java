@@ -31,6 +31,8 @@ final class PlainTcpOnTlsPort extends ByteToMessageDecoder {
 
     private final String nodeId;
     private final NodeMetrics metrics;
+    /** Set once the refusal is on its way: bytes that still arrive are dropped, and nothing is logged again. */
+    private boolean refused;
 
     PlainTcpOnTlsPort(String nodeId, NodeMetrics metrics) {
         this.nodeId = nodeId;
@@ -39,6 +41,10 @@ final class PlainTcpOnTlsPort extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (refused) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
         if (in.readableBytes() < RECORD_HEADER) {
             return;
         }
@@ -46,6 +52,7 @@ final class PlainTcpOnTlsPort extends ByteToMessageDecoder {
             ctx.pipeline().remove(this); // hands the bytes read so far on to the TLS handler
             return;
         }
+        refused = true;
         in.skipBytes(in.readableBytes());
         ctx.channel().config().setAutoRead(false);
         metrics.error(NodeMetrics.Scope.CONNECTION, ErrorKind.MALFORMED_REQUEST);

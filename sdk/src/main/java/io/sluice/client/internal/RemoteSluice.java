@@ -100,18 +100,9 @@ public final class RemoteSluice implements Sluice {
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         for (String node : nodes.ids()) {
             names.addAll(nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.CACHE_NAMES, out -> { }),
-                    RemoteSluice::readNames, null)));
+                    io.sluice.protocol.internal.CacheNamesCodec::read, null)));
         }
         return java.util.List.copyOf(names);
-    }
-
-    private static java.util.List<String> readNames(io.netty.buffer.ByteBuf body) {
-        int n = Wire.readCount(body, 2, "cache names");
-        java.util.List<String> names = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            names.add(Wire.readString(body, "cache name"));
-        }
-        return names;
     }
 
     @Override
