@@ -14,6 +14,24 @@ import java.util.stream.Stream;
  * wholly after it was applied to the key's partition. A {@code put} made after a streamer's
  * batch was applied always wins over that batch.
  *
+ * <p><b>What every operation may throw</b>, embedded and remote alike (besides what each method names):
+ * <ul>
+ *   <li>{@link CacheNotFoundException}, or {@link IllegalStateException} saying so, once the cache was
+ *       destroyed ({@link Sluice#destroyCache}); {@link IllegalStateException} once the node or client is
+ *       closed;</li>
+ *   <li>{@link io.sluice.binary.BinaryFormatException} if a key or value cannot be encoded;</li>
+ *   <li>{@link DataRegionFullException} (writes) if the node's data region has no room left;</li>
+ *   <li>remote only: {@link NodeUnreachableException} if the node owning a key cannot be reached once
+ *       the client's retries ran out ({@code ClientConfig.retryAttempts}), or does not answer within
+ *       {@code ClientConfig.requestTimeout}. A write may then have been applied or not; writes are retried,
+ *       so a write that did reach the node may have been applied twice (at-least-once, {@code docs/protocol.md}).</li>
+ * </ul>
+ * {@link CacheStoreException} comes only from a cache in front of a store ({@link CacheConfig#withStore}),
+ * as each method says; it is thrown alike embedded and remote (remote, {@link CacheStoreException#keys()}
+ * is empty and the message names the keys). An {@code ...Async} method completes its future
+ * exceptionally with these instead of throwing them (a null argument, or one it cannot encode, may be
+ * thrown at once).
+ *
  * @param <K> key type
  * @param <V> value type
  */
@@ -22,33 +40,75 @@ public interface Cache<K, V> {
     /** The cache's name. */
     String name();
 
-    /** The value stored for the key, or {@code null}. @throws NullPointerException if key is null */
+    /**
+     * The value stored for the key, or {@code null}; with read-through, a miss is loaded from the store.
+     *
+     * @throws NullPointerException if key is null
+     * @throws CacheStoreException  if read-through's load failed
+     */
     V get(K key);
 
-    /** The values stored for the keys that have one; absent keys are not in the map. */
+    /**
+     * The values stored for the keys that have one; absent keys are not in the map. With read-through,
+     * the misses are loaded with one {@link CacheStore#loadAll} call.
+     *
+     * @throws NullPointerException if keys is null
+     * @throws CacheStoreException  if read-through's load failed
+     */
     Map<K, V> getAll(Set<? extends K> keys);
 
-    /** Stores the value, replacing any previous one. @throws NullPointerException if key or value is null */
+    /**
+     * Stores the value, replacing any previous one.
+     *
+     * @throws NullPointerException if key or value is null
+     * @throws CacheStoreException  if write-through's store write failed: memory is unchanged (write-behind
+     *                              writes the store later and does not throw it here)
+     */
     void put(K key, V value);
 
-    /** Stores every entry, replacing previous values. */
+    /**
+     * Stores every entry, replacing previous values.
+     *
+     * @throws NullPointerException if entries is null
+     * @throws CacheStoreException  if write-through's store write failed: the failing partition's entries are
+     *                              not in memory; entries of other partitions may be (see {@code docs/cache-store.md})
+     */
     void putAll(Map<? extends K, ? extends V> entries);
 
-    /** Stores the value only if the key has none. @return true if it was stored */
+    /**
+     * Stores the value only if the key has none.
+     *
+     * @return true if it was stored
+     * @throws NullPointerException if key or value is null
+     * @throws CacheStoreException  if write-through's store write failed: memory is unchanged
+     */
     boolean putIfAbsent(K key, V value);
 
-    /** Removes the key. @return true if it was present */
+    /**
+     * Removes the key.
+     *
+     * @return true if it was present
+     * @throws NullPointerException if key is null
+     * @throws CacheStoreException  if write-through's store delete failed: memory is unchanged
+     */
     boolean remove(K key);
 
-    /** Removes every key of the collection. */
+    /**
+     * Removes every key of the collection.
+     *
+     * @throws NullPointerException if keys is null
+     * @throws CacheStoreException  as {@link #putAll} does, for the store's deletes
+     */
     void removeAll(Collection<? extends K> keys);
 
-    /** The number of entries. */
+    /** The number of entries (in memory; a cache store is not asked). */
     long size();
 
     /**
      * Every entry, partition by partition and in key order within a partition. The stream reads
-     * the store lazily; close it (try-with-resources) if it is not consumed to the end.
+     * the store lazily; close it (try-with-resources) if it is not consumed to the end. It reads memory
+     * only (a cache store is not asked); remote, {@link NodeUnreachableException} may come from the
+     * stream's traversal, page by page.
      */
     Stream<Map.Entry<K, V>> scan();
 
@@ -59,7 +119,9 @@ public interface Cache<K, V> {
      * @return the processor's result (for the built-ins, see {@link Processors})
      * @throws NullPointerException    if key or processor is null
      * @throws EntryProcessorException if the processor is not registered on the node, threw, or did not
-     *                                 fit the stored value (the entry keeps its value)
+     *                                 fit the stored value (the entry keeps its value); also, with the
+     *                                 {@link CacheStoreException} as the key's failure, if write-through's
+     *                                 store write of the changed value failed (the entry is put back)
      */
     <R> R invoke(K key, ProcessorRef processor);
 
@@ -69,7 +131,9 @@ public interface Cache<K, V> {
      *
      * @return each key's result; a key whose result is {@code null} is in the map with a null value
      * @throws EntryProcessorException if some keys failed: they keep their values, every other key was
-     *                                 processed, and {@link EntryProcessorException#results()} has their results
+     *                                 processed, and {@link EntryProcessorException#results()} has their results;
+     *                                 a key whose changed value write-through could not store fails with the
+     *                                 {@link CacheStoreException} (and is put back)
      */
     <R> Map<K, R> invokeAll(Set<? extends K> keys, ProcessorRef processor);
 

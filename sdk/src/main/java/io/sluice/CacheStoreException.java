@@ -25,12 +25,21 @@ public class CacheStoreException extends SluiceException {
         this.keys = List.copyOf(keys.subList(0, Math.min(keys.size(), MAX_NAMED_KEYS)));
     }
 
+    /**
+     * A store failure a remote node reported: its message names the keys as the node's did;
+     * {@link #keys()} is empty (the keys stayed on the node).
+     */
+    public CacheStoreException(String message) {
+        super(message);
+        this.keys = List.of();
+    }
+
     private static String named(List<?> keys) {
         List<?> first = keys.subList(0, Math.min(keys.size(), MAX_NAMED_KEYS));
         return first + (keys.size() > first.size() ? " and " + (keys.size() - first.size()) + " more" : "");
     }
 
-    /** The keys named in the message (at most {@value #MAX_NAMED_KEYS}). */
+    /** The keys named in the message (at most {@value #MAX_NAMED_KEYS}); empty when a remote node reported it. */
     public List<Object> keys() {
         return keys;
     }

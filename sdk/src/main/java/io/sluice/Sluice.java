@@ -47,6 +47,17 @@ public interface Sluice extends AutoCloseable {
     <K, V> Cache<K, V> cache(String name);
 
     /**
+     * The names of the caches, in no particular order: a snapshot (caches created or destroyed while it is
+     * taken may or may not be in it).
+     *
+     * <p>Remote, the names are those of every node the client knows, each name once.
+     *
+     * @throws NodeUnreachableException (remote) if a node cannot be reached
+     * @throws IllegalStateException (remote) if the client is closed
+     */
+    java.util.List<String> cacheNames();
+
+    /**
      * Creates a streamer into an existing cache with {@link StreamerOptions#DEFAULT}.
      *
      * @throws CacheNotFoundException if there is no cache with that name

@@ -96,6 +96,18 @@ abstract class StreamingContract {
     }
 
     @Test
+    void cacheNamesListsEveryCacheOnceAndNotADestroyedOne() {
+        start(64L << 20);
+        String other = cacheName + "-other";
+        sluice.createCache(CacheConfig.named(other).withPartitions(4));
+        assertThat(sluice.cacheNames()).contains(cacheName, other).doesNotHaveDuplicates();
+
+        assertThat(sluice.destroyCache(other)).isTrue();
+
+        assertThat(sluice.cacheNames()).contains(cacheName).doesNotContain(other);
+    }
+
+    @Test
     @Timeout(180)
     void aMillionEntriesFromFourThreadsAreAllThereAfterClose() throws Exception {
         start(1L << 30);

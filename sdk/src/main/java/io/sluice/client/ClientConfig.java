@@ -98,7 +98,8 @@ public final class ClientConfig {
 
     /**
      * Attempts of a request that fails in a retriable way (the connection was lost before the node
-     * answered, the connection was refused, the node refused because it is stopping), the first
+     * answered, the connection was refused, the node refused because it is stopping), and of a first
+     * connection (refused, lost during the handshake, the node serving its maximum of connections), the first
      * included; 1 means no retry. Retries wait {@link #retryInitialBackoff()}, doubling with jitter,
      * and none starts later than {@link #requestTimeout()} after the first attempt.
      */

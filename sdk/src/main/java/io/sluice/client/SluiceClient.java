@@ -25,9 +25,14 @@ public final class SluiceClient {
     }
 
     /**
-     * Connects to every configured node that answers, within the connect timeout.
+     * Connects to every configured node that answers. Each address gets up to
+     * {@link ClientConfig#retryAttempts()} attempts, as a request does: a refused or lost connection and a
+     * node serving its maximum of connections are tried again with backoff, each attempt within
+     * {@link ClientConfig#connectTimeout()}.
      *
-     * @throws io.sluice.NodeUnreachableException if no node can be reached
+     * @throws io.sluice.NodeUnreachableException if no node can be reached: the error names the attempts
+     *         and their first and last causes (a node at its connection limit says so); also when a node
+     *         requires TLS and the config has no {@link ClientConfig.Builder#tls}, or the TLS handshake fails
      * @throws io.sluice.SluiceException if a node refuses the handshake (protocol version, token)
      */
     public static Sluice connect(ClientConfig config) {

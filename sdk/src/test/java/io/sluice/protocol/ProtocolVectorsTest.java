@@ -9,6 +9,7 @@ import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
 import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.protocol.internal.CacheNamesCodec;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Op;
@@ -65,6 +66,10 @@ class ProtocolVectorsTest {
         f.put("stream-response", Frames.ok(alloc, 8, out -> StreamCodec.encodeResponse(out,
                 List.of(BatchOutcome.success(1)))));
         f.put("error-response", Frames.error(alloc, 9, ErrorKind.CACHE_NOT_FOUND, "no c"));
+        ByteBuf names = Frames.request(alloc, Op.CACHE_NAMES, out -> { });
+        names.setLong(Frames.REQUEST_ID_OFFSET, 10);
+        f.put("cache-names-request", names);
+        f.put("cache-names-response", Frames.ok(alloc, 10, out -> CacheNamesCodec.write(out, List.of("a", "bc"))));
         return f;
     }
 
@@ -107,6 +112,12 @@ class ProtocolVectorsTest {
 
         Frames.HandshakeReply reply = Frames.readHandshakeReply(frame(doc.get("handshake-reply-version")));
         assertThat(reply).isEqualTo(new Frames.HandshakeReply(1, 1, "v", "n1"));
+
+        ByteBuf names = frame(doc.get("cache-names-response"));
+        assertThat(names.readLong()).isEqualTo(10);
+        assertThat(names.readUnsignedByte()).isEqualTo((short) Wire.STATUS_OK);
+        assertThat(CacheNamesCodec.read(names)).containsExactly("a", "bc");
+        assertThat(names.isReadable()).isFalse();
 
         ByteBuf stream = frame(doc.get("stream-request"));
         assertThat(stream.readLong()).isEqualTo(8);

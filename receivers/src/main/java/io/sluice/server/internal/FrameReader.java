@@ -26,6 +26,9 @@ import io.sluice.protocol.internal.Wire;
  */
 final class FrameReader extends ChannelInboundHandlerAdapter {
 
+    /** The first two bytes of a TLS handshake record: content type 22, major version 3. */
+    private static final int TLS_HANDSHAKE_RECORD = 0x1603;
+
     private final FramePool pool;
     private final ByteBufAllocator alloc;
     private final int maxFrameSize;
@@ -77,13 +80,10 @@ final class FrameReader extends ChannelInboundHandlerAdapter {
         if (prefixRead < Wire.LENGTH_FIELD) {
             return false;
         }
-        if (length < 1) {
-            fail(ctx, new CorruptedFrameException("frame length " + length + " is below 1"));
-            return false;
-        }
-        if (length > maxFrameSize) {
-            fail(ctx, new TooLongFrameException("a frame of " + length + " bytes is longer than the node's maximum of "
-                    + maxFrameSize + " (maxFrameSize)"));
+        if (length < 1 || length > maxFrameSize) {
+            fail(ctx, length < 1 ? new CorruptedFrameException(lengthProblem(ctx, "is below 1"))
+                    : new TooLongFrameException(lengthProblem(ctx, "is longer than the node's maximum of "
+                    + maxFrameSize + " (maxFrameSize)")));
             return false;
         }
         frame = pool.take(length);
@@ -91,6 +91,20 @@ final class FrameReader extends ChannelInboundHandlerAdapter {
             frame = alloc.heapBuffer(FramePool.MAX_ARRAY, length);
         }
         return true;
+    }
+
+    /**
+     * Says what is wrong with a frame's length. Before the handshake succeeded the length is not named:
+     * its four bytes may be any four the client sent (a token, if the client's framing is off); a first
+     * frame that starts as a TLS record does is named as a TLS client on a plain TCP port.
+     */
+    private String lengthProblem(ChannelHandlerContext ctx, String problem) {
+        if (ctx.pipeline().get(HandshakeHandler.class) == null) {
+            return "a frame length of " + length + " " + problem;
+        }
+        String tls = (length >>> 16) == TLS_HANDSHAKE_RECORD
+                ? "; it starts as a TLS record does: a client spoke TLS to this plain TCP port" : "";
+        return "the length of a frame before the handshake " + problem + tls;
     }
 
     private void fail(ChannelHandlerContext ctx, Exception cause) {

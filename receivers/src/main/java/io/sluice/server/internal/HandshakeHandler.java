@@ -4,9 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.handler.codec.DecoderException;
 import io.sluice.node.internal.NodeMetrics;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
@@ -21,7 +19,9 @@ import java.security.MessageDigest;
  * The first frame of a connection: magic, protocol version, client name, token. A version the node
  * does not speak, a wrong token or anything that is not a handshake gets a reply saying so and the
  * connection is closed; a good handshake is answered with the node's id and the connection moves on
- * to requests. Nothing else is served before it.
+ * to requests. Nothing else is served before it, and nothing the client sent before it is logged or
+ * echoed: a refusal names the problem (the versions, a missing token, which field is short), never the
+ * client's name or token, and after a refusal the connection's further frames are dropped unread.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
@@ -31,6 +31,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final byte[] token;
     private final RequestHandler next;
     private final NodeMetrics metrics;
+    /** Set once a refusal is on its way: frames that follow it are not read. */
+    private boolean refused;
 
     HandshakeHandler(String nodeId, String token, RequestHandler next, NodeMetrics metrics) {
         this.nodeId = nodeId;
@@ -43,6 +45,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
         try {
+            if (refused) {
+                return;
+            }
             Frames.Handshake hs;
             try {
                 hs = Frames.readHandshake(frame);
@@ -56,8 +61,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (token != null && !MessageDigest.isEqual(token, hs.token().getBytes(StandardCharsets.UTF_8))) {
-                refuse(ctx, Wire.HANDSHAKE_NOT_AUTHORIZED, "the client '" + hs.clientName()
-                        + "' did not present this node's token");
+                refuse(ctx, Wire.HANDSHAKE_NOT_AUTHORIZED, "the client did not present this node's token");
                 return;
             }
             ctx.writeAndFlush(Frames.handshakeReply(ctx.alloc(), Wire.HANDSHAKE_OK, "", nodeId));
@@ -69,6 +73,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void refuse(ChannelHandlerContext ctx, int status, String message) {
+        refused = true;
+        ctx.channel().config().setAutoRead(false);
         metrics.error(NodeMetrics.Scope.CONNECTION, status == Wire.HANDSHAKE_MALFORMED ? ErrorKind.MALFORMED_REQUEST
                 : ErrorKind.ILLEGAL_ARGUMENT);
         LOG.warn("refused a connection from {}: {}", ctx.channel().remoteAddress(), message);
@@ -85,24 +91,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log(ctx, cause);
+        ConnectionErrors.log(ctx, cause);
         if (!(cause instanceof java.io.IOException)) { // a connection lost is no error of the node
-            metrics.error(NodeMetrics.Scope.CONNECTION, kindOf(cause));
+            metrics.error(NodeMetrics.Scope.CONNECTION, ConnectionErrors.kindOf(cause));
         }
         ctx.close();
-    }
-
-    /** The kind of what closed a connection: a frame over the limit or a broken one did not follow the protocol. */
-    static ErrorKind kindOf(Throwable cause) {
-        return cause instanceof DecoderException ? ErrorKind.MALFORMED_REQUEST : ErrorKind.of(cause);
-    }
-
-    /** A broken or oversized frame costs its own connection, nothing more; it is logged once, briefly. */
-    static void log(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof TooLongFrameException) {
-            LOG.warn("closed the connection from {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
-        } else {
-            LOG.warn("closed the connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
-        }
     }
 }

@@ -107,6 +107,12 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         TlsConfig config() {
             return new TlsConfig(java.nio.file.Path.of(keyStore), keyStorePassword);
         }
+
+        /** Without the password (a record's own toString would print it). */
+        @Override
+        public String toString() {
+            return "TlsEntry{keyStore=" + keyStore + ", keyStorePassword=set}";
+        }
     }
 
     /** The data region's persistence: absent, or {@code enabled: false}, means in memory only. */
@@ -408,6 +414,12 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                 throw new IllegalStateException("creating " + className + " (" + key + ") failed: " + e.getCause(), e);
             }
         };
+    }
+
+    /** The config without its secrets (a record's own toString would print the token and the key store's password). */
+    @Override
+    public String toString() {
+        return "NodeFileConfig" + describe();
     }
 
     /** The config as a map, for the start log. */

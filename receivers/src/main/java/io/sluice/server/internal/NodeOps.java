@@ -162,6 +162,10 @@ final class NodeOps {
                 byte[] types = binary.exportTypes();
                 return out -> Wire.writeBlob(out, types, 0, types.length);
             };
+            case CACHE_NAMES -> () -> {
+                List<String> names = node.cacheNames();
+                return out -> io.sluice.protocol.internal.CacheNamesCodec.write(out, names);
+            };
             case INVOKE_ALL -> invokeAll(in);
             default -> throw new Wire.MalformedFrameException("op " + op + " is not served here");
         };

@@ -26,11 +26,14 @@ public final class NodeProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path log;
+    /** Every line the node printed on stdout, kept (tests search the node's whole output). */
+    private final StringBuffer stdout;
 
-    private NodeProcess(Process process, int port, Path log) {
+    private NodeProcess(Process process, int port, Path log, StringBuffer stdout) {
         this.process = process;
         this.port = port;
         this.log = log;
+        this.stdout = stdout;
     }
 
     /**
@@ -78,9 +81,10 @@ public final class NodeProcess implements AutoCloseable {
             command.add("--port");
             command.add("0");
             Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
-            CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> readPort(process));
+            StringBuffer stdout = new StringBuffer();
+            CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> readPort(process, stdout));
             try {
-                return new NodeProcess(process, port.get(60, TimeUnit.SECONDS), log);
+                return new NodeProcess(process, port.get(60, TimeUnit.SECONDS), log, stdout);
             } catch (Exception e) {
                 process.destroyForcibly();
                 throw new IllegalStateException("the node did not start: " + e + "; its log: " + Files.readString(log), e);
@@ -90,14 +94,15 @@ public final class NodeProcess implements AutoCloseable {
         }
     }
 
-    private static int readPort(Process process) {
+    private static int readPort(Process process, StringBuffer stdout) {
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         try {
             String line;
             while ((line = out.readLine()) != null) {
+                stdout.append(line).append('\n');
                 Matcher m = LISTENING.matcher(line);
                 if (m.find()) {
-                    Thread drain = new Thread(() -> drain(out), "node-stdout");
+                    Thread drain = new Thread(() -> drain(out, stdout), "node-stdout");
                     drain.setDaemon(true);
                     drain.start();
                     return Integer.parseInt(m.group(2));
@@ -109,10 +114,11 @@ public final class NodeProcess implements AutoCloseable {
         throw new IllegalStateException("the node exited before it listened (exit " + process.exitValue() + ")");
     }
 
-    private static void drain(BufferedReader out) {
+    private static void drain(BufferedReader out, StringBuffer stdout) {
         try {
-            while (out.readLine() != null) {
-                // the node prints one line; anything after it is discarded
+            String line;
+            while ((line = out.readLine()) != null) {
+                stdout.append(line).append('\n');
             }
         } catch (IOException e) {
             // the process ended
@@ -156,6 +162,12 @@ public final class NodeProcess implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** Everything the node wrote so far: stdout, then its log (stderr). */
+    public String output() {
+        return stdout + log();
+    }
+
+    /** The node's log (its stderr). */
     public String log() {
         try {
             return Files.readString(log);

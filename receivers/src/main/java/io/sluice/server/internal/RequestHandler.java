@@ -16,7 +16,6 @@ import io.sluice.protocol.internal.Wire;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -26,16 +25,18 @@ import java.util.function.Consumer;
  * request when it completes, in any order (the client matches answers by request id). A frame that
  * does not follow the protocol is answered with an error and its connection is closed.
  *
- * <p>Backpressure: the bytes of streamed requests not yet applied are counted; above the limit the
- * connection's socket is not read until they drop below half of it.
+ * <p>Backpressure ({@link ConnectionBackpressure}): the bytes of streamed requests not yet applied and of
+ * answers not yet taken by the socket are counted; above the limit the connection's socket is not read
+ * (frames already read wait, counted) until they drop to half of it.
  */
 final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     private final NodeEngine node;
     private final Executor ops;
     private final long maxQueuedBytes;
-    private final AtomicLong queuedBytes = new AtomicLong();
     private final NodeOps handlers;
+    /** Set when the handler joins its connection's pipeline (after the handshake). */
+    private ConnectionBackpressure backpressure;
 
     RequestHandler(NodeEngine node, Executor ops, long maxQueuedBytes) {
         this.node = node;
@@ -45,9 +46,28 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        backpressure = new ConnectionBackpressure(ctx.channel(), maxQueuedBytes, frame -> handle(ctx.channel(), frame));
+    }
+
+    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf frame = (ByteBuf) msg;
-        Channel channel = ctx.channel();
+        backpressure.onFrame((ByteBuf) msg);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        backpressure.discard();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        backpressure.discard();
+    }
+
+    /** Handles one request frame (on the event loop) and owns it: released here or once its batches are applied. */
+    private void handle(Channel channel, ByteBuf frame) {
         long requestId = 0;
         boolean handedOver = false;
         try {
@@ -95,21 +115,15 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     private void stream(Channel channel, long requestId, ByteBuf frame) {
         StreamCodec.Request request = StreamCodec.decodeRequest(frame);
         int size = frame.capacity();
-        if (queuedBytes.addAndGet(size) > maxQueuedBytes) {
-            channel.config().setAutoRead(false);
-        }
+        backpressure.queue(size);
         node.transport().sendReceived(node.id(), request.toBatchRequest()).whenComplete((outcomes, error) -> {
             frame.release();
-            if (queuedBytes.addAndGet(-size) <= maxQueuedBytes / 2 && !channel.config().isAutoRead()
-                    && channel.isActive()) {
-                channel.config().setAutoRead(true);
-            }
             if (error != null) {
                 fail(channel, requestId, error);
             } else {
-                channel.writeAndFlush(Frames.ok(channel.alloc(), requestId,
-                        out -> StreamCodec.encodeResponse(out, outcomes)));
+                backpressure.send(Frames.ok(channel.alloc(), requestId, out -> StreamCodec.encodeResponse(out, outcomes)));
             }
+            backpressure.release(size); // after the answer is counted: no resume in between
         });
     }
 
@@ -126,12 +140,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (!writes) {
-            channel.writeAndFlush(Frames.ok(channel.alloc(), requestId, body));
+            backpressure.send(Frames.ok(channel.alloc(), requestId, body));
             return;
         }
         node.whenDurable(error -> {
             if (error == null) {
-                channel.writeAndFlush(Frames.ok(channel.alloc(), requestId, body));
+                backpressure.send(Frames.ok(channel.alloc(), requestId, body));
             } else {
                 fail(channel, requestId, error);
             }
@@ -143,7 +157,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                 ? error.getCause() : error;
         ErrorKind kind = ErrorKind.of(t);
         node.metrics().error(NodeMetrics.Scope.REQUEST, kind);
-        channel.writeAndFlush(Frames.error(channel.alloc(), requestId, kind, ErrorKind.messageOf(t)));
+        backpressure.send(Frames.error(channel.alloc(), requestId, kind, ErrorKind.messageOf(t)));
     }
 
     @Override
@@ -155,9 +169,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        HandshakeHandler.log(ctx, cause);
+        ConnectionErrors.log(ctx, cause);
         if (!(cause instanceof java.io.IOException)) { // a connection lost is no error of the node
-            node.metrics().error(NodeMetrics.Scope.CONNECTION, HandshakeHandler.kindOf(cause));
+            node.metrics().error(NodeMetrics.Scope.CONNECTION, ConnectionErrors.kindOf(cause));
         }
         ctx.close();
     }

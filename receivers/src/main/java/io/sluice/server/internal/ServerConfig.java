@@ -15,8 +15,8 @@ import java.util.Objects;
  * @param maxConnections       connections served at once; more are closed at once
  * @param idleTimeout          a connection with nothing read or written for this long is closed; zero = never
  * @param token                the token a client must present in its handshake, or null for none
- * @param maxQueuedBytes       received bytes of one connection waiting to be applied before the node stops
- *                             reading its socket (backpressure)
+ * @param maxQueuedBytes       bytes of one connection the node holds (streamed requests not yet applied,
+ *                             answers not yet sent) before it stops reading its socket (backpressure)
  * @param tls                  the node's TLS key and certificate, or null: plain TCP
  */
 public record ServerConfig(String host, int port, int maxFrameSize, int maxConnections, Duration idleTimeout,
@@ -68,5 +68,13 @@ public record ServerConfig(String host, int port, int maxFrameSize, int maxConne
     /** @param newTls the node's key and certificate, or null for plain TCP */
     public ServerConfig withTls(TlsConfig newTls) {
         return new ServerConfig(host, port, maxFrameSize, maxConnections, idleTimeout, token, maxQueuedBytes, newTls);
+    }
+
+    /** The config without its token (a record's own toString would print it). */
+    @Override
+    public String toString() {
+        return "ServerConfig{host=" + host + ", port=" + port + ", maxFrameSize=" + maxFrameSize + ", maxConnections="
+                + maxConnections + ", idleTimeout=" + idleTimeout + ", token=" + (token == null ? "none" : "set")
+                + ", maxQueuedBytes=" + maxQueuedBytes + ", tls=" + tls + "}";
     }
 }

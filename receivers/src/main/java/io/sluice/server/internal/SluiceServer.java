@@ -17,8 +17,6 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.node.internal.NodeMetrics;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
@@ -28,9 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Serves a node to remote clients over TCP. A connection's pipeline reads as the protocol does:
- * {@link ReceivedBytes} (counts what is read), {@link FrameReader} (frames, each into a pooled buffer of its own,
+ * on a TLS port {@link PlainTcpOnTlsPort} and the TLS handler, then {@link ReceivedBytes} (counts what is read), {@link FrameReader} (frames, each into a pooled buffer of its own,
  * refusing oversized ones), {@link HandshakeHandler} (the first frame; nothing else is served before it
- * succeeds), {@link RequestHandler} (requests, pipelined, answered as they complete). Connections,
+ * succeeds), {@link RequestHandler} (requests, pipelined, answered as they complete). A connection over
+ * {@code maxConnections} gets {@link OverConnectionLimit} instead, which says so and closes it. Connections,
  * bytes and errors are counted in the node's {@link NodeMetrics}. Streamed batches go to the node's
  * apply threads; other operations to a small pool; no handler blocks an event loop. Frames are read
  * into pooled heap buffers whose bytes the store copies into its pages directly: receiving a batch
@@ -38,7 +37,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class SluiceServer implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
     /** Threads for operations other than streaming (gets, puts, scans, size): short, and off the event loops. */
     private static final int OP_THREADS = 2;
     /** Names of the event-loop threads that read and write client connections start with this. */
@@ -108,13 +106,14 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     private void accept(SocketChannel ch) {
-        if (stopping || open.incrementAndGet() > config.maxConnections()) {
-            if (!stopping) {
-                open.decrementAndGet();
-                LOG.warn("refused a connection from {}: {} connections are open (maxConnections)",
-                        ch.remoteAddress(), config.maxConnections());
-            }
+        if (stopping) {
             ch.close();
+            return;
+        }
+        if (open.incrementAndGet() > config.maxConnections()) {
+            open.decrementAndGet();
+            addTls(ch);
+            ch.pipeline().addLast("refused", new OverConnectionLimit(node.id(), config.maxConnections()));
             return;
         }
         NodeMetrics metrics = node.metrics();
@@ -124,9 +123,7 @@ public final class SluiceServer implements AutoCloseable {
             metrics.connectionClosed();
         });
         connections.add(ch);
-        if (tls != null) {
-            ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
-        }
+        addTls(ch);
         ch.pipeline().addLast("received", receivedBytes);
         if (!config.idleTimeout().isZero()) {
             ch.pipeline().addLast(new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
@@ -134,6 +131,14 @@ public final class SluiceServer implements AutoCloseable {
         ch.pipeline().addLast("frames", new FrameReader(frames, buffers, config.maxFrameSize()));
         ch.pipeline().addLast("handshake", new HandshakeHandler(node.id(), config.token(),
                 new RequestHandler(node, ops, config.maxQueuedBytes()), metrics));
+    }
+
+    /** On a TLS port: a plain-TCP client is answered in plain TCP and closed, a TLS one goes through TLS. */
+    private void addTls(SocketChannel ch) {
+        if (tls != null) {
+            ch.pipeline().addLast("plain-tcp", new PlainTcpOnTlsPort(node.id(), node.metrics()));
+            ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+        }
     }
 
     /** The address the server listens on (the port chosen when 0 was asked for). */

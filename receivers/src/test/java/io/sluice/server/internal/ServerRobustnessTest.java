@@ -155,6 +155,52 @@ class ServerRobustnessTest {
     }
 
     @Test
+    void aHandshakeWithBytesAfterItsTokenIsRefusedAsMalformed() throws Exception {
+        start(ServerConfig.defaults().withToken("s3cret"));
+        try (Raw raw = new Raw()) {
+            ByteBuf frame = Frames.handshake(UnpooledByteBufAllocator.DEFAULT, Wire.VERSION, "app", "s3cret");
+            frame.writeBytes(new byte[] {1, 2, 3});
+            frame.setInt(0, frame.readableBytes() - Wire.LENGTH_FIELD);
+            raw.send(frame);
+
+            Frames.HandshakeReply reply = Frames.readHandshakeReply(raw.read());
+
+            assertThat(reply.status()).isEqualTo(Wire.HANDSHAKE_MALFORMED);
+            assertThat(reply.message()).contains("3 bytes after its token").doesNotContain("s3cret");
+            assertThat(raw.closedByNode()).isTrue();
+        }
+    }
+
+    @Test
+    void aConnectionOverMaxConnectionsIsToldTheLimitAndConnectRetriesUntilOneIsFree() throws Exception {
+        start(new ServerConfig("127.0.0.1", 0, 64 * 1024, 1, java.time.Duration.ZERO, null, 1L << 20, null));
+        ClientConfig config = ClientConfig.builder().addresses(address()).retryAttempts(3)
+                .retryInitialBackoff(java.time.Duration.ofMillis(10)).build();
+        try (Raw first = new Raw()) {
+            first.send(Frames.handshake(UnpooledByteBufAllocator.DEFAULT, Wire.VERSION, "first", ""));
+            assertThat(Frames.readHandshakeReply(first.read()).status()).isEqualTo(Wire.HANDSHAKE_OK);
+
+            try (Raw second = new Raw()) {
+                Frames.HandshakeReply busy = Frames.readHandshakeReply(second.read());
+                assertThat(busy.status()).isEqualTo(Wire.HANDSHAKE_BUSY);
+                assertThat(busy.message()).isEqualTo("it serves at most 1 connections (maxConnections) and all are in use");
+                assertThat(second.closedByNode()).isTrue();
+            }
+            assertThatThrownBy(() -> SluiceClient.connect(config))
+                    .isInstanceOf(io.sluice.NodeUnreachableException.class)
+                    .hasMessageContaining("3 attempt(s)")
+                    .hasMessageContaining("closed the connection: it serves at most 1 connections (maxConnections)");
+        }
+        // The slot is free once the node saw the first connection close.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() -> {
+            try (Sluice client = SluiceClient.connect(config)) {
+                client.createCache(CacheConfig.named("c").withPartitions(4));
+                assertThat(client.cacheNames()).containsExactly("c");
+            }
+        });
+    }
+
+    @Test
     void nothingIsServedBeforeAHandshake() throws Exception {
         start(ServerConfig.defaults());
         try (Raw raw = new Raw()) {

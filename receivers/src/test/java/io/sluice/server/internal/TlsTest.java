@@ -113,7 +113,10 @@ class TlsTest {
 
         assertThatThrownBy(() -> SluiceClient.connect(ClientConfig.builder().addresses(address("127.0.0.1"))
                 .connectTimeout(Duration.ofSeconds(3)).token("s3cret").build()))
-                .as("a plain client").isInstanceOf(NodeUnreachableException.class);
+                .as("a plain client").isInstanceOf(NodeUnreachableException.class)
+                .hasMessageContaining("requires TLS and this client spoke plain TCP")
+                .hasMessageContaining("ClientConfig.builder().tls(")
+                .hasMessageNotContaining("attempt(s)"); // told at once, not retried
         assertThatThrownBy(() -> SluiceClient.connect(ClientConfig.builder().addresses(address("127.0.0.1"))
                 .connectTimeout(Duration.ofSeconds(3)).tls(otherCert).token("s3cret").build()))
                 .as("a client trusting another certificate").isInstanceOf(NodeUnreachableException.class)
@@ -125,6 +128,19 @@ class TlsTest {
         assertThatThrownBy(() -> SluiceClient.connect(ClientConfig.builder().addresses(address("127.0.0.1"))
                 .connectTimeout(Duration.ofSeconds(3)).tls(nodeCert).token("guess").build()))
                 .as("a trusted client with the wrong token").hasMessageContaining("token");
+    }
+
+    @Test
+    void aTlsClientOfAPlainNodeIsToldTheTlsHandshakeFailedWithoutRetrying() {
+        node = new NodeEngine(NodeConfig.builder().dataRegionMaxSize(128L << 20).applyThreads(2).build());
+        server = SluiceServer.start(node, ServerConfig.defaults().withPort(0));
+
+        assertThatThrownBy(() -> SluiceClient.connect(ClientConfig.builder().addresses(address("127.0.0.1"))
+                .connectTimeout(Duration.ofSeconds(3)).tls(nodeCert).build()))
+                .isInstanceOf(NodeUnreachableException.class)
+                .hasMessageContaining("TLS handshake failed")
+                .hasMessageContaining("a node without TLS does so with a client that has ClientConfig.builder().tls(")
+                .hasMessageNotContaining("attempt(s)");
     }
 
     @Test

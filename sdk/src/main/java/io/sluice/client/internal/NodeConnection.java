@@ -11,6 +11,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.sluice.NodeUnreachableException;
 import io.sluice.SluiceException;
 import io.sluice.protocol.internal.ErrorKind;
@@ -53,7 +54,10 @@ final class NodeConnection {
     /**
      * Connects and shakes hands, within {@link ClientSettings#connectTimeout()}.
      *
-     * @throws NodeUnreachableException if the node cannot be reached in time
+     * @throws ConnectionLostException if the connection is refused or lost, or the node serves its maximum of
+     *         connections (the caller may try again)
+     * @throws NodeUnreachableException if the node cannot be reached in time, requires TLS of a plain client,
+     *         or the TLS handshake fails
      * @throws SluiceException if the node refuses the handshake (protocol version, token)
      */
     static NodeConnection open(Address address, ClientSettings config, EventLoopGroup group, ClientTls tls) {
@@ -91,10 +95,12 @@ final class NodeConnection {
             channel.close();
             if (e.getCause() instanceof ConnectionLostException lost) {
                 throw new ConnectionLostException("the handshake with the node at " + address + " failed: "
-                        + lost.getMessage(), lost);
+                        + lost.getMessage() + (tls != null ? "" : " before answering (a node that requires TLS does"
+                        + " so with a plain TCP client: enable TLS with ClientConfig.builder().tls(...))"), lost);
             }
+            Throwable cause = e.getCause();
             throw new NodeUnreachableException("the handshake with the node at " + address + " failed: "
-                    + e.getCause(), e.getCause());
+                    + (cause instanceof SluiceException ? cause.getMessage() : cause.toString()), cause);
         } catch (InterruptedException e) {
             channel.close();
             Thread.currentThread().interrupt();
@@ -102,12 +108,27 @@ final class NodeConnection {
         }
         if (hs.status() != Wire.HANDSHAKE_OK) {
             channel.close();
-            throw new SluiceException("the node at " + address + " refused the connection: " + hs.message());
+            throw refused(address, hs);
         }
         NodeConnection connection = new NodeConnection(address, config, channel, hs.nodeId());
         responses.connection = connection;
         channel.closeFuture().addListener(f -> connection.failAll());
         return connection;
+    }
+
+    /**
+     * The error of a refused handshake: a node at its connection limit may free one (retried, like a lost
+     * connection); a node requiring TLS, another protocol version or a wrong token will not (not retried).
+     */
+    private static SluiceException refused(Address address, Frames.HandshakeReply hs) {
+        return switch (hs.status()) {
+            case Wire.HANDSHAKE_BUSY -> new ConnectionLostException("the node at " + address
+                    + " closed the connection: " + hs.message());
+            case Wire.HANDSHAKE_TLS_REQUIRED -> new NodeUnreachableException("the node at " + address
+                    + " requires TLS and this client spoke plain TCP: enable TLS with"
+                    + " ClientConfig.builder().tls(nodeCertificatePem), or .tls() to trust the JVM's trust store");
+            default -> new SluiceException("the node at " + address + " refused the connection: " + hs.message());
+        };
     }
 
     String nodeId() {
@@ -238,6 +259,21 @@ final class NodeConnection {
             } finally {
                 frame.release();
             }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            // A node closing the connection during the TLS handshake (one without TLS does) is no lost
+            // connection to retry but a TLS failure: said before channelInactive would say "closed".
+            if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                Throwable cause = done.cause();
+                boolean closed = cause instanceof java.nio.channels.ClosedChannelException
+                        || String.valueOf(cause.getMessage()).contains("closed");
+                handshake.completeExceptionally(new NodeUnreachableException("the TLS handshake failed: " + cause
+                        + (closed ? " (the node closed the connection: a node without TLS does so with a client that"
+                        + " has ClientConfig.builder().tls(...))" : ""), cause));
+            }
+            ctx.fireUserEventTriggered(evt);
         }
 
         @Override

@@ -49,7 +49,7 @@ final class Nodes implements AutoCloseable {
             for (String a : config.addresses()) {
                 Address address = Address.parse(a);
                 try {
-                    NodeConnection c = NodeConnection.open(address, config, group, tls);
+                    NodeConnection c = connect(address);
                     if (byId.putIfAbsent(c.nodeId(), new Node(address, c)) == null) {
                         ids.add(c.nodeId());
                     } else {
@@ -72,6 +72,20 @@ final class Nodes implements AutoCloseable {
             throw e;
         }
         this.ids = List.copyOf(ids);
+    }
+
+    /**
+     * Opens the first connection to an address, retried as a request is ({@link Retriable}: refused, lost,
+     * the node at its connection limit), so the error of the last attempt names the attempts and the causes.
+     */
+    private NodeConnection connect(Address address) {
+        return await(retries.call(retries.breaker("connect to " + address), "at " + address, () -> {
+            try {
+                return CompletableFuture.completedFuture(NodeConnection.open(address, config, group, tls));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }));
     }
 
     /** The ids of the nodes, in the order of the configured addresses. */

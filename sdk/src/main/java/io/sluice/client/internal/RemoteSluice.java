@@ -86,6 +86,18 @@ public final class RemoteSluice implements Sluice {
         return new RemoteCache<>(name, transport.partitions(name), nodes, binary, false);
     }
 
+    /** The union of every node's cache names (CACHE_NAMES), each name once, in the order the nodes gave them. */
+    @Override
+    public java.util.List<String> cacheNames() {
+        ensureOpen();
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (String node : nodes.ids()) {
+            names.addAll(nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.CACHE_NAMES, out -> { }),
+                    io.sluice.protocol.internal.CacheNamesCodec::read, null)));
+        }
+        return java.util.List.copyOf(names);
+    }
+
     @Override
     public <K, V> DataStreamer<K, V> dataStreamer(String cacheName) {
         return dataStreamer(cacheName, StreamerOptions.DEFAULT);

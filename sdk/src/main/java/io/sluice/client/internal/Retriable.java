@@ -12,15 +12,15 @@ import java.util.concurrent.RejectedExecutionException;
  * <table>
  *   <caption>Failures of a request</caption>
  *   <tr><th>failure</th><th>retried</th><th>counts against the node</th></tr>
- *   <tr><td>connection refused, lost before the answer, lost during the handshake
- *       ({@link ConnectionLostException})</td><td>yes</td><td>yes</td></tr>
+ *   <tr><td>connection refused, lost before the answer, lost during the handshake, the node at its
+ *       connection limit ({@link ConnectionLostException})</td><td>yes</td><td>yes</td></tr>
  *   <tr><td>node stopping or busy ({@link RejectedExecutionException}, error kind NODE_STOPPING)</td>
  *       <td>yes</td><td>yes</td></tr>
  *   <tr><td>no answer within the request timeout, no handshake answer within the connect timeout,
  *       breaker open on a first attempt (plain {@link NodeUnreachableException})</td><td>no: the time is
  *       spent, or the node is known to be down</td><td>yes</td></tr>
  *   <tr><td>anything the node answered (unknown cache, bad argument, data region full, ...), a refused
- *       handshake, TLS failures, a closed client</td><td>no</td><td>no</td></tr>
+ *       handshake (version, token, TLS required), TLS failures, a closed client</td><td>no</td><td>no</td></tr>
  * </table>
  */
 final class Retriable {

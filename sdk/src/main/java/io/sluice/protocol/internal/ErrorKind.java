@@ -1,6 +1,7 @@
 package io.sluice.protocol.internal;
 
 import io.sluice.CacheNotFoundException;
+import io.sluice.CacheStoreException;
 import io.sluice.DataRegionFullException;
 import io.sluice.SluiceException;
 import io.sluice.binary.BinaryFormatException;
@@ -24,7 +25,9 @@ public enum ErrorKind {
     NODE_STOPPING(7),
     /** The request did not follow the protocol (an op the node does not know, a malformed body). */
     MALFORMED_REQUEST(8),
-    NULL_ARGUMENT(9);
+    NULL_ARGUMENT(9),
+    /** A cache store (write-through, read-through) failed; the client throws {@code CacheStoreException}. */
+    CACHE_STORE(10);
 
     private static final ErrorKind[] BY_CODE = new ErrorKind[256];
 
@@ -49,6 +52,8 @@ public enum ErrorKind {
     public static ErrorKind of(Throwable t) {
         if (t instanceof CacheNotFoundException) {
             return CACHE_NOT_FOUND;
+        } else if (t instanceof CacheStoreException) {
+            return CACHE_STORE;
         } else if (t instanceof DataRegionFullException) {
             return DATA_REGION_FULL;
         } else if (t instanceof BinaryTypeMismatchException) {
@@ -79,6 +84,7 @@ public enum ErrorKind {
             case CACHE_NOT_FOUND -> cacheName != null ? new CacheNotFoundException(cacheName)
                     : new SluiceException(message);
             case DATA_REGION_FULL -> new DataRegionFullException(message);
+            case CACHE_STORE -> new CacheStoreException(message);
             case BINARY_FORMAT -> new BinaryFormatException(message);
             case ILLEGAL_ARGUMENT, MALFORMED_REQUEST -> new IllegalArgumentException(message);
             case ILLEGAL_STATE -> new IllegalStateException(message);

@@ -66,17 +66,26 @@ public final class Frames {
     }
 
     /**
-     * Reads a handshake frame (its length prefix already stripped).
+     * Reads a handshake frame (its length prefix already stripped). A handshake of another version is
+     * read only up to its version (a later version may lay out the rest otherwise): its client name and
+     * token are then empty.
      *
-     * @throws Wire.MalformedFrameException if it is not one
+     * @throws Wire.MalformedFrameException if it is not one, or (this version) the frame holds bytes after the token
      */
     public static Handshake readHandshake(ByteBuf in) {
         if (in.readableBytes() < 6 || in.readInt() != Wire.MAGIC) {
             throw new Wire.MalformedFrameException("the first frame is not a Sluice handshake (magic \"SLCE\")");
         }
         int version = in.readUnsignedShort();
+        if (version != Wire.VERSION) {
+            return new Handshake(version, "", "");
+        }
         String name = Wire.readString(in, "client name");
         String token = Wire.readString(in, "token");
+        if (in.isReadable()) {
+            throw new Wire.MalformedFrameException("the handshake frame holds " + in.readableBytes()
+                    + " bytes after its token: its length disagrees with its fields");
+        }
         return new Handshake(version, name, token);
     }
 

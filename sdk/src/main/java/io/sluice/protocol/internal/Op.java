@@ -22,7 +22,12 @@ public enum Op {
     PUT_TYPES(13),
     /** The node's binary type metadata. */
     GET_TYPES(14),
-    INVOKE_ALL(15);
+    INVOKE_ALL(15),
+    /**
+     * The names of the node's caches. A new op within version 1 (ops are added with new codes; a node
+     * that predates one answers it with error kind 8, unknown op, and closes the connection).
+     */
+    CACHE_NAMES(16);
 
     private static final Op[] BY_CODE = new Op[256];
 

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
  * frame:            int32 length L (of what follows, 1 .. max frame size), L bytes of payload
  * handshake:        u32 magic "SLCE", u16 version, string client name, string token (may be empty)
  * handshake reply:  u32 magic, u16 version, u8 status, string message, string node id
+ *                   (status 0 ok, 1 version mismatch, 2 not authorized, 3 malformed, 4 busy, 5 TLS required)
  * request:          int64 request id, u8 op, body
  * response:         int64 request id, u8 status (0 ok, 1 error), body (ok) or u8 error kind + string (error)
  * string:           u16 byte length, UTF-8 bytes
@@ -35,6 +36,10 @@ public final class Wire {
     public static final int HANDSHAKE_VERSION_MISMATCH = 1;
     public static final int HANDSHAKE_NOT_AUTHORIZED = 2;
     public static final int HANDSHAKE_MALFORMED = 3;
+    /** The node serves {@code maxConnections} connections already; sent before it closes the new one. */
+    public static final int HANDSHAKE_BUSY = 4;
+    /** The node listens with TLS and the client spoke plain TCP; sent in plain TCP before the node closes. */
+    public static final int HANDSHAKE_TLS_REQUIRED = 5;
 
     /** Response statuses. */
     public static final int STATUS_OK = 0;

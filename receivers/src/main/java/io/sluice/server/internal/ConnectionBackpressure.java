@@ -1,0 +1,130 @@
+package io.sluice.server.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * One connection's backpressure against {@code maxQueuedBytes}. Counted: the bytes of STREAM requests read
+ * and not yet applied, and of answers written and not yet taken by the socket. Above the limit the socket is
+ * no longer read and the frames already read (what the socket reads under way held) wait here, in order;
+ * once the count is at most half the limit they are handled and reading resumes. Held frames are not
+ * counted: they are not handled before the count falls, so counting them could keep it up for ever.
+ * So a client that streams faster than the node applies, or does not read its answers, is held back by
+ * TCP (its writes block), and the node keeps for it at most {@code maxQueuedBytes} plus the answers to the
+ * requests it handled before the limit was crossed.
+ *
+ * <p>Threads: frames arrive and are held or handled on the connection's event loop; bytes are counted and
+ * released from any thread (apply threads, the op pool, the event loop); {@code paused} changes under this
+ * object's lock, and auto-read follows it on the event loop only (see {@link #onEventLoop}).
+ */
+final class ConnectionBackpressure {
+
+    private final Channel channel;
+    private final long maxQueuedBytes;
+    private final Consumer<ByteBuf> handler;
+    private final AtomicLong queued = new AtomicLong();
+    /** Frames read while paused; event loop only. */
+    private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
+    private boolean paused;
+
+    /** @param handler handles a frame (on the event loop) and owns it from then on */
+    ConnectionBackpressure(Channel channel, long maxQueuedBytes, Consumer<ByteBuf> handler) {
+        this.channel = channel;
+        this.maxQueuedBytes = maxQueuedBytes;
+        this.handler = handler;
+    }
+
+    /** A frame read (event loop): handled now, or held while the connection is over its limit. */
+    void onFrame(ByteBuf frame) {
+        if (isPaused() || !held.isEmpty()) {
+            held.add(frame);
+            return;
+        }
+        handler.accept(frame);
+    }
+
+    /** Writes an answer, counted until the socket took it. */
+    void send(ByteBuf answer) {
+        int size = answer.readableBytes();
+        queue(size);
+        channel.writeAndFlush(answer).addListener(f -> release(size));
+    }
+
+    /** Counts bytes the connection costs the node; over the limit, the socket is no longer read. */
+    void queue(long bytes) {
+        if (queued.addAndGet(bytes) > maxQueuedBytes) {
+            synchronized (this) {
+                if (paused) {
+                    return;
+                }
+                paused = true;
+            }
+            onEventLoop(this::applyAutoRead);
+        }
+    }
+
+    /** Bytes no longer held for the connection; at half the limit, held frames are handled and reading resumes. */
+    void release(long bytes) {
+        if (queued.addAndGet(-bytes) <= maxQueuedBytes / 2 && isPaused() && channel.isActive()) {
+            onEventLoop(this::resume);
+        }
+    }
+
+    /**
+     * Runs a change of auto-read on the connection's event loop: Netty's NIO channel clears a pending read
+     * with a task when auto-read is turned off from another thread, and that task, run after auto-read was
+     * turned on again, would leave the socket unread for good.
+     */
+    private void onEventLoop(Runnable task) {
+        if (channel.eventLoop().inEventLoop()) {
+            task.run();
+            return;
+        }
+        try {
+            channel.eventLoop().execute(task);
+        } catch (RejectedExecutionException e) {
+            // the server is stopping: nothing more is read anyway
+        }
+    }
+
+    /** Event loop: the socket is read unless paused or frames are held. */
+    private void applyAutoRead() {
+        boolean read;
+        synchronized (this) {
+            read = !paused && held.isEmpty();
+        }
+        if (channel.config().isAutoRead() != read && channel.isActive()) {
+            channel.config().setAutoRead(read);
+        }
+    }
+
+    private synchronized boolean isPaused() {
+        return paused;
+    }
+
+    private void resume() {
+        synchronized (this) {
+            if (!paused || queued.get() > maxQueuedBytes / 2) {
+                return;
+            }
+            paused = false;
+        }
+        while (!held.isEmpty() && !isPaused()) {
+            handler.accept(held.poll());
+        }
+        applyAutoRead();
+    }
+
+    /** The connection closed (event loop): held frames go back to the pool. */
+    void discard() {
+        ByteBuf frame;
+        while ((frame = held.poll()) != null) {
+            frame.release();
+        }
+    }
+}

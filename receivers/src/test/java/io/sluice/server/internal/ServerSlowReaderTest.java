@@ -1,0 +1,169 @@
+package io.sluice.server.internal;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.sluice.Cache;
+import io.sluice.CacheConfig;
+import io.sluice.Sluice;
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.client.ClientConfig;
+import io.sluice.client.SluiceClient;
+import io.sluice.node.NodeConfig;
+import io.sluice.node.internal.NodeEngine;
+import io.sluice.node.internal.NodeMetrics;
+import io.sluice.protocol.internal.Frames;
+import io.sluice.protocol.internal.Op;
+import io.sluice.protocol.internal.Wire;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.DataInputStream;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code maxQueuedBytes} holds a client that does not read its answers: the node stops reading its socket
+ * once the answers it has not taken pass the limit, TCP then blocks the client's writes, the node keeps
+ * serving other clients, and when the client reads again every request is answered, once.
+ */
+@Timeout(120)
+class ServerSlowReaderTest {
+
+    private static final long MAX_QUEUED = 256 * 1024;
+    private static final int VALUE_BYTES = 1024;
+    private static final int REQUESTS = 100_000;
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private NodeEngine node;
+    private SluiceServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.closeConnections();
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @Test
+    void aClientThatDoesNotReadItsAnswersIsHeldBackAndGetsThemAllWhenItReads() throws Exception {
+        node = new NodeEngine(NodeConfig.builder().dataRegionMaxSize(64L << 20).applyThreads(2).build(), registry);
+        server = SluiceServer.start(node, new ServerConfig("127.0.0.1", 0, 64 * 1024, 16, Duration.ZERO, null,
+                MAX_QUEUED, null));
+        String address = "127.0.0.1:" + server.address().getPort();
+        try (Sluice good = SluiceClient.connect(ClientConfig.addresses(address));
+             SocketChannel slow = SocketChannel.open()) {
+            Cache<Long, String> cache = good.createCache(CacheConfig.named("c").withPartitions(4));
+            cache.put(1L, "x".repeat(VALUE_BYTES));
+            // Small socket buffers, so that what the kernels hold is small next to what the node would queue.
+            slow.setOption(StandardSocketOptions.SO_RCVBUF, 16 * 1024);
+            slow.setOption(StandardSocketOptions.SO_SNDBUF, 16 * 1024);
+            slow.connect(new InetSocketAddress("127.0.0.1", server.address().getPort()));
+            DataInputStream in = new DataInputStream(Channels.newInputStream(slow));
+            write(slow, Frames.handshake(UnpooledByteBufAllocator.DEFAULT, Wire.VERSION, "slow", ""));
+            assertThat(Frames.readHandshakeReply(frame(in)).status()).isEqualTo(Wire.HANDSHAKE_OK);
+
+            ByteBuffer requests = gets(REQUESTS);
+            int requestBytes = requests.remaining() / REQUESTS;
+            slow.configureBlocking(false);
+            long before = received();
+            long[] lastReceived = {-1};
+            // Written without reading: at some point neither the writes nor the node's reads move any more.
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                while (requests.hasRemaining() && slow.write(requests) > 0) {
+                    // as much as the socket takes
+                }
+                long received = received();
+                boolean stalled = received == lastReceived[0];
+                lastReceived[0] = received;
+                return stalled && requests.hasRemaining();
+            });
+            long taken = (received() - before) / requestBytes;
+            long answered = taken * (VALUE_BYTES + 20);
+            // The node took requests whose answers are maxQueuedBytes, plus what the kernels' buffers hold
+            // (on loopback up to a few MiB): a far cry from the 100 MiB of answers all of them would make.
+            assertThat(answered).as("bytes of answers to the %d of %d requests the node read", taken, REQUESTS)
+                    .isGreaterThan(MAX_QUEUED).isLessThan(MAX_QUEUED + (8L << 20));
+
+            // Another client is served meanwhile.
+            cache.put(2L, "two");
+            assertThat(cache.get(2L)).isEqualTo("two");
+
+            // The slow client reads again: every request is answered (in the order they complete), with the value.
+            slow.configureBlocking(true);
+            Thread writer = new Thread(() -> {
+                try {
+                    while (requests.hasRemaining()) {
+                        slow.write(requests);
+                    }
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }, "slow-writer");
+            writer.start();
+            java.util.BitSet answeredIds = new java.util.BitSet(REQUESTS + 1);
+            for (int i = 0; i < REQUESTS; i++) {
+                ByteBuf answer = frame(in);
+                int id = (int) answer.readLong();
+                assertThat(answeredIds.get(id)).as("request %d answered twice", id).isFalse();
+                answeredIds.set(id);
+                assertThat((int) answer.readUnsignedByte()).isEqualTo(Wire.STATUS_OK);
+                assertThat((int) answer.readUnsignedByte()).as("present").isEqualTo(1);
+                assertThat(Wire.readBlob(answer, "value")).hasSizeGreaterThan(VALUE_BYTES);
+            }
+            writer.join(10_000);
+            assertThat(writer.isAlive()).isFalse();
+            assertThat(answeredIds.cardinality()).isEqualTo(REQUESTS);
+            assertThat(answeredIds.nextSetBit(0)).isEqualTo(1);
+        }
+    }
+
+    /** Bytes the node read from its clients' sockets. */
+    private long received() {
+        return (long) registry.get(NodeMetrics.RECEIVED_BYTES).counter().count();
+    }
+
+    /** GET requests of key 1 in cache "c", with ids 1..n. */
+    private static ByteBuffer gets(int n) {
+        GrowableBuffer key = new GrowableBuffer(16);
+        new BinaryContext().encode(1L, key);
+        ByteBuf all = Unpooled.buffer(n * 32);
+        for (long id = 1; id <= n; id++) {
+            ByteBuf one = Frames.request(UnpooledByteBufAllocator.DEFAULT, Op.GET, out -> {
+                Wire.writeString(out, "c");
+                Wire.writeBlob(out, key.array(), 0, key.position());
+            });
+            one.setLong(Frames.REQUEST_ID_OFFSET, id);
+            all.writeBytes(one);
+            one.release();
+        }
+        return all.nioBuffer();
+    }
+
+    private static void write(SocketChannel channel, ByteBuf frame) throws java.io.IOException {
+        ByteBuffer b = frame.nioBuffer();
+        while (b.hasRemaining()) {
+            channel.write(b);
+        }
+        frame.release();
+    }
+
+    private static ByteBuf frame(DataInputStream in) throws java.io.IOException {
+        byte[] payload = new byte[in.readInt()];
+        in.readFully(payload);
+        return Unpooled.wrappedBuffer(payload);
+    }
+}
