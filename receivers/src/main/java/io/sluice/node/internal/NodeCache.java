@@ -202,11 +202,16 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         return skipStore;
     }
 
-    /** This cache, writing memory only: what a streamer with {@code skipStore} hands its custom receiver. */
+    /**
+     * This cache, writing memory only: what a streamer with {@code skipStore} hands its custom receiver. Its
+     * partitions are the {@link PartitionStore#skippingStore() skip-store views}, so the log marks its writes and
+     * recovery does not queue them for the store either.
+     */
     @SuppressWarnings("unchecked")
     public NodeCache<K, V> withSkipStore() {
         return skipStore || (storeSlot.bridge == null && storeSlot.awaited == null) ? this
-                : new NodeCache<>(node, config, stores, codec, keepBinary, storeSlot, true);
+                : new NodeCache<>(node, config, PartitionStore.skippingStores(stores), codec, keepBinary, storeSlot,
+                        true);
     }
 
     @Override

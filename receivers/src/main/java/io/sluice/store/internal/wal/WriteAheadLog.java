@@ -4,7 +4,6 @@ import io.sluice.node.PersistenceConfig;
 import io.sluice.node.WalMode;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.BatchMode;
-import io.sluice.store.internal.SkipStoreWrites;
 import io.sluice.store.internal.StoreJournal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -177,32 +176,35 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     /**
-     * Logs one store write of a batch: the batch's entry bytes as they are.
+     * Logs one store write of a batch: the batch's entry bytes as they are ({@code skipStore}: a streamer's
+     * skipStore batch, flagged so that recovery leaves its keys out of the store's queue).
      *
      * @throws WalFailedException if the log has failed
      */
-    public void appendBatch(int cacheId, int partition, BatchMode mode, boolean partial, EntryBatch batch) {
+    public void appendBatch(int cacheId, int partition, BatchMode mode, boolean partial, boolean skipStore,
+                            EntryBatch batch) {
         if (recovering || batch.size() == 0) {
             return;
         }
         ByteBuffer fixed = FIXED.get().clear();
-        byte flags = (byte) ((partial ? WalFormat.FLAG_PARTIAL : 0) | skipStoreFlag());
+        byte flags = (byte) ((partial ? WalFormat.FLAG_PARTIAL : 0) | skipStoreFlag(skipStore));
         fixed.put(WalFormat.BATCH).put(modeByte(mode)).put(flags).putInt(cacheId).putInt(partition).putInt(batch.size());
         buffer.append(fixed, batch.data(), batch.base(), batch.length(), null, 0, 0);
     }
 
     /**
-     * Logs a single-entry write as a BATCH record of one entry ({@code value == null}: a removal).
+     * Logs a single-entry write as a BATCH record of one entry ({@code value == null}: a removal;
+     * {@code skipStore} as for {@link #appendBatch}).
      *
      * @throws WalFailedException if the log has failed
      */
-    public void appendEntry(int cacheId, int partition, BatchMode mode, byte[] key, int keyOffset, int keyLength,
-                            byte[] value, int valueOffset, int valueLength) {
+    public void appendEntry(int cacheId, int partition, BatchMode mode, boolean skipStore, byte[] key, int keyOffset,
+                            int keyLength, byte[] value, int valueOffset, int valueLength) {
         if (recovering) {
             return;
         }
         ByteBuffer fixed = FIXED.get().clear();
-        fixed.put(WalFormat.BATCH).put(modeByte(mode)).put(skipStoreFlag()).putInt(cacheId).putInt(partition).putInt(1)
+        fixed.put(WalFormat.BATCH).put(modeByte(mode)).put(skipStoreFlag(skipStore)).putInt(cacheId).putInt(partition).putInt(1)
                 .putInt(keyLength).putInt(value == null ? EntryBatch.REMOVAL : valueLength);
         if (value == null) {
             buffer.append(fixed, key, keyOffset, keyLength, null, 0, 0);
@@ -211,8 +213,8 @@ public final class WriteAheadLog implements AutoCloseable {
         }
     }
 
-    private static byte skipStoreFlag() {
-        return SkipStoreWrites.active() ? WalFormat.FLAG_SKIP_STORE : 0;
+    private static byte skipStoreFlag(boolean skipStore) {
+        return skipStore ? WalFormat.FLAG_SKIP_STORE : 0;
     }
 
     private static byte modeByte(BatchMode mode) {
@@ -339,16 +341,16 @@ public final class WriteAheadLog implements AutoCloseable {
         }
 
         @Override
-        public void batch(EntryBatch batch, BatchMode mode, boolean partial) {
+        public void batch(EntryBatch batch, BatchMode mode, boolean partial, boolean skipStore) {
             changes++;
-            appendBatch(cacheId, partition, mode, partial, batch);
+            appendBatch(cacheId, partition, mode, partial, skipStore, batch);
         }
 
         @Override
         public void entry(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
-                          BatchMode mode) {
+                          BatchMode mode, boolean skipStore) {
             changes++;
-            appendEntry(cacheId, partition, mode, key, keyOffset, keyLength, value, valueOffset, valueLength);
+            appendEntry(cacheId, partition, mode, skipStore, key, keyOffset, keyLength, value, valueOffset, valueLength);
         }
 
         @Override

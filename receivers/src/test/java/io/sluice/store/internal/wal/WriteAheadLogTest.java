@@ -5,7 +5,6 @@ import io.sluice.node.PersistenceConfig;
 import io.sluice.node.WalMode;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.BatchMode;
-import io.sluice.store.internal.SkipStoreWrites;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -106,9 +105,9 @@ class WriteAheadLogTest {
         try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
             wal.appendCache(0, 8, "orders");
             wal.appendStore(0, "attachment".getBytes());
-            wal.appendBatch(0, 3, BatchMode.INSERT_IF_ABSENT, false, batch("a", "1", "b", "2"));
-            wal.appendEntry(0, 4, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
-            wal.appendEntry(0, 3, BatchMode.UPSERT, "a".getBytes(), 0, 1, null, 0, 0);
+            wal.appendBatch(0, 3, BatchMode.INSERT_IF_ABSENT, false, false, batch("a", "1", "b", "2"));
+            wal.appendEntry(0, 4, BatchMode.UPSERT, false, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
+            wal.appendEntry(0, 3, BatchMode.UPSERT, false, "a".getBytes(), 0, 1, null, 0, 0);
             wal.awaitDurable(wal.end());
         }
     }
@@ -125,17 +124,12 @@ class WriteAheadLogTest {
     }
 
     @Test
-    void writesMadeWhileASkipStoreBatchAppliesAreMarkedSo() {
+    void writesOfASkipStoreBatchAreMarkedSo() {
         try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
             wal.appendCache(0, 8, "orders");
-            SkipStoreWrites.begin();
-            try {
-                wal.appendBatch(0, 1, BatchMode.UPSERT, true, batch("a", "1"));
-                wal.appendEntry(0, 2, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
-            } finally {
-                SkipStoreWrites.end();
-            }
-            wal.appendBatch(0, 1, BatchMode.UPSERT, false, batch("b", "2"));
+            wal.journal(0, 1).batch(batch("a", "1"), BatchMode.UPSERT, true, true);
+            wal.journal(0, 2).entry("k".getBytes(), 0, 1, "v".getBytes(), 0, 1, BatchMode.UPSERT, true);
+            wal.journal(0, 1).batch(batch("b", "2"), BatchMode.UPSERT, false, false);
             wal.awaitDurable(wal.end());
         }
         Recorder replay = new Recorder();
@@ -163,7 +157,7 @@ class WriteAheadLogTest {
         assertThat(Files.size(segment)).isEqualTo(size - lastRecord);
         // The next start appends after the cut, and a replay sees a clean log.
         try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
-            wal.appendEntry(0, 5, BatchMode.UPSERT, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
+            wal.appendEntry(0, 5, BatchMode.UPSERT, false, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
         }
         Recorder again = new Recorder();
@@ -223,7 +217,7 @@ class WriteAheadLogTest {
         writeSample();
         Path first = onlySegment();
         try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) { // a second segment
-            wal.appendEntry(0, 5, BatchMode.UPSERT, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
+            wal.appendEntry(0, 5, BatchMode.UPSERT, false, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
         }
         try (RandomAccessFile f = new RandomAccessFile(first.toFile(), "rw")) {
@@ -249,7 +243,7 @@ class WriteAheadLogTest {
                     start.await();
                     for (int i = 0; i < perThread; i++) {
                         byte[] key = ("t" + thread + "-" + i).getBytes();
-                        wal.appendEntry(0, thread, BatchMode.UPSERT, key, 0, key.length, key, 0, key.length);
+                        wal.appendEntry(0, thread, BatchMode.UPSERT, false, key, 0, key.length, key, 0, key.length);
                         wal.awaitDurable(wal.end()); // each write waits for its own durability, as Cache.put does
                     }
                     return null;
@@ -271,13 +265,13 @@ class WriteAheadLogTest {
     @Test
     void logOnlyAcknowledgesAfterTheWriteAndBackgroundAtOnce() {
         try (WriteAheadLog wal = open(WalMode.LOG_ONLY, new Recorder())) {
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
             assertThat(wal.writes()).isGreaterThanOrEqualTo(1);
             assertThat(wal.syncs()).isZero();
         }
         try (WriteAheadLog wal = open(WalMode.BACKGROUND, new Recorder())) {
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, "w".getBytes(), 0, 1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "k".getBytes(), 0, 1, "w".getBytes(), 0, 1);
             wal.awaitDurable(wal.end()); // returns at once
         }
         Recorder replay = new Recorder();
@@ -290,10 +284,10 @@ class WriteAheadLogTest {
         long mark;
         long idleMark;
         try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "a".getBytes(), 0, 1, "1".getBytes(), 0, 1);
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "b".getBytes(), 0, 1, "2".getBytes(), 0, 1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "a".getBytes(), 0, 1, "1".getBytes(), 0, 1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "b".getBytes(), 0, 1, "2".getBytes(), 0, 1);
             mark = wal.markForCheckpoint();
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "c".getBytes(), 0, 1, "3".getBytes(), 0, 1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "c".getBytes(), 0, 1, "3".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
             assertThat(WalReader.segmentStarts(dir)).containsEntry(2L, mark).hasSize(2);
             assertThat(wal.deleteSegmentsBefore(mark)).isEqualTo(1);
@@ -306,7 +300,7 @@ class WriteAheadLogTest {
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> WalReader.segmentStarts(dir).size() == 2);
             assertThat(WalReader.segmentStarts(dir)).containsEntry(3L, idleMark);
             assertThat(wal.deleteSegmentsBefore(idleMark)).isEqualTo(1);
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "d".getBytes(), 0, 1, "4".getBytes(), 0, 1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "d".getBytes(), 0, 1, "4".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
         }
         Recorder replay = new Recorder();
@@ -321,7 +315,7 @@ class WriteAheadLogTest {
         AtomicReference<Throwable> outcome = new AtomicReference<>();
         wal.whenDurable(wal.end() + 1, outcome::set);
         assertThat(outcome.get()).isInstanceOf(WalFailedException.class).hasMessageContaining("closed");
-        assertThatThrownBy(() -> wal.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, null, 0, 0))
+        assertThatThrownBy(() -> wal.appendEntry(0, 1, BatchMode.UPSERT, false, "k".getBytes(), 0, 1, null, 0, 0))
                 .isInstanceOf(WalFailedException.class).hasMessageContaining("closed");
     }
 
@@ -375,15 +369,15 @@ class WriteAheadLogTest {
         armed[0] = true;
         byte[] big = new byte[1 << 20];
         try {
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "a".getBytes(), 0, 1, big, 0, big.length);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "a".getBytes(), 0, 1, big, 0, big.length);
             assertThat(writeEntered.await(10, TimeUnit.SECONDS)).isTrue(); // the writer holds that buffer
             for (int i = 0; i < 3; i++) { // three 1 MiB records: the 4 MiB filling buffer has no room for a fourth
-                wal.appendEntry(0, 1, BatchMode.UPSERT, "b".getBytes(), 0, 1, big, 0, big.length);
+                wal.appendEntry(0, 1, BatchMode.UPSERT, false, "b".getBytes(), 0, 1, big, 0, big.length);
             }
             AtomicReference<Throwable> outcome = new AtomicReference<>();
             Thread appender = new Thread(() -> {
                 try {
-                    wal.appendEntry(0, 2, BatchMode.UPSERT, "c".getBytes(), 0, 1, big, 0, big.length);
+                    wal.appendEntry(0, 2, BatchMode.UPSERT, false, "c".getBytes(), 0, 1, big, 0, big.length);
                     outcome.set(new AssertionError("appended to a failed log"));
                 } catch (Throwable t) {
                     outcome.set(t);
