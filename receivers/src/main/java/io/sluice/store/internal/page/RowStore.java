@@ -1,7 +1,6 @@
 package io.sluice.store.internal.page;
 
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.freelist.FreeList;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -21,13 +20,13 @@ public final class RowStore {
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final PageMemory memory;
-    private final FreeList freeList;
+    private final FreePages freeList;
     private final int pageSize;
     private final int fragmentCapacity;
     private final int maxUnlinked;
     private final int maxLinked;
 
-    public RowStore(PageMemory memory, FreeList freeList) {
+    public RowStore(PageMemory memory, FreePages freeList) {
         this.memory = memory;
         this.freeList = freeList;
         this.pageSize = memory.pageSize();
@@ -52,7 +51,7 @@ public final class RowStore {
         return memory;
     }
 
-    public FreeList freeList() {
+    public FreePages freeList() {
         return freeList;
     }
 

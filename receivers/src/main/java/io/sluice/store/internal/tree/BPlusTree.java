@@ -6,7 +6,7 @@ import static io.sluice.store.internal.tree.TreePageIO.child;
 import static io.sluice.store.internal.tree.TreePageIO.count;
 import static io.sluice.store.internal.tree.TreePageIO.leafItem;
 
-import io.sluice.store.internal.freelist.FreeList;
+import io.sluice.store.internal.page.FreePages;
 import io.sluice.store.internal.page.PageHeader;
 import io.sluice.store.internal.page.PageMemory;
 import io.sluice.store.internal.page.RowStore;
@@ -33,7 +33,7 @@ import java.nio.ByteBuffer;
 public final class BPlusTree {
 
     private final PageMemory memory;
-    private final FreeList freeList;
+    private final FreePages freeList;
     private final RowStore rows;
     private final int leafCapacity;
     private final int innerCapacity;

@@ -1,6 +1,6 @@
 package io.sluice.store.internal.tree;
 
-import io.sluice.store.internal.freelist.FreeList;
+import io.sluice.store.internal.page.FreePages;
 import java.util.Arrays;
 
 /**
@@ -11,12 +11,12 @@ import java.util.Arrays;
  */
 final class PageReserve {
 
-    private final FreeList freeList;
+    private final FreePages freeList;
     /** Empty pages taken (null until the first insert). */
     private long[] pages;
     private int reserved;
 
-    PageReserve(FreeList freeList) {
+    PageReserve(FreePages freeList) {
         this.freeList = freeList;
     }
 

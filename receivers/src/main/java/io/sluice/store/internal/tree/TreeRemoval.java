@@ -5,7 +5,7 @@ import static io.sluice.store.internal.tree.TreePageIO.child;
 import static io.sluice.store.internal.tree.TreePageIO.count;
 import static io.sluice.store.internal.tree.TreePageIO.leafItem;
 
-import io.sluice.store.internal.freelist.FreeList;
+import io.sluice.store.internal.page.FreePages;
 import io.sluice.store.internal.page.PageMemory;
 import io.sluice.store.internal.page.RowStore;
 import java.nio.ByteBuffer;
@@ -20,7 +20,7 @@ final class TreeRemoval {
 
     private final BPlusTree tree;
     private final PageMemory memory;
-    private final FreeList freeList;
+    private final FreePages freeList;
     private final RowStore rows;
     private final PageReserve reserve;
     private final int leafCapacity;

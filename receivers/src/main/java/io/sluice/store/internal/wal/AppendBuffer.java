@@ -1,6 +1,6 @@
 package io.sluice.store.internal.wal;
 
-import io.sluice.node.WalMode;
+import io.sluice.store.internal.wal.WalSettings.Durability;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.Condition;
@@ -30,7 +30,7 @@ final class AppendBuffer {
     private final Condition writerWork = lock.newCondition();
     /** Signalled when the writer swapped buffers (room for appenders) or the log failed. */
     private final Condition room = lock.newCondition();
-    private final WalMode mode;
+    private final Durability mode;
     private final WalProgress progress;
     private final LongSupplier typesVersion;
     private final Supplier<byte[]> typesExport;
@@ -97,7 +97,7 @@ final class AppendBuffer {
                 out.put(b, bOffset, bLength);
             }
             appended += WalFormat.RECORD_HEADER + body;
-            if (writerWaiting && (mode == WalMode.FSYNC || mode == WalMode.LOG_ONLY || halfFullLocked())) {
+            if (writerWaiting && (mode == Durability.FSYNC || mode == Durability.LOG_ONLY || halfFullLocked())) {
                 writerWork.signal();
             }
         } finally {

@@ -1,6 +1,6 @@
 package io.sluice.store.internal.wal;
 
-import io.sluice.node.WalMode;
+import io.sluice.store.internal.wal.WalSettings.Durability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +28,7 @@ final class GroupCommitWriter {
     private final WalSegments segments;
     private final DurabilityWaiters waiters;
     private final WalProgress progress;
-    private final WalMode mode;
+    private final Durability mode;
     private final long flushIntervalNanos;
     /** Signalled when the synced position advanced, a mark's roll happened, or the log failed. */
     private final Condition syncedAdvanced;
@@ -131,7 +131,7 @@ final class GroupCommitWriter {
             buffer.lock.lock();
             try {
                 while (!buffer.closingLocked() && progress.failure() == null && !mustWriteLocked(nextForce)) {
-                    if (mode == WalMode.BACKGROUND) {
+                    if (mode == Durability.BACKGROUND) {
                         long wait = nextForce - System.nanoTime();
                         if (wait <= 0) { // nothing to force: the next interval starts now
                             nextForce = System.nanoTime() + flushIntervalNanos;
@@ -187,8 +187,8 @@ final class GroupCommitWriter {
                     }
                 }
                 progress.written(end);
-                boolean force = mode == WalMode.FSYNC || stop || forcing
-                        || (mode == WalMode.BACKGROUND && System.nanoTime() - nextForce >= 0);
+                boolean force = mode == Durability.FSYNC || stop || forcing
+                        || (mode == Durability.BACKGROUND && System.nanoTime() - nextForce >= 0);
                 if (force && progress.synced() < end) {
                     segments.force();
                     syncs++;

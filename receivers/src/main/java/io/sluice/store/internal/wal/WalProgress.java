@@ -1,6 +1,6 @@
 package io.sluice.store.internal.wal;
 
-import io.sluice.node.WalMode;
+import io.sluice.store.internal.wal.WalSettings.Durability;
 
 import java.nio.file.Path;
 
@@ -11,7 +11,7 @@ import java.nio.file.Path;
  */
 final class WalProgress {
 
-    private final WalMode mode;
+    private final Durability mode;
     private final Path directory;
     private volatile long written;
     private volatile long synced;
@@ -19,12 +19,12 @@ final class WalProgress {
     /** The writer thread has ended (closed or failed): nobody will complete a new waiter. */
     private volatile boolean writerEnded;
 
-    WalProgress(WalMode mode, Path directory) {
+    WalProgress(Durability mode, Path directory) {
         this.mode = mode;
         this.directory = directory;
     }
 
-    WalMode mode() {
+    Durability mode() {
         return mode;
     }
 

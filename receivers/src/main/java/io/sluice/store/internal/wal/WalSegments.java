@@ -1,6 +1,6 @@
 package io.sluice.store.internal.wal;
 
-import io.sluice.node.WalMode;
+import io.sluice.store.internal.wal.WalSettings.Durability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +24,7 @@ final class WalSegments {
     private static final Logger LOG = LoggerFactory.getLogger(WalSegments.class);
 
     private final Path directory;
-    private final WalMode mode;
+    private final Durability mode;
     private final long segmentSize;
     private final WriteAheadLog.SegmentOpener opener;
     /** Log position of each segment's first record, by segment number (segments not deleted yet). */
@@ -34,7 +34,7 @@ final class WalSegments {
     private long number;
     private long bytes;
 
-    WalSegments(Path directory, WalMode mode, long segmentSize, WriteAheadLog.SegmentOpener opener) {
+    WalSegments(Path directory, Durability mode, long segmentSize, WriteAheadLog.SegmentOpener opener) {
         this.directory = directory;
         this.mode = mode;
         this.segmentSize = segmentSize;
@@ -70,7 +70,7 @@ final class WalSegments {
 
     /** Closes the segment (fsynced unless in NONE and not forced) and starts the next one at {@code position}. */
     void roll(long position, boolean force) throws IOException {
-        if (mode != WalMode.NONE || force) {
+        if (mode != Durability.NONE || force) {
             segment.force(false);
         }
         segment.close();
@@ -87,7 +87,7 @@ final class WalSegments {
         while (header.hasRemaining()) {
             channel.write(header);
         }
-        if (mode != WalMode.NONE) {
+        if (mode != Durability.NONE) {
             channel.force(true);
             syncDirectory();
         }

@@ -1,10 +1,9 @@
 package io.sluice.store.internal.wal;
 
-import io.sluice.node.PersistenceConfig;
-import io.sluice.node.WalMode;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.BatchMode;
 import io.sluice.store.internal.StoreJournal;
+import io.sluice.store.internal.wal.WalSettings.Durability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +25,7 @@ import java.util.function.Supplier;
  * a partition's records are in the order its writes were applied) computes the record's CRC32C and
  * copies header and bytes into the log's <i>filling</i> buffer under the log's monitor — a memory copy,
  * no I/O. The writer thread ({@code sluice-wal-writer}) swaps the filling buffer with its spare, writes
- * the whole buffer with one {@code write} and, in {@link WalMode#FSYNC}, one {@code fsync}; while it does,
+ * the whole buffer with one {@code write} and, in {@link Durability#FSYNC}, one {@code fsync}; while it does,
  * appenders fill the other buffer, so every batch applied during one fsync shares the next one (the
  * writer is the permanent leader of RocksDB's write group; the appenders are its followers, and never
  * wait for the disk while holding a lock). A caller then waits for its position
@@ -55,7 +54,7 @@ public final class WriteAheadLog implements AutoCloseable {
     private static final ThreadLocal<ByteBuffer> FIXED = ThreadLocal.withInitial(() -> ByteBuffer.allocate(64));
 
     private final Path directory;
-    private final WalMode mode;
+    private final Durability mode;
     private final DirectoryLock directoryLock;
     private final WalProgress progress;
     private final AppendBuffer buffer;
@@ -72,8 +71,8 @@ public final class WriteAheadLog implements AutoCloseable {
      * @param typesExport  the registry's bytes for that record
      * @throws WalFailedException if the directory cannot be created or another process holds it
      */
-    public WriteAheadLog(PersistenceConfig config, LongSupplier typesVersion, Supplier<byte[]> typesExport) {
-        this(config, typesVersion, typesExport, file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW,
+    public WriteAheadLog(WalSettings settings, LongSupplier typesVersion, Supplier<byte[]> typesExport) {
+        this(settings, typesVersion, typesExport, file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.WRITE));
     }
 
@@ -83,18 +82,15 @@ public final class WriteAheadLog implements AutoCloseable {
         FileChannel open(Path file) throws IOException;
     }
 
-    WriteAheadLog(PersistenceConfig config, LongSupplier typesVersion, Supplier<byte[]> typesExport,
+    WriteAheadLog(WalSettings settings, LongSupplier typesVersion, Supplier<byte[]> typesExport,
                   SegmentOpener segmentOpener) {
-        if (!config.enabled()) {
-            throw new IllegalArgumentException("persistence is disabled: no write-ahead log");
-        }
-        this.directory = config.directory();
-        this.mode = config.walMode();
+        this.directory = settings.directory();
+        this.mode = settings.durability();
         this.progress = new WalProgress(mode, directory);
         this.buffer = new AppendBuffer(progress, typesVersion, typesExport);
-        this.segments = new WalSegments(directory, mode, config.walSegmentSize(), segmentOpener);
+        this.segments = new WalSegments(directory, mode, settings.segmentSize(), segmentOpener);
         this.waiters = new DurabilityWaiters(buffer, progress);
-        this.writer = new GroupCommitWriter(buffer, segments, waiters, progress, config.walFlushInterval().toNanos());
+        this.writer = new GroupCommitWriter(buffer, segments, waiters, progress, settings.flushInterval().toNanos());
         this.directoryLock = new DirectoryLock(directory);
     }
 
@@ -103,7 +99,8 @@ public final class WriteAheadLog implements AutoCloseable {
         return directory;
     }
 
-    public WalMode mode() {
+    /** When a write counts as done. */
+    public Durability mode() {
         return mode;
     }
 

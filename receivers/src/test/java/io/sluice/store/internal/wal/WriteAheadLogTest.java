@@ -1,10 +1,9 @@
 package io.sluice.store.internal.wal;
 
 import io.sluice.binary.internal.GrowableBuffer;
-import io.sluice.node.PersistenceConfig;
-import io.sluice.node.WalMode;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.BatchMode;
+import io.sluice.store.internal.wal.WalSettings.Durability;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -80,8 +79,13 @@ class WriteAheadLogTest {
         }
     }
 
-    private WriteAheadLog open(WalMode mode, Recorder recorder) {
-        WriteAheadLog wal = new WriteAheadLog(PersistenceConfig.at(dir).withWalMode(mode), () -> 1, () -> new byte[]{7, 7});
+    /** The log's settings in the test directory, with the node's default flush interval and segment size. */
+    private WalSettings settings(Durability durability) {
+        return new WalSettings(dir, durability, Duration.ofSeconds(1), 64L << 20);
+    }
+
+    private WriteAheadLog open(Durability mode, Recorder recorder) {
+        WriteAheadLog wal = new WriteAheadLog(settings(mode), () -> 1, () -> new byte[]{7, 7});
         wal.recover(recorder);
         return wal;
     }
@@ -102,7 +106,7 @@ class WriteAheadLogTest {
     }
 
     private void writeSample() {
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
             wal.appendCache(0, 8, "orders");
             wal.appendStore(0, "attachment".getBytes());
             wal.appendBatch(0, 3, BatchMode.INSERT_IF_ABSENT, false, false, batch("a", "1", "b", "2"));
@@ -125,7 +129,7 @@ class WriteAheadLogTest {
 
     @Test
     void writesOfASkipStoreBatchAreMarkedSo() {
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
             wal.appendCache(0, 8, "orders");
             wal.journal(0, 1).batch(batch("a", "1"), BatchMode.UPSERT, true, true);
             wal.journal(0, 2).entry("k".getBytes(), 0, 1, "v".getBytes(), 0, 1, BatchMode.UPSERT, true);
@@ -156,7 +160,7 @@ class WriteAheadLogTest {
         assertThat(summary.droppedBytes()).isEqualTo(lastRecord - 3);
         assertThat(Files.size(segment)).isEqualTo(size - lastRecord);
         // The next start appends after the cut, and a replay sees a clean log.
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
             wal.appendEntry(0, 5, BatchMode.UPSERT, false, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
         }
@@ -216,7 +220,7 @@ class WriteAheadLogTest {
     void aDamagedRecordInAnOlderSegmentIsAnErrorEvenAtItsEnd() throws IOException {
         writeSample();
         Path first = onlySegment();
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) { // a second segment
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) { // a second segment
             wal.appendEntry(0, 5, BatchMode.UPSERT, false, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
         }
@@ -233,7 +237,7 @@ class WriteAheadLogTest {
     void concurrentAppendersShareFsyncs() throws Exception {
         int threads = 16;
         int perThread = 200;
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             CountDownLatch start = new CountDownLatch(1);
             List<Future<?>> done = new ArrayList<>();
@@ -264,13 +268,13 @@ class WriteAheadLogTest {
 
     @Test
     void logOnlyAcknowledgesAfterTheWriteAndBackgroundAtOnce() {
-        try (WriteAheadLog wal = open(WalMode.LOG_ONLY, new Recorder())) {
+        try (WriteAheadLog wal = open(Durability.LOG_ONLY, new Recorder())) {
             wal.appendEntry(0, 1, BatchMode.UPSERT, false, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
             assertThat(wal.writes()).isGreaterThanOrEqualTo(1);
             assertThat(wal.syncs()).isZero();
         }
-        try (WriteAheadLog wal = open(WalMode.BACKGROUND, new Recorder())) {
+        try (WriteAheadLog wal = open(Durability.BACKGROUND, new Recorder())) {
             wal.appendEntry(0, 1, BatchMode.UPSERT, false, "k".getBytes(), 0, 1, "w".getBytes(), 0, 1);
             wal.awaitDurable(wal.end()); // returns at once
         }
@@ -283,7 +287,7 @@ class WriteAheadLogTest {
     void theLogStartsANewSegmentAtACheckpointsMarkSoTheOldOneCanBeDeleted() throws IOException {
         long mark;
         long idleMark;
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
             wal.appendEntry(0, 1, BatchMode.UPSERT, false, "a".getBytes(), 0, 1, "1".getBytes(), 0, 1);
             wal.appendEntry(0, 1, BatchMode.UPSERT, false, "b".getBytes(), 0, 1, "2".getBytes(), 0, 1);
             mark = wal.markForCheckpoint();
@@ -310,7 +314,7 @@ class WriteAheadLogTest {
 
     @Test
     void aWaiterTheClosedLogCannotServeIsToldSoAtOnce() {
-        WriteAheadLog wal = open(WalMode.FSYNC, new Recorder());
+        WriteAheadLog wal = open(Durability.FSYNC, new Recorder());
         wal.close();
         AtomicReference<Throwable> outcome = new AtomicReference<>();
         wal.whenDurable(wal.end() + 1, outcome::set);
@@ -321,8 +325,8 @@ class WriteAheadLogTest {
 
     @Test
     void aSecondLogOnTheSameDirectoryIsRefused() {
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
-            assertThatThrownBy(() -> new WriteAheadLog(PersistenceConfig.at(dir), () -> 1, () -> new byte[0]))
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
+            assertThatThrownBy(() -> new WriteAheadLog(settings(Durability.LOG_ONLY), () -> 1, () -> new byte[0]))
                     .isInstanceOf(WalFailedException.class)
                     .hasMessageContaining("in use by another node");
         }
@@ -363,7 +367,7 @@ class WriteAheadLogTest {
             }
             return 1;
         };
-        WriteAheadLog wal = new WriteAheadLog(PersistenceConfig.at(dir).withWalMode(WalMode.LOG_ONLY), types,
+        WriteAheadLog wal = new WriteAheadLog(settings(Durability.LOG_ONLY), types,
                 () -> new byte[]{7}, failing);
         wal.recover(new Recorder());
         armed[0] = true;
