@@ -4,7 +4,6 @@ import io.sluice.DataRegionFullException;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.page.RowStore;
 import io.sluice.store.internal.tree.BPlusTree;
-import java.util.NoSuchElementException;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -17,8 +16,6 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>A write that cannot get memory throws {@link DataRegionFullException} and changes nothing.
  */
 public final class PartitionStore {
-
-    private static final int CURSOR_CHUNK = 64;
 
     private final RowStore rows;
     private final BPlusTree tree;
@@ -199,12 +196,12 @@ public final class PartitionStore {
      * copies out, so it never blocks writers for the whole walk.
      */
     public StoreCursor cursor() {
-        return new Cursor(null);
+        return new PartitionCursor(this, null);
     }
 
     /** A cursor over the entries whose keys come after {@code afterKey} (exclusive), in key order. */
     public StoreCursor cursorAfter(byte[] afterKey) {
-        return new Cursor(afterKey);
+        return new PartitionCursor(this, afterKey);
     }
 
     /**
@@ -429,71 +426,27 @@ public final class PartitionStore {
         }
     }
 
-    /** Copies chunks of entries out under the read lock; resumes after the last key it returned. */
-    private final class Cursor implements StoreCursor {
-        private final byte[][] keys = new byte[CURSOR_CHUNK][];
-        private final byte[][] values = new byte[CURSOR_CHUNK][];
-        private int count;
-        private int position = -1;
-        private boolean exhausted;
-        private byte[] lastKey;
-
-        Cursor(byte[] afterKey) {
-            this.lastKey = afterKey;
+    /**
+     * Copies up to {@code keys.length} entries whose keys come after {@code afterKey} ({@code null}: from the
+     * first) into the arrays, in key order, under one hold of the read lock (for {@link PartitionCursor}).
+     *
+     * @return the number copied; fewer than asked means the entries ended
+     * @throws IllegalStateException if the partition was destroyed
+     */
+    int copyChunk(byte[] afterKey, byte[][] keys, byte[][] values) {
+        int[] count = {0};
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            tree.scan(afterKey, link -> {
+                keys[count[0]] = rows.key(link);
+                values[count[0]] = rows.value(link);
+                count[0]++;
+                return count[0] < keys.length;
+            });
+        } finally {
+            lock.readLock().unlock();
         }
-
-        @Override
-        public boolean next() {
-            if (position + 1 < count) {
-                position++;
-                return true;
-            }
-            if (exhausted) {
-                position = count;
-                return false;
-            }
-            fill();
-            position = 0;
-            return count > 0;
-        }
-
-        private void fill() {
-            count = 0;
-            lock.readLock().lock();
-            try {
-                checkAlive();
-                tree.scan(lastKey, link -> {
-                    keys[count] = rows.key(link);
-                    values[count] = rows.value(link);
-                    count++;
-                    return count < CURSOR_CHUNK;
-                });
-            } finally {
-                lock.readLock().unlock();
-            }
-            if (count < CURSOR_CHUNK) {
-                exhausted = true;
-            }
-            if (count > 0) {
-                lastKey = keys[count - 1];
-            }
-        }
-
-        @Override
-        public byte[] key() {
-            return current(keys);
-        }
-
-        @Override
-        public byte[] value() {
-            return current(values);
-        }
-
-        private byte[] current(byte[][] column) {
-            if (position < 0 || position >= count) {
-                throw new NoSuchElementException("cursor is not on an entry: call next() first");
-            }
-            return column[position];
-        }
+        return count[0];
     }
 }
