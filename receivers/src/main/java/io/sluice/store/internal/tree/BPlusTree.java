@@ -284,7 +284,10 @@ public final class BPlusTree {
      * @throws io.sluice.DataRegionFullException if the region cannot give them (nothing changed)
      */
     void reserveForInsert() {
-        reserve.fill(height + 1);
+        int need = height + 1;
+        if (!reserve.holds(need)) { // the check stays small enough to inline into the per-key paths
+            reserve.fill(need);
+        }
     }
 
     /** Gives back the reserved pages (a walk's end, an emptied tree): an idle partition holds no empty pages. */

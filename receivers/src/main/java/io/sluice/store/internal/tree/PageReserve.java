@@ -20,6 +20,11 @@ final class PageReserve {
         this.freeList = freeList;
     }
 
+    /** Whether at least {@code need} pages are held (the usual case: a split used none since the last fill). */
+    boolean holds(int need) {
+        return reserved >= need;
+    }
+
     /**
      * Takes empty pages until {@code need} are held.
      *

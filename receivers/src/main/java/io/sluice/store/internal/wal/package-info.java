@@ -20,7 +20,9 @@
  *   <li>{@link io.sluice.store.internal.wal.WalReader}: at start, checks and replays every record,
  *       drops a torn tail, stops at damage anywhere else
  *       ({@link io.sluice.store.internal.wal.WalCorruptedException});</li>
- *   <li>{@link io.sluice.store.internal.wal.WalFailedException}: what writes fail with when the disk does.</li>
+ *   <li>{@link io.sluice.store.internal.wal.WalFailedException}: what writes fail with when the disk does;</li>
+ *   <li>{@link io.sluice.store.internal.wal.WalSettings}: what the log is told when it opens (the node maps
+ *       its persistence options onto it: the log sees nothing of the node).</li>
  * </ol>
  */
 package io.sluice.store.internal.wal;
