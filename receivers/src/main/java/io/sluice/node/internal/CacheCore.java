@@ -72,8 +72,10 @@ final class CacheCore {
 
     /** This core, writing memory only (itself if it does already, or the cache has no store). */
     CacheCore withSkipStore() {
+        // The partitions' skip-store views: the log marks their writes, so recovery does not queue them either.
         return skipStore || storeSlot.empty() ? this
-                : new CacheCore(services, config, stores, codec, storeSlot, true, writeOrder);
+                : new CacheCore(services, config, PartitionStore.skippingStores(stores), codec, storeSlot, true,
+                        writeOrder);
     }
 
     private static ReentrantLock[] newLocks(int partitions) {

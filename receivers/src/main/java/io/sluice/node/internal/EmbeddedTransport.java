@@ -16,7 +16,6 @@ import io.sluice.receiver.internal.BatchReceiver;
 import io.sluice.receiver.internal.ReceiverRegistry;
 import io.sluice.store.internal.BatchApplyException;
 import io.sluice.store.internal.PartitionStore;
-import io.sluice.store.internal.SkipStoreWrites;
 
 import java.util.Arrays;
 import java.util.List;
@@ -279,20 +278,6 @@ public final class EmbeddedTransport implements StreamerTransport {
      * never misses what memory has.
      */
     static BatchOutcome apply(BatchReceiver receiver, NodeCache<Object, Object> cache, PartitionBatch batch) {
-        if (!cache.core().skipsStore()) {
-            return applyThrough(receiver, cache, batch);
-        }
-        // The log marks this batch's writes, so that recovery does not queue them for the store either.
-        SkipStoreWrites.begin();
-        try {
-            return applyThrough(receiver, cache, batch);
-        } finally {
-            SkipStoreWrites.end();
-        }
-    }
-
-    private static BatchOutcome applyThrough(BatchReceiver receiver, NodeCache<Object, Object> cache,
-                                             PartitionBatch batch) {
         EntryBatch entries = batch.entries();
         int size = entries.size();
         int partition = batch.partition();

@@ -87,7 +87,11 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         return core.storeSlot().bridge();
     }
 
-    /** This cache, writing memory only: what a streamer with {@code skipStore} hands its custom receiver. */
+    /**
+     * This cache, writing memory only: what a streamer with {@code skipStore} hands its custom receiver. Its
+     * partitions are the {@link PartitionStore#skippingStore() skip-store views}, so the log marks its writes and
+     * recovery does not queue them for the store either.
+     */
     public NodeCache<K, V> withSkipStore() {
         CacheCore skipping = core.withSkipStore();
         return skipping == core ? this : new NodeCache<>(skipping, keepBinary);

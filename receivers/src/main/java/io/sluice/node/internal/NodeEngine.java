@@ -104,7 +104,8 @@ public final class NodeEngine implements NodeRuntime {
         RecoveredKeys noted = null;
         try {
             if (config.persistence().enabled()) {
-                log = new WriteAheadLog(config.persistence(), binary::typesVersion, binary::exportTypes);
+                log = new WriteAheadLog(WalSettingsOf.persistence(config.persistence()), binary::typesVersion,
+                        binary::exportTypes);
             }
             this.wal = log;
             noted = wal == null ? RecoveredKeys.none() : new RecoveredKeys(config.persistence().recoveredKeysMemory(),

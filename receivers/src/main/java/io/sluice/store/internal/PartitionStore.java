@@ -4,7 +4,6 @@ import io.sluice.DataRegionFullException;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.page.RowStore;
 import io.sluice.store.internal.tree.BPlusTree;
-import java.util.NoSuchElementException;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -18,19 +17,23 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 public final class PartitionStore {
 
-    private static final int CURSOR_CHUNK = 64;
-
     private final RowStore rows;
     private final BPlusTree tree;
     /** The region's batch writers, one per writing thread (working state a partition does not keep). */
     private final ThreadLocal<BatchWriter> batchWriters;
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private final RowWriter writer = new RowWriter();
-    /** Why this partition may no longer be used (its cache was destroyed, its region closed), or null. */
+    private final ReentrantReadWriteLock lock;
+    private final RowWriter writer;
+    /** Why this partition may no longer be used (its cache was destroyed, its region closed), or null (owner's). */
     private String retired;
     private final java.util.function.Consumer<PartitionStore> onRetire;
     /** Where each write is logged, under the write lock (the write-ahead log of a persistent region). */
     private final StoreJournal journal;
+    /** The partition itself: this, or the one this is the {@link #skippingStore()} view of. */
+    private final PartitionStore owner;
+    /** Whether writes through this view come from a streamer's skipStore batch (the journal is told so). */
+    private final boolean skipStore;
+    /** The owner's skip-store view, made when first asked. */
+    private volatile PartitionStore skippingStore;
 
     PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters, StoreJournal journal,
                    java.util.function.Consumer<PartitionStore> onRetire) {
@@ -39,11 +42,59 @@ public final class PartitionStore {
         this.rows = rows;
         this.tree = new BPlusTree(rows);
         this.batchWriters = batchWriters;
+        this.lock = new ReentrantReadWriteLock();
+        this.writer = new RowWriter();
+        this.owner = this;
+        this.skipStore = false;
+    }
+
+    /** The skip-store view of {@code owner}: the same partition (tree, rows, lock, state). */
+    private PartitionStore(PartitionStore owner) {
+        this.onRetire = owner.onRetire;
+        this.journal = owner.journal;
+        this.rows = owner.rows;
+        this.tree = owner.tree;
+        this.batchWriters = owner.batchWriters;
+        this.lock = owner.lock;
+        this.writer = owner.writer;
+        this.owner = owner;
+        this.skipStore = true;
+    }
+
+    /**
+     * This partition, for the writes of a streamer's {@code skipStore} batch: everything is shared with it
+     * (reads, writes, locks, destruction), but the journal records each write made through the view as one that
+     * leaves the cache's store alone, so that recovery does not hand it to the store either.
+     */
+    public PartitionStore skippingStore() {
+        if (skipStore) {
+            return this;
+        }
+        PartitionStore view = skippingStore;
+        if (view == null) {
+            view = new PartitionStore(this);
+            skippingStore = view;
+        }
+        return view;
+    }
+
+    /** {@link #skippingStore()} of each partition. */
+    public static PartitionStore[] skippingStores(PartitionStore[] stores) {
+        PartitionStore[] views = new PartitionStore[stores.length];
+        for (int i = 0; i < stores.length; i++) {
+            views[i] = stores[i].skippingStore();
+        }
+        return views;
     }
 
     /** The journal this partition's writes go to. */
     StoreJournal journal() {
         return journal;
+    }
+
+    /** Whether this is the {@link #skippingStore()} view: its writes leave the cache's store alone. */
+    boolean skipsStore() {
+        return skipStore;
     }
 
     /** The value stored for the key, or {@code null}. */
@@ -65,7 +116,7 @@ public final class PartitionStore {
             checkAlive();
             journal.checkWritable();
             boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, true) == INSERTED;
-            journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.UPSERT);
+            journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.UPSERT, skipStore);
             return inserted;
         } finally {
             lock.writeLock().unlock();
@@ -80,7 +131,8 @@ public final class PartitionStore {
             journal.checkWritable();
             boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, false) == INSERTED;
             if (inserted) {
-                journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.INSERT_IF_ABSENT);
+                journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.INSERT_IF_ABSENT,
+                        skipStore);
             }
             return inserted;
         } finally {
@@ -96,7 +148,7 @@ public final class PartitionStore {
             journal.checkWritable();
             boolean removed = delete(key, keyOffset, keyLength);
             if (removed) {
-                journal.entry(key, keyOffset, keyLength, null, 0, 0, BatchMode.UPSERT);
+                journal.entry(key, keyOffset, keyLength, null, 0, 0, BatchMode.UPSERT, skipStore);
             }
             return removed;
         } finally {
@@ -144,12 +196,12 @@ public final class PartitionStore {
      * copies out, so it never blocks writers for the whole walk.
      */
     public StoreCursor cursor() {
-        return new Cursor(null);
+        return new PartitionCursor(this, null);
     }
 
     /** A cursor over the entries whose keys come after {@code afterKey} (exclusive), in key order. */
     public StoreCursor cursorAfter(byte[] afterKey) {
-        return new Cursor(afterKey);
+        return new PartitionCursor(this, afterKey);
     }
 
     /**
@@ -172,11 +224,11 @@ public final class PartitionStore {
                 result = batchWriters.get().apply(tree, batch, mode);
             } catch (BatchApplyException e) {
                 if (e.applied() > 0) {
-                    journal.batch(batch, mode, true);
+                    journal.batch(batch, mode, true, skipStore);
                 }
                 throw e;
             }
-            journal.batch(batch, mode, false);
+            journal.batch(batch, mode, false, skipStore);
             return result;
         } finally {
             lock.writeLock().unlock();
@@ -257,7 +309,7 @@ public final class PartitionStore {
 
     /** Whether the partition was destroyed or its region closed (its pages are no longer its own). */
     boolean retired() {
-        return retired != null;
+        return owner.retired != null;
     }
 
     /** The partition's tree (for a consistency check, under {@link #lockForCheck()}). */
@@ -285,6 +337,10 @@ public final class PartitionStore {
     }
 
     private void retire(String reason, boolean freePages) {
+        if (owner != this) {
+            owner.retire(reason, freePages);
+            return;
+        }
         lock.writeLock().lock();
         try {
             if (retired == null) {
@@ -364,76 +420,33 @@ public final class PartitionStore {
     }
 
     private void checkAlive() {
-        if (retired != null) {
-            throw new IllegalStateException(retired);
+        String reason = owner.retired;
+        if (reason != null) {
+            throw new IllegalStateException(reason);
         }
     }
 
-    /** Copies chunks of entries out under the read lock; resumes after the last key it returned. */
-    private final class Cursor implements StoreCursor {
-        private final byte[][] keys = new byte[CURSOR_CHUNK][];
-        private final byte[][] values = new byte[CURSOR_CHUNK][];
-        private int count;
-        private int position = -1;
-        private boolean exhausted;
-        private byte[] lastKey;
-
-        Cursor(byte[] afterKey) {
-            this.lastKey = afterKey;
+    /**
+     * Copies up to {@code keys.length} entries whose keys come after {@code afterKey} ({@code null}: from the
+     * first) into the arrays, in key order, under one hold of the read lock (for {@link PartitionCursor}).
+     *
+     * @return the number copied; fewer than asked means the entries ended
+     * @throws IllegalStateException if the partition was destroyed
+     */
+    int copyChunk(byte[] afterKey, byte[][] keys, byte[][] values) {
+        int[] count = {0};
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            tree.scan(afterKey, link -> {
+                keys[count[0]] = rows.key(link);
+                values[count[0]] = rows.value(link);
+                count[0]++;
+                return count[0] < keys.length;
+            });
+        } finally {
+            lock.readLock().unlock();
         }
-
-        @Override
-        public boolean next() {
-            if (position + 1 < count) {
-                position++;
-                return true;
-            }
-            if (exhausted) {
-                position = count;
-                return false;
-            }
-            fill();
-            position = 0;
-            return count > 0;
-        }
-
-        private void fill() {
-            count = 0;
-            lock.readLock().lock();
-            try {
-                checkAlive();
-                tree.scan(lastKey, link -> {
-                    keys[count] = rows.key(link);
-                    values[count] = rows.value(link);
-                    count++;
-                    return count < CURSOR_CHUNK;
-                });
-            } finally {
-                lock.readLock().unlock();
-            }
-            if (count < CURSOR_CHUNK) {
-                exhausted = true;
-            }
-            if (count > 0) {
-                lastKey = keys[count - 1];
-            }
-        }
-
-        @Override
-        public byte[] key() {
-            return current(keys);
-        }
-
-        @Override
-        public byte[] value() {
-            return current(values);
-        }
-
-        private byte[] current(byte[][] column) {
-            if (position < 0 || position >= count) {
-                throw new NoSuchElementException("cursor is not on an entry: call next() first");
-            }
-            return column[position];
-        }
+        return count[0];
     }
 }

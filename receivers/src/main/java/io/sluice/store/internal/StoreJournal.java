@@ -13,12 +13,12 @@ public interface StoreJournal {
     /** The journal of an in-memory region: records nothing. */
     StoreJournal NONE = new StoreJournal() {
         @Override
-        public void batch(EntryBatch batch, BatchMode mode, boolean partial) {
+        public void batch(EntryBatch batch, BatchMode mode, boolean partial, boolean skipStore) {
         }
 
         @Override
         public void entry(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
-                          BatchMode mode) {
+                          BatchMode mode, boolean skipStore) {
         }
 
         @Override
@@ -31,11 +31,15 @@ public interface StoreJournal {
         }
     };
 
-    /** A batch was applied with this mode (wholly, or part way if {@code partial}). */
-    void batch(EntryBatch batch, BatchMode mode, boolean partial);
+    /**
+     * A batch was applied with this mode (wholly, or part way if {@code partial}); {@code skipStore}: it is a
+     * streamer's skipStore batch, which leaves the cache's store alone (recovery must too).
+     */
+    void batch(EntryBatch batch, BatchMode mode, boolean partial, boolean skipStore);
 
-    /** One entry was written with this mode; {@code value == null} is a removal. */
-    void entry(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength, BatchMode mode);
+    /** One entry was written with this mode; {@code value == null} is a removal; {@code skipStore} as for a batch. */
+    void entry(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength, BatchMode mode,
+               boolean skipStore);
 
     /** Writes reported so far (read under the partition's lock, it says whether the partition changed since). */
     long changes();

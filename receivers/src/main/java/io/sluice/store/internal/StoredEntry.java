@@ -71,7 +71,7 @@ public final class StoredEntry {
         if (journal != StoreJournal.NONE) { // the log holds whole values: it records the value as it now is
             byte[] value = new byte[valueLength];
             readValue(value, 0);
-            journal.entry(key, keyOffset, keyLength, value, 0, valueLength, BatchMode.UPSERT);
+            journal.entry(key, keyOffset, keyLength, value, 0, valueLength, BatchMode.UPSERT, store.skipsStore());
         }
     }
 
@@ -82,7 +82,8 @@ public final class StoredEntry {
      */
     public void put(byte[] value, int valueOffset, int length) {
         store.write(key, keyOffset, keyLength, value, valueOffset, length, true);
-        store.journal().entry(key, keyOffset, keyLength, value, valueOffset, length, BatchMode.UPSERT);
+        store.journal().entry(key, keyOffset, keyLength, value, valueOffset, length, BatchMode.UPSERT,
+                store.skipsStore());
         at(key, keyOffset, keyLength);
     }
 
@@ -90,7 +91,7 @@ public final class StoredEntry {
     public boolean remove() {
         boolean removed = link != 0 && store.delete(key, keyOffset, keyLength);
         if (removed) {
-            store.journal().entry(key, keyOffset, keyLength, null, 0, 0, BatchMode.UPSERT);
+            store.journal().entry(key, keyOffset, keyLength, null, 0, 0, BatchMode.UPSERT, store.skipsStore());
         }
         link = 0;
         valueLength = -1;

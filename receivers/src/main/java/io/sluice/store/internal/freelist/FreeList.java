@@ -1,6 +1,7 @@
 package io.sluice.store.internal.freelist;
 
 import io.sluice.store.internal.page.DataPageIO;
+import io.sluice.store.internal.page.FreePages;
 import io.sluice.store.internal.page.PageCheck;
 import io.sluice.store.internal.page.PageHeader;
 import io.sluice.store.internal.page.PageMemory;
@@ -16,7 +17,7 @@ import java.nio.ByteBuffer;
  * (rows may still be removed from it; {@link #putBack} reads its free space then). The lists link
  * through the pages' own headers ({@link PageHeader} bytes 5-23), so the list costs no heap per page.
  */
-public final class FreeList {
+public final class FreeList implements FreePages {
 
     private static final int BUCKETS = 256;
     private static final byte NOT_LISTED = 0;
@@ -48,6 +49,7 @@ public final class FreeList {
      *
      * @throws io.sluice.DataRegionFullException if no page has room and the region cannot grow
      */
+    @Override
     public synchronized long takeDataPage(int need) {
         return takeDataPage(need, need);
     }
@@ -56,6 +58,7 @@ public final class FreeList {
      * Like {@link #takeDataPage(int)}, preferring a page with room for {@code want} bytes (a batch about
      * to fill it): else the roomiest with at least a quarter of that, else an empty page.
      */
+    @Override
     public synchronized long takeDataPage(int need, int want) {
         int bucket = (need + (1 << bucketShift) - 1) >>> bucketShift;
         int found = -1;
@@ -78,16 +81,19 @@ public final class FreeList {
     }
 
     /** An empty page (reused or new) for any use; return it with {@link #releaseEmptyPage}. */
+    @Override
     public synchronized long takeEmptyPage() {
         return takeEmpty();
     }
 
     /** Returns a page its user emptied (a fragment or tree page, or a data page without rows). */
+    @Override
     public synchronized void releaseEmptyPage(long page) {
         pushReuse(page);
     }
 
     /** Returns a taken data page to the bucket its free space says (or to reuse if it has no rows). */
+    @Override
     public synchronized void putBack(long page) {
         list(page);
     }
@@ -96,6 +102,7 @@ public final class FreeList {
      * Takes a listed data page out of its bucket (to grow a row in it); false if another writer has
      * taken it, whose room must not shrink under it.
      */
+    @Override
     public synchronized boolean tryTake(long page) {
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);
@@ -110,6 +117,7 @@ public final class FreeList {
      * A row was removed from (or shrank in) a data page: moves the page to the bucket it now belongs to.
      * A page some writer has taken stays with that writer, whose {@link #putBack} sees the new space.
      */
+    @Override
     public synchronized void rowRemoved(long page) {
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);

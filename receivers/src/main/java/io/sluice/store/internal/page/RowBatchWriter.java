@@ -1,7 +1,6 @@
 package io.sluice.store.internal.page;
 
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.freelist.FreeList;
 import java.nio.ByteBuffer;
 
 /**
@@ -15,7 +14,7 @@ public final class RowBatchWriter {
 
     private final RowStore rows;
     private final PageMemory memory;
-    private final FreeList freeList;
+    private final FreePages freeList;
     private final int pageSize;
     private final int maxRoom;
     private long page;

@@ -1,7 +1,6 @@
 package io.sluice.store.internal.page;
 
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.freelist.FreeList;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -21,13 +20,13 @@ public final class RowStore {
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final PageMemory memory;
-    private final FreeList freeList;
+    private final FreePages freeList;
     private final int pageSize;
     private final int fragmentCapacity;
     private final int maxUnlinked;
     private final int maxLinked;
 
-    public RowStore(PageMemory memory, FreeList freeList) {
+    public RowStore(PageMemory memory, FreePages freeList) {
         this.memory = memory;
         this.freeList = freeList;
         this.pageSize = memory.pageSize();
@@ -52,7 +51,7 @@ public final class RowStore {
         return memory;
     }
 
-    public FreeList freeList() {
+    public FreePages freeList() {
         return freeList;
     }
 
@@ -294,41 +293,7 @@ public final class RowStore {
 
     /** Copies stream bytes [from, from + length) of the row into dst. */
     public void read(long link, long from, byte[] dst, int dstOffset, int length) {
-        long page = pageOf(link);
-        ByteBuffer b = memory.buffer(page);
-        int p = memory.offset(page);
-        long next;
-        int head;
-        memory.readLock(page);
-        try {
-            int row = DataPageIO.rowOffset(b, p, itemOf(link));
-            head = DataPageIO.payloadLength(b, row);
-            next = DataPageIO.nextFragment(b, row);
-            if (from < head) {
-                int c = (int) Math.min(length, head - from);
-                b.get(DataPageIO.payloadOffset(b, row) + (int) from, dst, dstOffset, c);
-                dstOffset += c;
-                length -= c;
-                from += c;
-            }
-        } finally {
-            memory.readUnlock(page);
-        }
-        from -= head;
-        while (length > 0) {
-            ByteBuffer fb = memory.buffer(next);
-            int fp = memory.offset(next);
-            if (from >= fragmentCapacity) {
-                from -= fragmentCapacity;
-            } else {
-                int c = (int) Math.min(length, fragmentCapacity - from);
-                fb.get(FragmentPageIO.payloadOffset(fp) + (int) from, dst, dstOffset, c);
-                dstOffset += c;
-                length -= c;
-                from = 0;
-            }
-            next = FragmentPageIO.next(fb, fp);
-        }
+        walk(link, from, dst, dstOffset, length, false);
     }
 
     /**
@@ -347,26 +312,43 @@ public final class RowStore {
             throw new IndexOutOfBoundsException("value bytes [" + at + ", " + ((long) at + length)
                     + ") are not inside a value of " + valueLength + " bytes");
         }
-        long from = EntryBatch.ENTRY_HEADER + (long) keyLength + at;
+        walk(link, EntryBatch.ENTRY_HEADER + (long) keyLength + at, src, srcOffset, length, true);
+    }
+
+    /**
+     * The one walk over a row's stream bytes [from, from + length): the head's part under its data page's
+     * lock (read, or write if {@code intoRow}), then fragment after fragment, whole fragments before
+     * {@code from} skipped. Copies them into {@code bytes} from {@code offset} on, or, if {@code intoRow},
+     * from {@code bytes} into the row where they lie.
+     */
+    private void walk(long link, long from, byte[] bytes, int offset, int length, boolean intoRow) {
         long page = pageOf(link);
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);
         long next;
         int head;
-        memory.writeLock(page);
+        if (intoRow) {
+            memory.writeLock(page);
+        } else {
+            memory.readLock(page);
+        }
         try {
             int row = DataPageIO.rowOffset(b, p, itemOf(link));
             head = DataPageIO.payloadLength(b, row);
             next = DataPageIO.nextFragment(b, row);
             if (from < head) {
                 int c = (int) Math.min(length, head - from);
-                b.put(DataPageIO.payloadOffset(b, row) + (int) from, src, srcOffset, c);
-                srcOffset += c;
+                copy(b, DataPageIO.payloadOffset(b, row) + (int) from, bytes, offset, c, intoRow);
+                offset += c;
                 length -= c;
                 from += c;
             }
         } finally {
-            memory.writeUnlock(page);
+            if (intoRow) {
+                memory.writeUnlock(page);
+            } else {
+                memory.readUnlock(page);
+            }
         }
         from -= head;
         while (length > 0) {
@@ -376,12 +358,20 @@ public final class RowStore {
                 from -= fragmentCapacity;
             } else {
                 int c = (int) Math.min(length, fragmentCapacity - from);
-                fb.put(FragmentPageIO.payloadOffset(fp) + (int) from, src, srcOffset, c);
-                srcOffset += c;
+                copy(fb, FragmentPageIO.payloadOffset(fp) + (int) from, bytes, offset, c, intoRow);
+                offset += c;
                 length -= c;
                 from = 0;
             }
             next = FragmentPageIO.next(fb, fp);
+        }
+    }
+
+    private static void copy(ByteBuffer page, int at, byte[] bytes, int offset, int length, boolean intoPage) {
+        if (intoPage) {
+            page.put(at, bytes, offset, length);
+        } else {
+            page.get(at, bytes, offset, length);
         }
     }
 

@@ -6,12 +6,11 @@ import static io.sluice.store.internal.tree.TreePageIO.child;
 import static io.sluice.store.internal.tree.TreePageIO.count;
 import static io.sluice.store.internal.tree.TreePageIO.leafItem;
 
-import io.sluice.store.internal.freelist.FreeList;
+import io.sluice.store.internal.page.FreePages;
 import io.sluice.store.internal.page.PageHeader;
 import io.sluice.store.internal.page.PageMemory;
 import io.sluice.store.internal.page.RowStore;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * A B+ tree of one partition in page memory: encoded key (unsigned byte order) to row link. The page
@@ -24,8 +23,9 @@ import java.util.Arrays;
  *
  * <p>Writes: {@link #invoke} for one key (one descent, into a {@link TreePath} of the writing thread),
  * a {@link SortedWalk} for a sorted batch. Before an insert the tree reserves the empty pages a split
- * could need, so an insert never fails half way. The tree itself holds only its root, height, size and
- * those reserved pages: descents and walks keep their state outside it.
+ * could need ({@link PageReserve}), so an insert never fails half way; a removal and the merges it causes
+ * are {@link TreeRemoval}'s. The tree itself holds only its root, height, size and those reserved pages:
+ * descents and walks keep their state outside it.
  *
  * <p>Not thread-safe: readers ({@link #find}, {@link #scan}) may share the tree; a writer must hold it
  * alone (the partition's lock).
@@ -33,7 +33,7 @@ import java.util.Arrays;
 public final class BPlusTree {
 
     private final PageMemory memory;
-    private final FreeList freeList;
+    private final FreePages freeList;
     private final RowStore rows;
     private final int leafCapacity;
     private final int innerCapacity;
@@ -44,9 +44,9 @@ public final class BPlusTree {
     private long size;
     /** Whether a {@link SortedWalk} is on the tree: single-key writes would move the walk's leaf under it. */
     private boolean walking;
-    /** Empty pages taken so that a split never fails half way (null until the first insert). */
-    private long[] reserve;
-    private int reserved;
+    /** Empty pages taken so that a split never fails half way. */
+    private final PageReserve reserve;
+    private final TreeRemoval removal;
 
     public BPlusTree(RowStore rows) {
         this.rows = rows;
@@ -56,6 +56,8 @@ public final class BPlusTree {
         this.leafCapacity = TreePageIO.leafCapacity(pageSize);
         this.innerCapacity = TreePageIO.innerCapacity(pageSize);
         this.separators = TreePageIO.separatorsStart(innerCapacity);
+        this.reserve = new PageReserve(freeList);
+        this.removal = new TreeRemoval(this, rows, reserve, leafCapacity, innerCapacity, separators);
     }
 
     /** Entries in the tree. */
@@ -70,6 +72,12 @@ public final class BPlusTree {
     /** The root page, or {@link PageMemory#NULL_PAGE} when empty (for {@link TreeCheck}). */
     long root() {
         return root;
+    }
+
+    /** A new root and height (a removal lowered or emptied the tree). */
+    void setRoot(long root, int height) {
+        this.root = root;
+        this.height = height;
     }
 
     public int leafCapacity() {
@@ -163,34 +171,12 @@ public final class BPlusTree {
     /** Frees every page and row of the tree. */
     public void destroy() {
         if (root != PageMemory.NULL_PAGE) {
-            destroy(root, height - 1);
+            removal.destroy(root, height - 1);
         }
         root = PageMemory.NULL_PAGE;
         height = 0;
         size = 0;
         releaseReserve();
-    }
-
-    private void destroy(long page, int levelsBelow) {
-        ByteBuffer b = memory.buffer(page);
-        int p = memory.offset(page);
-        int n = count(b, p);
-        if (levelsBelow == 0) {
-            for (int i = 0; i < n; i++) {
-                rows.remove(TreePageIO.link(b, leafItem(p, i)));
-            }
-        } else {
-            for (int i = 0; i < n; i++) {
-                int item = separator(p, i);
-                if (TreePageIO.ghost(b, item)) {
-                    rows.remove(TreePageIO.link(b, item));
-                }
-            }
-            for (int i = 0; i <= n; i++) {
-                destroy(child(b, p, i), levelsBelow - 1);
-            }
-        }
-        freeList.releaseEmptyPage(page);
     }
 
     // ---------------------------------------------------------------- for SortedWalk and invoke
@@ -299,20 +285,20 @@ public final class BPlusTree {
      */
     void reserveForInsert() {
         int need = height + 1;
-        if (reserve == null || reserve.length < need) {
-            reserve = reserve == null ? new long[need + 1] : Arrays.copyOf(reserve, need + 1);
-        }
-        while (reserved < need) {
-            reserve[reserved] = freeList.takeEmptyPage();
-            reserved++;
+        if (!reserve.holds(need)) { // the check stays small enough to inline into the per-key paths
+            reserve.fill(need);
         }
     }
 
     /** Gives back the reserved pages (a walk's end, an emptied tree): an idle partition holds no empty pages. */
     void releaseReserve() {
-        while (reserved > 0) {
-            freeList.releaseEmptyPage(reserve[--reserved]);
-        }
+        reserve.release();
+    }
+
+    /** Removes the key the path found, freeing its row, merging pages that got small. */
+    void remove(TreePath path) {
+        size--;
+        removal.remove(path);
     }
 
     /** Replaces the found key's link; the old row is freed (or kept by a separator that refers to it). */
@@ -322,7 +308,7 @@ public final class BPlusTree {
         ByteBuffer b = memory.buffer(leaf);
         long old = TreePageIO.link(b, at);
         TreePageIO.link(b, at, newLink);
-        releaseRow(path, old);
+        removal.releaseRow(path, old);
     }
 
     /**
@@ -333,7 +319,7 @@ public final class BPlusTree {
      */
     boolean insert(TreePath path, long link, byte[] key, int keyOffset, int keyLength) {
         if (root == PageMemory.NULL_PAGE) {
-            root = takeReserved();
+            root = reserve.take();
             initPage(root, PageHeader.TYPE_LEAF);
             height = 1;
             path.page[0] = root;
@@ -351,7 +337,7 @@ public final class BPlusTree {
             path.index[d] = pos + 1;
             return true;
         }
-        long right = takeReserved();
+        long right = reserve.take();
         initPage(right, PageHeader.TYPE_LEAF);
         ByteBuffer rb = memory.buffer(right);
         int rp = memory.offset(right);
@@ -371,36 +357,10 @@ public final class BPlusTree {
         return false;
     }
 
-    /** Removes the key the path found, freeing its row, merging pages that got small. */
-    void remove(TreePath path) {
-        int d = height - 1;
-        long leaf = path.page[d];
-        ByteBuffer b = memory.buffer(leaf);
-        int p = memory.offset(leaf);
-        long old = TreePageIO.link(b, leafItem(p, path.found));
-        TreePageIO.removeLeafItem(b, p, count(b, p), path.found);
-        size--;
-        releaseRow(path, old); // before pages merge: the equal separator's position is still valid
-        rebalance(path);
-    }
-
     // ---------------------------------------------------------------- internals
 
     private int separator(int p, int i) {
-        return p + separators + i * ITEM;
-    }
-
-    private void releaseRow(TreePath path, long old) {
-        if (path.equalSeparatorDepth >= 0) {
-            long page = path.page[path.equalSeparatorDepth];
-            ByteBuffer b = memory.buffer(page);
-            int item = separator(memory.offset(page), path.equalSeparatorIndex);
-            if (TreePageIO.link(b, item) == old) {
-                TreePageIO.markGhost(b, item);
-                return;
-            }
-        }
-        rows.remove(old);
+        return TreePageIO.separatorItem(p, separators, i);
     }
 
     /**
@@ -411,7 +371,7 @@ public final class BPlusTree {
                                  int low) {
         while (true) {
             if (d < 0) {
-                long newRoot = takeReserved();
+                long newRoot = reserve.take();
                 initPage(newRoot, PageHeader.TYPE_INNER);
                 ByteBuffer b = memory.buffer(newRoot);
                 int p = memory.offset(newRoot);
@@ -432,7 +392,7 @@ public final class BPlusTree {
                 TreePageIO.insertSeparator(b, p, separators, n, i, right, link, storedKeyLength, high, low);
                 return;
             }
-            long newPage = takeReserved();
+            long newPage = reserve.take();
             initPage(newPage, PageHeader.TYPE_INNER);
             ByteBuffer rb = memory.buffer(newPage);
             int rp = memory.offset(newPage);
@@ -460,113 +420,6 @@ public final class BPlusTree {
             right = newPage;
             d--;
         }
-    }
-
-    /** After a leaf lost an item: frees empty pages and merges small ones into a sibling, up the path. */
-    private void rebalance(TreePath path) {
-        int d = height - 1;
-        boolean empty = count(memory.buffer(path.page[d]), memory.offset(path.page[d])) == 0;
-        while (d > 0) {
-            long page = path.page[d];
-            long parent = path.page[d - 1];
-            int i = path.index[d - 1];
-            ByteBuffer pb = memory.buffer(parent);
-            int pp = memory.offset(parent);
-            int pn = count(pb, pp);
-            if (empty) {
-                freeList.releaseEmptyPage(page);
-                if (pn == 0) { // it was the parent's only child: the parent is empty too
-                    d--;
-                    continue;
-                }
-                removeFromInner(pb, pp, pn, i < pn ? i : i - 1, i, true);
-                empty = false;
-                d--;
-                continue;
-            }
-            boolean leaf = d == height - 1;
-            ByteBuffer b = memory.buffer(page);
-            int p = memory.offset(page);
-            int n = count(b, p);
-            if (n >= (leaf ? leafCapacity : innerCapacity) / 4) {
-                break;
-            }
-            if (i > 0 && merge(child(pb, pp, i - 1), page, leaf, pb, pp, i - 1)) {
-                d--;
-                continue;
-            }
-            if (i < pn && merge(page, child(pb, pp, i + 1), leaf, pb, pp, i)) {
-                d--;
-                continue;
-            }
-            break;
-        }
-        if (d == 0 && empty) {
-            freeList.releaseEmptyPage(root);
-            root = PageMemory.NULL_PAGE;
-            height = 0;
-            releaseReserve(); // an empty tree holds no pages
-            return;
-        }
-        while (height > 1) {
-            ByteBuffer b = memory.buffer(root);
-            int p = memory.offset(root);
-            if (count(b, p) > 0) {
-                break;
-            }
-            long only = child(b, p, 0);
-            freeList.releaseEmptyPage(root);
-            root = only;
-            height--;
-        }
-    }
-
-    /** Merges right into left if they fit in one page; separator s of the parent lies between them. */
-    private boolean merge(long left, long right, boolean leaf, ByteBuffer pb, int pp, int s) {
-        ByteBuffer lb = memory.buffer(left);
-        int lp = memory.offset(left);
-        ByteBuffer rb = memory.buffer(right);
-        int rp = memory.offset(right);
-        int ln = count(lb, lp);
-        int rn = count(rb, rp);
-        int pn = count(pb, pp);
-        if (leaf) {
-            if (ln + rn > leafCapacity) {
-                return false;
-            }
-            lb.put(leafItem(lp, ln), rb, leafItem(rp, 0), rn * ITEM);
-            count(lb, lp, ln + rn);
-            freeList.releaseEmptyPage(right);
-            removeFromInner(pb, pp, pn, s, s + 1, true);
-            return true;
-        }
-        if (ln + 1 + rn > innerCapacity) {
-            return false;
-        }
-        // the parent's separator comes down between the two (with its ghost flag: it still owns its row)
-        lb.put(separator(lp, ln), pb, separator(pp, s), ITEM);
-        lb.put(separator(lp, ln + 1), rb, separator(rp, 0), rn * ITEM);
-        lb.put(TreePageIO.childSlot(lp, ln + 1), rb, TreePageIO.childSlot(rp, 0), (rn + 1) * TreePageIO.CHILD);
-        count(lb, lp, ln + 1 + rn);
-        freeList.releaseEmptyPage(right);
-        removeFromInner(pb, pp, pn, s, s + 1, false);
-        return true;
-    }
-
-    /** Removes separator s and child c from an inner page; frees a ghost row if the separator goes away. */
-    private void removeFromInner(ByteBuffer b, int p, int n, int s, int c, boolean dropSeparator) {
-        int at = separator(p, s);
-        if (dropSeparator && TreePageIO.ghost(b, at)) {
-            rows.remove(TreePageIO.link(b, at));
-        }
-        TreePageIO.removeSeparator(b, p, separators, n, s, c);
-    }
-
-    private long takeReserved() {
-        if (reserved == 0) {
-            throw new IllegalStateException("tree insert without reserveForInsert()");
-        }
-        return reserve[--reserved];
     }
 
     private void initPage(long page, byte type) {

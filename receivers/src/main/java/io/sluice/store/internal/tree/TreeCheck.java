@@ -110,7 +110,7 @@ public final class TreeCheck {
         }
         byte[][] keys = new byte[n][];
         for (int i = 0; i < n; i++) {
-            int sep = p + separators + i * TreePageIO.ITEM;
+            int sep = TreePageIO.separatorItem(p, separators, i);
             keys[i] = item(b, sep, TreePageIO.ghost(b, sep), at + " separator " + i);
             if (keys[i] == null) {
                 return; // bounds unknown: checking the children against them would only repeat the problem

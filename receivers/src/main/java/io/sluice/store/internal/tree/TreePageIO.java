@@ -86,6 +86,11 @@ public final class TreePageIO {
         return p + ITEMS + i * ITEM;
     }
 
+    /** Offset (in the buffer) of inner separator {@code i}; {@code separators} is {@link #separatorsStart}. */
+    static int separatorItem(int p, int separators, int i) {
+        return p + separators + i * ITEM;
+    }
+
     /** Offset (in the buffer) of inner child slot {@code i}. */
     static int childSlot(int p, int i) {
         return p + ITEMS + i * CHILD;

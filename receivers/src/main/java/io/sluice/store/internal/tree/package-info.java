@@ -3,7 +3,11 @@
  * write meets them:
  * <ul>
  *   <li>{@link io.sluice.store.internal.tree.BPlusTree}: the tree — its root, height, size and reserved
- *       pages; lookups, scans, single-key writes ({@code invoke}), splits and merges;</li>
+ *       pages; lookups, scans, single-key writes ({@code invoke}), inserts and their splits;</li>
+ *   <li>{@link io.sluice.store.internal.tree.PageReserve}: the empty pages an insert takes before it
+ *       changes anything;</li>
+ *   <li>{@link io.sluice.store.internal.tree.TreeRemoval}: a removal, the merges it causes, and destroying
+ *       the tree;</li>
  *   <li>{@link io.sluice.store.internal.tree.TreePath}: one descent from the root to a leaf, as a value,
  *       kept by the writing thread;</li>
  *   <li>{@link io.sluice.store.internal.tree.SortedWalk}: a sorted batch's pass over the tree (its path,

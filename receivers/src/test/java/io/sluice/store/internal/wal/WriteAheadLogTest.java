@@ -1,11 +1,9 @@
 package io.sluice.store.internal.wal;
 
 import io.sluice.binary.internal.GrowableBuffer;
-import io.sluice.node.PersistenceConfig;
-import io.sluice.node.WalMode;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.store.internal.BatchMode;
-import io.sluice.store.internal.SkipStoreWrites;
+import io.sluice.store.internal.wal.WalSettings.Durability;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -81,8 +79,13 @@ class WriteAheadLogTest {
         }
     }
 
-    private WriteAheadLog open(WalMode mode, Recorder recorder) {
-        WriteAheadLog wal = new WriteAheadLog(PersistenceConfig.at(dir).withWalMode(mode), () -> 1, () -> new byte[]{7, 7});
+    /** The log's settings in the test directory, with the node's default flush interval and segment size. */
+    private WalSettings settings(Durability durability) {
+        return new WalSettings(dir, durability, Duration.ofSeconds(1), 64L << 20);
+    }
+
+    private WriteAheadLog open(Durability mode, Recorder recorder) {
+        WriteAheadLog wal = new WriteAheadLog(settings(mode), () -> 1, () -> new byte[]{7, 7});
         wal.recover(recorder);
         return wal;
     }
@@ -103,12 +106,12 @@ class WriteAheadLogTest {
     }
 
     private void writeSample() {
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
             wal.appendCache(0, 8, "orders");
             wal.appendStore(0, "attachment".getBytes());
-            wal.appendBatch(0, 3, BatchMode.INSERT_IF_ABSENT, false, batch("a", "1", "b", "2"));
-            wal.appendEntry(0, 4, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
-            wal.appendEntry(0, 3, BatchMode.UPSERT, "a".getBytes(), 0, 1, null, 0, 0);
+            wal.appendBatch(0, 3, BatchMode.INSERT_IF_ABSENT, false, false, batch("a", "1", "b", "2"));
+            wal.appendEntry(0, 4, BatchMode.UPSERT, false, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
+            wal.appendEntry(0, 3, BatchMode.UPSERT, false, "a".getBytes(), 0, 1, null, 0, 0);
             wal.awaitDurable(wal.end());
         }
     }
@@ -125,17 +128,12 @@ class WriteAheadLogTest {
     }
 
     @Test
-    void writesMadeWhileASkipStoreBatchAppliesAreMarkedSo() {
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+    void writesOfASkipStoreBatchAreMarkedSo() {
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
             wal.appendCache(0, 8, "orders");
-            SkipStoreWrites.begin();
-            try {
-                wal.appendBatch(0, 1, BatchMode.UPSERT, true, batch("a", "1"));
-                wal.appendEntry(0, 2, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
-            } finally {
-                SkipStoreWrites.end();
-            }
-            wal.appendBatch(0, 1, BatchMode.UPSERT, false, batch("b", "2"));
+            wal.journal(0, 1).batch(batch("a", "1"), BatchMode.UPSERT, true, true);
+            wal.journal(0, 2).entry("k".getBytes(), 0, 1, "v".getBytes(), 0, 1, BatchMode.UPSERT, true);
+            wal.journal(0, 1).batch(batch("b", "2"), BatchMode.UPSERT, false, false);
             wal.awaitDurable(wal.end());
         }
         Recorder replay = new Recorder();
@@ -162,8 +160,8 @@ class WriteAheadLogTest {
         assertThat(summary.droppedBytes()).isEqualTo(lastRecord - 3);
         assertThat(Files.size(segment)).isEqualTo(size - lastRecord);
         // The next start appends after the cut, and a replay sees a clean log.
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
-            wal.appendEntry(0, 5, BatchMode.UPSERT, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
+            wal.appendEntry(0, 5, BatchMode.UPSERT, false, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
         }
         Recorder again = new Recorder();
@@ -222,8 +220,8 @@ class WriteAheadLogTest {
     void aDamagedRecordInAnOlderSegmentIsAnErrorEvenAtItsEnd() throws IOException {
         writeSample();
         Path first = onlySegment();
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) { // a second segment
-            wal.appendEntry(0, 5, BatchMode.UPSERT, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) { // a second segment
+            wal.appendEntry(0, 5, BatchMode.UPSERT, false, "z".getBytes(), 0, 1, "9".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
         }
         try (RandomAccessFile f = new RandomAccessFile(first.toFile(), "rw")) {
@@ -239,7 +237,7 @@ class WriteAheadLogTest {
     void concurrentAppendersShareFsyncs() throws Exception {
         int threads = 16;
         int perThread = 200;
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             CountDownLatch start = new CountDownLatch(1);
             List<Future<?>> done = new ArrayList<>();
@@ -249,7 +247,7 @@ class WriteAheadLogTest {
                     start.await();
                     for (int i = 0; i < perThread; i++) {
                         byte[] key = ("t" + thread + "-" + i).getBytes();
-                        wal.appendEntry(0, thread, BatchMode.UPSERT, key, 0, key.length, key, 0, key.length);
+                        wal.appendEntry(0, thread, BatchMode.UPSERT, false, key, 0, key.length, key, 0, key.length);
                         wal.awaitDurable(wal.end()); // each write waits for its own durability, as Cache.put does
                     }
                     return null;
@@ -281,12 +279,12 @@ class WriteAheadLogTest {
         });
         ExecutorService waiter = Executors.newSingleThreadExecutor();
         try {
-            WriteAheadLog logOnly = new WriteAheadLog(PersistenceConfig.at(dir).withWalMode(WalMode.LOG_ONLY),
+            WriteAheadLog logOnly = new WriteAheadLog(settings(Durability.LOG_ONLY),
                     () -> 1, () -> new byte[]{7, 7}, blocking);
             try {
                 logOnly.recover(new Recorder());
                 armed[0] = true;
-                logOnly.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
+                logOnly.appendEntry(0, 1, BatchMode.UPSERT, false, "k".getBytes(), 0, 1, "v".getBytes(), 0, 1);
                 long end = logOnly.end();
                 Future<?> waited = waiter.submit(() -> logOnly.awaitDurable(end));
                 Awaitility.await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
@@ -301,7 +299,7 @@ class WriteAheadLogTest {
             }
             CountDownLatch releaseBackground = new CountDownLatch(1);
             boolean[] backgroundArmed = {false};
-            WriteAheadLog background = new WriteAheadLog(PersistenceConfig.at(dir).withWalMode(WalMode.BACKGROUND),
+            WriteAheadLog background = new WriteAheadLog(settings(Durability.BACKGROUND),
                     () -> 1, () -> new byte[]{7, 7}, file -> new FailingChannel(
                             FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), () -> {
                 if (backgroundArmed[0]) {
@@ -312,7 +310,7 @@ class WriteAheadLogTest {
                 background.recover(new Recorder());
                 backgroundArmed[0] = true;
                 long writesBefore = background.writes();
-                background.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, "w".getBytes(), 0, 1);
+                background.appendEntry(0, 1, BatchMode.UPSERT, false, "k".getBytes(), 0, 1, "w".getBytes(), 0, 1);
                 long end = background.end();
                 // BACKGROUND returns at once: while no write can complete
                 waiter.submit(() -> background.awaitDurable(end)).get(10, TimeUnit.SECONDS);
@@ -333,11 +331,11 @@ class WriteAheadLogTest {
     void theLogStartsANewSegmentAtACheckpointsMarkSoTheOldOneCanBeDeleted() throws IOException {
         long mark;
         long idleMark;
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "a".getBytes(), 0, 1, "1".getBytes(), 0, 1);
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "b".getBytes(), 0, 1, "2".getBytes(), 0, 1);
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "a".getBytes(), 0, 1, "1".getBytes(), 0, 1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "b".getBytes(), 0, 1, "2".getBytes(), 0, 1);
             mark = wal.markForCheckpoint();
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "c".getBytes(), 0, 1, "3".getBytes(), 0, 1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "c".getBytes(), 0, 1, "3".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
             assertThat(WalReader.segmentStarts(dir)).containsEntry(2L, mark).hasSize(2);
             assertThat(wal.deleteSegmentsBefore(mark)).isEqualTo(1);
@@ -350,7 +348,7 @@ class WriteAheadLogTest {
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> WalReader.segmentStarts(dir).size() == 2);
             assertThat(WalReader.segmentStarts(dir)).containsEntry(3L, idleMark);
             assertThat(wal.deleteSegmentsBefore(idleMark)).isEqualTo(1);
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "d".getBytes(), 0, 1, "4".getBytes(), 0, 1);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "d".getBytes(), 0, 1, "4".getBytes(), 0, 1);
             wal.awaitDurable(wal.end());
         }
         Recorder replay = new Recorder();
@@ -360,19 +358,19 @@ class WriteAheadLogTest {
 
     @Test
     void aWaiterTheClosedLogCannotServeIsToldSoAtOnce() {
-        WriteAheadLog wal = open(WalMode.FSYNC, new Recorder());
+        WriteAheadLog wal = open(Durability.FSYNC, new Recorder());
         wal.close();
         AtomicReference<Throwable> outcome = new AtomicReference<>();
         wal.whenDurable(wal.end() + 1, outcome::set);
         assertThat(outcome.get()).isInstanceOf(WalFailedException.class).hasMessageContaining("closed");
-        assertThatThrownBy(() -> wal.appendEntry(0, 1, BatchMode.UPSERT, "k".getBytes(), 0, 1, null, 0, 0))
+        assertThatThrownBy(() -> wal.appendEntry(0, 1, BatchMode.UPSERT, false, "k".getBytes(), 0, 1, null, 0, 0))
                 .isInstanceOf(WalFailedException.class).hasMessageContaining("closed");
     }
 
     @Test
     void aSecondLogOnTheSameDirectoryIsRefused() {
-        try (WriteAheadLog wal = open(WalMode.FSYNC, new Recorder())) {
-            assertThatThrownBy(() -> new WriteAheadLog(PersistenceConfig.at(dir), () -> 1, () -> new byte[0]))
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
+            assertThatThrownBy(() -> new WriteAheadLog(settings(Durability.LOG_ONLY), () -> 1, () -> new byte[0]))
                     .isInstanceOf(WalFailedException.class)
                     .hasMessageContaining("in use by another node");
         }
@@ -413,21 +411,21 @@ class WriteAheadLogTest {
             }
             return 1;
         };
-        WriteAheadLog wal = new WriteAheadLog(PersistenceConfig.at(dir).withWalMode(WalMode.LOG_ONLY), types,
+        WriteAheadLog wal = new WriteAheadLog(settings(Durability.LOG_ONLY), types,
                 () -> new byte[]{7}, failing);
         wal.recover(new Recorder());
         armed[0] = true;
         byte[] big = new byte[1 << 20];
         try {
-            wal.appendEntry(0, 1, BatchMode.UPSERT, "a".getBytes(), 0, 1, big, 0, big.length);
+            wal.appendEntry(0, 1, BatchMode.UPSERT, false, "a".getBytes(), 0, 1, big, 0, big.length);
             assertThat(writeEntered.await(10, TimeUnit.SECONDS)).isTrue(); // the writer holds that buffer
             for (int i = 0; i < 3; i++) { // three 1 MiB records: the 4 MiB filling buffer has no room for a fourth
-                wal.appendEntry(0, 1, BatchMode.UPSERT, "b".getBytes(), 0, 1, big, 0, big.length);
+                wal.appendEntry(0, 1, BatchMode.UPSERT, false, "b".getBytes(), 0, 1, big, 0, big.length);
             }
             AtomicReference<Throwable> outcome = new AtomicReference<>();
             Thread appender = new Thread(() -> {
                 try {
-                    wal.appendEntry(0, 2, BatchMode.UPSERT, "c".getBytes(), 0, 1, big, 0, big.length);
+                    wal.appendEntry(0, 2, BatchMode.UPSERT, false, "c".getBytes(), 0, 1, big, 0, big.length);
                     outcome.set(new AssertionError("appended to a failed log"));
                 } catch (Throwable t) {
                     outcome.set(t);
