@@ -110,10 +110,6 @@ final class CacheCore {
         return storeSlot;
     }
 
-    boolean skipsStore() {
-        return skipStore;
-    }
-
     int partitions() {
         return stores.length;
     }
