@@ -7,7 +7,7 @@ import io.sluice.Processors;
 import io.sluice.Receivers;
 import io.sluice.StreamReceiver;
 import io.sluice.receiver.internal.ReceiverRegistry;
-import io.sluice.store.internal.DataRegionConfig;
+import io.sluice.pagestore.internal.DataRegionConfig;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.sluice.node;
 
 import io.sluice.protocol.internal.Wire;
-import io.sluice.store.internal.DataRegionConfig;
+import io.sluice.pagestore.internal.DataRegionConfig;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.sluice.node;
 
 import io.sluice.Receivers;
 import io.sluice.StreamReceiver;
-import io.sluice.store.internal.DataRegionConfig;
+import io.sluice.pagestore.internal.DataRegionConfig;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

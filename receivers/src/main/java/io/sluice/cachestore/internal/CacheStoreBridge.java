@@ -9,7 +9,7 @@ import io.sluice.binary.Binary;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.binary.internal.ValueCodec;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.PartitionStore;
+import io.sluice.pagestore.internal.PartitionStore;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,7 @@
 package io.sluice.cachestore.internal;
 
-import io.sluice.store.internal.PartitionStore;
-import io.sluice.store.internal.StoredEntry;
+import io.sluice.pagestore.internal.PartitionStore;
+import io.sluice.pagestore.internal.StoredEntry;
 
 import java.util.ArrayList;
 import java.util.Arrays;

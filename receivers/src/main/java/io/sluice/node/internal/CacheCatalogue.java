@@ -7,11 +7,11 @@ import io.sluice.CacheNotFoundException;
 import io.sluice.CacheStore;
 import io.sluice.cachestore.internal.CacheStoreBridge;
 import io.sluice.binary.internal.BinaryContext;
-import io.sluice.store.internal.ConsistencyReport;
-import io.sluice.store.internal.DataRegion;
-import io.sluice.store.internal.PartitionStore;
-import io.sluice.store.internal.StoreJournal;
-import io.sluice.store.internal.wal.WriteAheadLog;
+import io.sluice.pagestore.internal.ConsistencyReport;
+import io.sluice.pagestore.internal.DataRegion;
+import io.sluice.pagestore.internal.PartitionStore;
+import io.sluice.pagestore.internal.StoreJournal;
+import io.sluice.pagestore.internal.wal.WriteAheadLog;
 
 import java.util.Collection;
 import java.util.Collections;

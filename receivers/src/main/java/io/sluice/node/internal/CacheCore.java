@@ -9,9 +9,9 @@ import io.sluice.cachestore.internal.StoreChanges;
 import io.sluice.cachestore.internal.StoreSlot;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.protocol.internal.PartitionBatches;
-import io.sluice.store.internal.BatchApplyException;
-import io.sluice.store.internal.BatchMode;
-import io.sluice.store.internal.PartitionStore;
+import io.sluice.pagestore.internal.BatchApplyException;
+import io.sluice.pagestore.internal.BatchMode;
+import io.sluice.pagestore.internal.PartitionStore;
 
 import java.util.ArrayList;
 import java.util.Arrays;

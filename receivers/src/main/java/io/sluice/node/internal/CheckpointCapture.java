@@ -4,9 +4,9 @@ import io.sluice.cachestore.internal.StoreAttachment;
 import io.sluice.CacheStoreConfig;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.cachestore.internal.CacheStoreBridge;
-import io.sluice.store.internal.checkpoint.CheckpointDeferredException;
-import io.sluice.store.internal.checkpoint.Checkpointer;
-import io.sluice.store.internal.wal.WriteAheadLog;
+import io.sluice.pagestore.internal.checkpoint.CheckpointDeferredException;
+import io.sluice.pagestore.internal.checkpoint.Checkpointer;
+import io.sluice.pagestore.internal.wal.WriteAheadLog;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.sluice.node.internal;
 
-import io.sluice.store.internal.wal.WriteAheadLog;
+import io.sluice.pagestore.internal.wal.WriteAheadLog;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -25,7 +25,7 @@ final class Durability {
      * Blocks until every write this thread made is durable per the WAL mode (at once without
      * persistence, or on an apply thread).
      *
-     * @throws io.sluice.store.internal.wal.WalFailedException if the log failed
+     * @throws io.sluice.pagestore.internal.wal.WalFailedException if the log failed
      */
     void awaitDurable() {
         if (wal != null && !stripes.isStripeThread()) {

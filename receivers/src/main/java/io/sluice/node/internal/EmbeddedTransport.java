@@ -14,8 +14,8 @@ import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.protocol.internal.StreamerTransport;
 import io.sluice.receiver.internal.BatchReceiver;
 import io.sluice.receiver.internal.ReceiverRegistry;
-import io.sluice.store.internal.BatchApplyException;
-import io.sluice.store.internal.PartitionStore;
+import io.sluice.pagestore.internal.BatchApplyException;
+import io.sluice.pagestore.internal.PartitionStore;
 
 import java.util.Arrays;
 import java.util.List;

@@ -8,7 +8,7 @@ import io.sluice.cachestore.internal.CacheStoreBridge;
 import io.sluice.cachestore.internal.InPlaceChanges;
 import io.sluice.processor.internal.Invocation;
 import io.sluice.processor.internal.StoredEntryProcessor;
-import io.sluice.store.internal.PartitionStore;
+import io.sluice.pagestore.internal.PartitionStore;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -5,10 +5,10 @@ import io.sluice.CacheConfig;
 import io.sluice.CacheStoreConfig;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.BatchApplyException;
-import io.sluice.store.internal.BatchMode;
-import io.sluice.store.internal.wal.WalCorruptedException;
-import io.sluice.store.internal.wal.WalReader;
+import io.sluice.pagestore.internal.BatchApplyException;
+import io.sluice.pagestore.internal.BatchMode;
+import io.sluice.pagestore.internal.wal.WalCorruptedException;
+import io.sluice.pagestore.internal.wal.WalReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

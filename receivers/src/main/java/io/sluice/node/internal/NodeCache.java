@@ -12,8 +12,8 @@ import io.sluice.cachestore.internal.CacheStoreBridge;
 import io.sluice.cachestore.internal.StoreSlot;
 import io.sluice.processor.internal.ProcessorRegistry;
 import io.sluice.protocol.internal.PartitionBatches;
-import io.sluice.store.internal.PartitionStore;
-import io.sluice.store.internal.StoreCursor;
+import io.sluice.pagestore.internal.PartitionStore;
+import io.sluice.pagestore.internal.StoreCursor;
 
 import java.util.AbstractMap;
 import java.util.ArrayList;

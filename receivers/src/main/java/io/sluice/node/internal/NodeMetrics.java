@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.ErrorKind;
-import io.sluice.store.internal.BatchApplyException;
+import io.sluice.pagestore.internal.BatchApplyException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -4,14 +4,14 @@ import io.sluice.cachestore.internal.StoreAttachment;
 import io.sluice.CacheConfig;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.node.NodeConfig;
-import io.sluice.store.internal.ConsistencyReport;
-import io.sluice.store.internal.checkpoint.CheckpointCorruptedException;
-import io.sluice.store.internal.checkpoint.CheckpointLoader;
-import io.sluice.store.internal.checkpoint.Checkpointer;
-import io.sluice.store.internal.checkpoint.Manifest;
-import io.sluice.store.internal.wal.WalFailedException;
-import io.sluice.store.internal.wal.WalReader;
-import io.sluice.store.internal.wal.WriteAheadLog;
+import io.sluice.pagestore.internal.ConsistencyReport;
+import io.sluice.pagestore.internal.checkpoint.CheckpointCorruptedException;
+import io.sluice.pagestore.internal.checkpoint.CheckpointLoader;
+import io.sluice.pagestore.internal.checkpoint.Checkpointer;
+import io.sluice.pagestore.internal.checkpoint.Manifest;
+import io.sluice.pagestore.internal.wal.WalFailedException;
+import io.sluice.pagestore.internal.wal.WalReader;
+import io.sluice.pagestore.internal.wal.WriteAheadLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +38,7 @@ final class NodeRecovery {
      *
      * @return the node's checkpoints, started
      * @throws WalFailedException if the manifest cannot be read
-     * @throws CheckpointCorruptedException or {@link io.sluice.store.internal.wal.WalCorruptedException} if the
+     * @throws CheckpointCorruptedException or {@link io.sluice.pagestore.internal.wal.WalCorruptedException} if the
      *                                      checkpoint or the log cannot be trusted
      * @throws IllegalStateException if the store check after recovery finds problems
      */

@@ -1,9 +1,9 @@
 package io.sluice.node.internal;
 
-import io.sluice.store.internal.DataRegion;
-import io.sluice.store.internal.checkpoint.CheckpointDeferredException;
-import io.sluice.store.internal.checkpoint.Checkpointer;
-import io.sluice.store.internal.wal.WriteAheadLog;
+import io.sluice.pagestore.internal.DataRegion;
+import io.sluice.pagestore.internal.checkpoint.CheckpointDeferredException;
+import io.sluice.pagestore.internal.checkpoint.Checkpointer;
+import io.sluice.pagestore.internal.wal.WriteAheadLog;
 import io.sluice.streamer.internal.StreamerRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -7,8 +7,8 @@ import io.sluice.binary.internal.BinaryContext;
 import io.sluice.cachestore.internal.CacheStoreBridge;
 import io.sluice.cachestore.internal.StoreChanges;
 import io.sluice.node.NodeConfig;
-import io.sluice.store.internal.checkpoint.Checkpointer;
-import io.sluice.store.internal.wal.WriteAheadLog;
+import io.sluice.pagestore.internal.checkpoint.Checkpointer;
+import io.sluice.pagestore.internal.wal.WriteAheadLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

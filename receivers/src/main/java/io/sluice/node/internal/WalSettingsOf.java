@@ -1,7 +1,7 @@
 package io.sluice.node.internal;
 
 import io.sluice.node.PersistenceConfig;
-import io.sluice.store.internal.wal.WalSettings;
+import io.sluice.pagestore.internal.wal.WalSettings;
 
 /**
  * The node's persistence options as the write-ahead log's own settings: the log sees nothing of the node,

@@ -4,7 +4,7 @@ import io.sluice.EntryProcessor;
 import io.sluice.MutableEntry;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.binary.internal.ValueCodec;
-import io.sluice.store.internal.StoredEntry;
+import io.sluice.pagestore.internal.StoredEntry;
 
 import java.util.Objects;
 

@@ -6,7 +6,7 @@ import io.sluice.binary.BinaryObjectBuilder;
 import io.sluice.binary.internal.FieldLocator;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.binary.internal.ValueCodec;
-import io.sluice.store.internal.StoredEntry;
+import io.sluice.pagestore.internal.StoredEntry;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.sluice.processor.internal;
 
 import io.sluice.cachestore.internal.InPlaceChanges;
-import io.sluice.store.internal.PartitionStore;
+import io.sluice.pagestore.internal.PartitionStore;
 
 import java.util.Arrays;
 

@@ -1,6 +1,6 @@
 package io.sluice.processor.internal;
 
-import io.sluice.store.internal.StoredEntry;
+import io.sluice.pagestore.internal.StoredEntry;
 
 /**
  * A processor as the node runs it: on one stored entry, under the partition's write lock, on the

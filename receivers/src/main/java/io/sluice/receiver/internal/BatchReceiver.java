@@ -4,8 +4,8 @@ import io.sluice.Cache;
 import io.sluice.binary.internal.ValueCodec;
 import io.sluice.cachestore.internal.InPlaceChanges;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.BatchApplyException;
-import io.sluice.store.internal.PartitionStore;
+import io.sluice.pagestore.internal.BatchApplyException;
+import io.sluice.pagestore.internal.PartitionStore;
 
 /**
  * How the node applies one partition's batch of encoded entries: the built-in receivers write the

@@ -3,8 +3,8 @@ package io.sluice.receiver.internal;
 import io.sluice.Cache;
 import io.sluice.binary.internal.ValueCodec;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.BatchMode;
-import io.sluice.store.internal.PartitionStore;
+import io.sluice.pagestore.internal.BatchMode;
+import io.sluice.pagestore.internal.PartitionStore;
 
 /**
  * The {@link io.sluice.Receivers#batched()} receiver: the batch as one putAll/removeAll, applied by

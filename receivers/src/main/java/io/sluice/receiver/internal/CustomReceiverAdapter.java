@@ -4,7 +4,7 @@ import io.sluice.Cache;
 import io.sluice.StreamReceiver;
 import io.sluice.binary.internal.ValueCodec;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.PartitionStore;
+import io.sluice.pagestore.internal.PartitionStore;
 
 import java.util.AbstractMap;
 import java.util.ArrayList;

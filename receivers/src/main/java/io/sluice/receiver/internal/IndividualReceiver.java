@@ -3,8 +3,8 @@ package io.sluice.receiver.internal;
 import io.sluice.Cache;
 import io.sluice.binary.internal.ValueCodec;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.BatchApplyException;
-import io.sluice.store.internal.PartitionStore;
+import io.sluice.pagestore.internal.BatchApplyException;
+import io.sluice.pagestore.internal.PartitionStore;
 
 /**
  * The {@link io.sluice.Receivers#individual()} receiver: each entry in turn as a put (overwriting)

@@ -8,8 +8,8 @@ import io.sluice.cachestore.internal.InPlaceChanges;
 import io.sluice.processor.internal.Invocation;
 import io.sluice.processor.internal.StoredEntryProcessor;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.BatchApplyException;
-import io.sluice.store.internal.PartitionStore;
+import io.sluice.pagestore.internal.BatchApplyException;
+import io.sluice.pagestore.internal.PartitionStore;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

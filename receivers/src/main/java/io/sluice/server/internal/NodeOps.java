@@ -14,7 +14,7 @@ import io.sluice.node.internal.NodeEngine;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
-import io.sluice.store.internal.StoreCursor;
+import io.sluice.pagestore.internal.StoreCursor;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

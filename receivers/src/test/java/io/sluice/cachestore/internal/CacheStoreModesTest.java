@@ -19,7 +19,7 @@ import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
-import io.sluice.store.internal.checkpoint.CheckpointDeferredException;
+import io.sluice.pagestore.internal.checkpoint.CheckpointDeferredException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

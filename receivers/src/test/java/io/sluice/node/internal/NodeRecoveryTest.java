@@ -11,7 +11,7 @@ import io.sluice.binary.BinaryObjectBuilder;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.PersistenceConfig;
 import io.sluice.node.WalMode;
-import io.sluice.store.internal.wal.WalCorruptedException;
+import io.sluice.pagestore.internal.wal.WalCorruptedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

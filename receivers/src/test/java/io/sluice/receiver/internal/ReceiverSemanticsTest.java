@@ -13,7 +13,7 @@ import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
 import io.sluice.protocol.internal.BatchRequest.PartitionBatch;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.BatchApplyException;
+import io.sluice.pagestore.internal.BatchApplyException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

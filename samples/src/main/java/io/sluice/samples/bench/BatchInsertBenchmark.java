@@ -1,11 +1,11 @@
 package io.sluice.samples.bench;
 
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.store.internal.BatchMode;
-import io.sluice.store.internal.DataRegion;
-import io.sluice.store.internal.DataRegionConfig;
-import io.sluice.store.internal.PartitionStore;
-import io.sluice.store.internal.RowByRowBaseline;
+import io.sluice.pagestore.internal.BatchMode;
+import io.sluice.pagestore.internal.DataRegion;
+import io.sluice.pagestore.internal.DataRegionConfig;
+import io.sluice.pagestore.internal.PartitionStore;
+import io.sluice.pagestore.internal.RowByRowBaseline;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -181,7 +181,7 @@ public final class DurabilityLoad {
             if (size != entries) {
                 throw new IllegalStateException("restarted with " + size + " entries, expected " + entries);
             }
-            io.sluice.store.internal.ConsistencyReport check = node.checkConsistency(); // what checkOnRecovery costs
+            io.sluice.pagestore.internal.ConsistencyReport check = node.checkConsistency(); // what checkOnRecovery costs
             System.out.printf("store consistency check after the restart: %s%n", check);
             if (!check.ok()) {
                 throw new IllegalStateException("the restarted store is not consistent: " + check);

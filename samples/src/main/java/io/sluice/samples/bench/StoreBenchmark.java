@@ -1,9 +1,9 @@
 package io.sluice.samples.bench;
 
-import io.sluice.store.internal.DataRegion;
-import io.sluice.store.internal.DataRegionConfig;
-import io.sluice.store.internal.PartitionStore;
-import io.sluice.store.internal.StoreCursor;
+import io.sluice.pagestore.internal.DataRegion;
+import io.sluice.pagestore.internal.DataRegionConfig;
+import io.sluice.pagestore.internal.PartitionStore;
+import io.sluice.pagestore.internal.StoreCursor;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -3,7 +3,7 @@ package io.sluice.samples.load;
 import io.sluice.Sluice;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.SluiceNode;
-import io.sluice.store.internal.DataRegionConfig;
+import io.sluice.pagestore.internal.DataRegionConfig;
 
 /** Starts an embedded {@link SluiceNode} in this JVM. */
 final class EmbeddedNodeLauncher implements NodeLauncher {

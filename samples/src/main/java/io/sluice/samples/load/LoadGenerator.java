@@ -214,7 +214,7 @@ public final class LoadGenerator implements Callable<Integer> {
         String header = header(settings, jvm);
         out.println(header);
         if (settings.modes().stream().anyMatch(LoadMode::needsNode)
-                && io.sluice.store.internal.page.ChunkAllocator.regionsUseDirectMemory()) {
+                && io.sluice.pagestore.internal.page.ChunkAllocator.regionsUseDirectMemory()) {
             String memory = DirectMemory.warning(LoadRun.regionBytes(settings, settings.keyPlan()), DirectMemory.limit());
             if (memory != null) {
                 out.println(memory);

@@ -39,7 +39,7 @@ class ApiBoundaryTest {
 
     /** The packages users touch. */
     static final Set<String> PUBLIC_PACKAGES = new TreeSet<>(Set.of("io.sluice", "io.sluice.binary", "io.sluice.node",
-            "io.sluice.client", "io.sluice.store", "io.sluice.cachestore.jdbc", "io.sluice.connect.kafka"));
+            "io.sluice.client", "io.sluice.cachestore.jdbc", "io.sluice.connect.kafka"));
 
     private static final JavaClasses SLUICE = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -56,7 +56,7 @@ class ApiBoundaryTest {
     @Test
     void theModulesAreImported() {
         assertThat(SLUICE.stream().map(JavaClass::getPackageName))
-                .contains("io.sluice", "io.sluice.node", "io.sluice.store.internal", "io.sluice.binary.internal");
+                .contains("io.sluice", "io.sluice.node", "io.sluice.pagestore.internal", "io.sluice.binary.internal");
     }
 
     @Test

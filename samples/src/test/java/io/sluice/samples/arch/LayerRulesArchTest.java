@@ -36,16 +36,16 @@ class LayerRulesArchTest {
     static final String[] NODE = {"io.sluice.node..", "io.sluice.receiver..", "io.sluice.processor..",
             "io.sluice.cachestore..", "io.sluice.server.."};
     /** The page store's core: the region, pages, free list and trees, below the log and checkpoints. */
-    static final String[] PAGE_STORE_CORE = {"io.sluice.store.internal", "io.sluice.store.internal.page..",
-            "io.sluice.store.internal.freelist..", "io.sluice.store.internal.tree.."};
+    static final String[] PAGE_STORE_CORE = {"io.sluice.pagestore.internal", "io.sluice.pagestore.internal.page..",
+            "io.sluice.pagestore.internal.freelist..", "io.sluice.pagestore.internal.tree.."};
     /** The log and checkpoints, which sit on the page store. */
-    static final String[] LOG = {"io.sluice.store.internal.wal..", "io.sluice.store.internal.checkpoint.."};
+    static final String[] LOG = {"io.sluice.pagestore.internal.wal..", "io.sluice.pagestore.internal.checkpoint.."};
 
     @Test
     void theRulesSeeEveryLayer() {
         assertThat(SLUICE.stream().map(c -> c.getPackageName())).contains("io.sluice", "io.sluice.client.internal",
-                "io.sluice.node", "io.sluice.node.internal", "io.sluice.store.internal.page",
-                "io.sluice.store.internal.wal", "io.sluice.cachestore.jdbc", "io.sluice.server.internal");
+                "io.sluice.node", "io.sluice.node.internal", "io.sluice.pagestore.internal.page",
+                "io.sluice.pagestore.internal.wal", "io.sluice.cachestore.jdbc", "io.sluice.server.internal");
     }
 
     @Test
@@ -75,7 +75,7 @@ class LayerRulesArchTest {
     }
 
     static ArchRule pageStoreBelowTheNode() {
-        return noClasses().that().resideInAPackage("io.sluice.store.internal..")
+        return noClasses().that().resideInAPackage("io.sluice.pagestore.internal..")
                 .should().dependOnClassesThat().resideInAnyPackage(NODE)
                 .because("the page store and its log are a storage engine the node uses, not the other way round");
     }
@@ -90,7 +90,7 @@ class LayerRulesArchTest {
     static ArchRule sdkBelowTheNode() {
         return noClasses().that().resideInAnyPackage(SDK)
                 .should().dependOnClassesThat().resideInAnyPackage(concat(NODE,
-                        new String[]{"io.sluice.store.internal..", "io.sluice.connect.."}))
+                        new String[]{"io.sluice.pagestore.internal..", "io.sluice.connect.."}))
                 .because("a client application links the SDK alone; the node and the connector are built on it");
     }
 

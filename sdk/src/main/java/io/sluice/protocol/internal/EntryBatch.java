@@ -7,7 +7,7 @@ import io.sluice.binary.internal.GrowableBuffer;
  * and the store reads it: the bytes are written once, by the streamer, and never re-encoded.
  *
  * <p>Layout of each entry, back to back (big-endian). It is also the byte stream of a stored row
- * ({@code store.internal.page.RowStore}; a stored row is never a removal), so a streamed entry is
+ * ({@code pagestore.internal.page.RowStore}; a stored row is never a removal), so a streamed entry is
  * copied into its row as it is. This table is the one definition of both:
  * <pre>
  * offset        size      meaning

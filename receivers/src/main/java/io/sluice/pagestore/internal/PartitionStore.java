@@ -1,0 +1,452 @@
+package io.sluice.pagestore.internal;
+
+import io.sluice.DataRegionFullException;
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.pagestore.internal.page.RowStore;
+import io.sluice.pagestore.internal.tree.BPlusTree;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * One partition: a B+ tree from encoded key to row link, and the rows in data pages. Keys and
+ * values are encoded bytes, passed as (array, offset, length) so callers need not copy them.
+ *
+ * <p>Thread-safe: every method takes the partition's lock (readers share it, a writer holds it
+ * alone), so a reader sees a batch either wholly before or wholly after it was applied.
+ *
+ * <p>A write that cannot get memory throws {@link DataRegionFullException} and changes nothing.
+ */
+public final class PartitionStore {
+
+    private final RowStore rows;
+    private final BPlusTree tree;
+    /** The region's batch writers, one per writing thread (working state a partition does not keep). */
+    private final ThreadLocal<BatchWriter> batchWriters;
+    private final ReentrantReadWriteLock lock;
+    private final RowWriter writer;
+    /** Why this partition may no longer be used (its cache was destroyed, its region closed), or null (owner's). */
+    private String retired;
+    private final java.util.function.Consumer<PartitionStore> onRetire;
+    /** Where each write is logged, under the write lock (the write-ahead log of a persistent region). */
+    private final StoreJournal journal;
+    /** The partition itself: this, or the one this is the {@link #skippingStore()} view of. */
+    private final PartitionStore owner;
+    /** Whether writes through this view come from a streamer's skipStore batch (the journal is told so). */
+    private final boolean skipStore;
+    /** The owner's skip-store view, made when first asked. */
+    private volatile PartitionStore skippingStore;
+
+    PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters, StoreJournal journal,
+                   java.util.function.Consumer<PartitionStore> onRetire) {
+        this.onRetire = onRetire;
+        this.journal = journal;
+        this.rows = rows;
+        this.tree = new BPlusTree(rows);
+        this.batchWriters = batchWriters;
+        this.lock = new ReentrantReadWriteLock();
+        this.writer = new RowWriter();
+        this.owner = this;
+        this.skipStore = false;
+    }
+
+    /** The skip-store view of {@code owner}: the same partition (tree, rows, lock, state). */
+    private PartitionStore(PartitionStore owner) {
+        this.onRetire = owner.onRetire;
+        this.journal = owner.journal;
+        this.rows = owner.rows;
+        this.tree = owner.tree;
+        this.batchWriters = owner.batchWriters;
+        this.lock = owner.lock;
+        this.writer = owner.writer;
+        this.owner = owner;
+        this.skipStore = true;
+    }
+
+    /**
+     * This partition, for the writes of a streamer's {@code skipStore} batch: everything is shared with it
+     * (reads, writes, locks, destruction), but the journal records each write made through the view as one that
+     * leaves the cache's store alone, so that recovery does not hand it to the store either.
+     */
+    public PartitionStore skippingStore() {
+        if (skipStore) {
+            return this;
+        }
+        PartitionStore view = skippingStore;
+        if (view == null) {
+            view = new PartitionStore(this);
+            skippingStore = view;
+        }
+        return view;
+    }
+
+    /** {@link #skippingStore()} of each partition. */
+    public static PartitionStore[] skippingStores(PartitionStore[] stores) {
+        PartitionStore[] views = new PartitionStore[stores.length];
+        for (int i = 0; i < stores.length; i++) {
+            views[i] = stores[i].skippingStore();
+        }
+        return views;
+    }
+
+    /** The journal this partition's writes go to. */
+    StoreJournal journal() {
+        return journal;
+    }
+
+    /** Whether this is the {@link #skippingStore()} view: its writes leave the cache's store alone. */
+    boolean skipsStore() {
+        return skipStore;
+    }
+
+    /** The value stored for the key, or {@code null}. */
+    public byte[] get(byte[] key, int keyOffset, int keyLength) {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            long link = tree.find(key, keyOffset, keyLength);
+            return link == 0 ? null : rows.value(link);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Stores the value, replacing any. @return true if the key was absent */
+    public boolean put(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            journal.checkWritable();
+            boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, true) == INSERTED;
+            journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.UPSERT, skipStore);
+            return inserted;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Stores the value if the key is absent. @return true if it was stored */
+    public boolean putIfAbsent(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            journal.checkWritable();
+            boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, false) == INSERTED;
+            if (inserted) {
+                journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.INSERT_IF_ABSENT,
+                        skipStore);
+            }
+            return inserted;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Removes the key. @return true if it was present */
+    public boolean remove(byte[] key, int keyOffset, int keyLength) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            journal.checkWritable();
+            boolean removed = delete(key, keyOffset, keyLength);
+            if (removed) {
+                journal.entry(key, keyOffset, keyLength, null, 0, 0, BatchMode.UPSERT, skipStore);
+            }
+            return removed;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Runs a read-modify-write under one hold of the partition's write lock: the work positions the
+     * {@link StoredEntry} it is given on each key it visits (in key order, for a sorted pass) and reads
+     * and changes it. Readers see every change the work made, or none yet.
+     *
+     * @throws RuntimeException whatever the work throws; changes it made before stay
+     */
+    public void update(EntryUpdate work) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            journal.checkWritable();
+            work.run(new StoredEntry(this, rows));
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** A read-modify-write of some of a partition's entries ({@link #update}). */
+    @FunctionalInterface
+    public interface EntryUpdate {
+        void run(StoredEntry entry);
+    }
+
+    /** Entries in the partition. */
+    public long size() {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            return tree.size();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * A cursor over the entries in key order. It takes the read lock for each chunk of entries it
+     * copies out, so it never blocks writers for the whole walk.
+     */
+    public StoreCursor cursor() {
+        return new PartitionCursor(this, null);
+    }
+
+    /** A cursor over the entries whose keys come after {@code afterKey} (exclusive), in key order. */
+    public StoreCursor cursorAfter(byte[] afterKey) {
+        return new PartitionCursor(this, afterKey);
+    }
+
+    /**
+     * Applies a batch under one hold of the partition's write lock: puts (by mode) and removals,
+     * duplicated keys resolving to the last one in the batch (earlier ones count as skipped). The batch
+     * is sorted by key, rows are packed into pages taken once from the free list, and the tree is
+     * updated in one ordered pass.
+     *
+     * @throws BatchApplyException if the batch failed part way (the region filled up); the partition
+     *                             stays consistent, and the {@link BatchApplyException#applied()}
+     *                             entries applied are those whose keys come first in key order
+     */
+    public BatchResult applyBatch(EntryBatch batch, BatchMode mode) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            journal.checkWritable();
+            BatchResult result;
+            try {
+                result = batchWriters.get().apply(tree, batch, mode);
+            } catch (BatchApplyException e) {
+                if (e.applied() > 0) {
+                    journal.batch(batch, mode, true, skipStore);
+                }
+                throw e;
+            }
+            journal.batch(batch, mode, false, skipStore);
+            return result;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * For a checkpoint: if writes were made since the journal counted {@code sinceChanges} (see
+     * {@link StoreJournal#changes()}), copies every entry into {@code out} (cleared first, key order) under the
+     * read lock, so the copy is this partition exactly between two writes; writers wait only for the copy.
+     *
+     * @return the journal's count the copy corresponds to, or -1 if nothing changed (nothing copied)
+     * @throws IllegalStateException if the partition was destroyed
+     */
+    public long copyIfChanged(long sinceChanges, EntryImage out) {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            long changes = journal.changes();
+            if (changes == sinceChanges) {
+                return -1;
+            }
+            out.clear();
+            byte[] lengths = new byte[EntryBatch.ENTRY_HEADER];
+            tree.scan(null, link -> {
+                rows.read(link, 0, lengths, 0, EntryBatch.ENTRY_HEADER);
+                int keyLength = intAt(lengths, 0);
+                int valueLength = intAt(lengths, 4);
+                int bytes = EntryBatch.ENTRY_HEADER + keyLength + valueLength;
+                byte[] into = out.reserve(bytes);
+                rows.read(link, 0, into, out.length(), bytes);
+                out.added(bytes);
+                return true;
+            });
+            return changes;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Writes the journal has counted so far (see {@link StoreJournal#changes()}). */
+    public long changes() {
+        lock.readLock().lock();
+        try {
+            return journal.changes();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private static int intAt(byte[] a, int at) {
+        return (a[at] & 0xFF) << 24 | (a[at + 1] & 0xFF) << 16 | (a[at + 2] & 0xFF) << 8 | (a[at + 3] & 0xFF);
+    }
+
+    /** Takes the partition's write lock for a caller in this package. @throws IllegalStateException if destroyed */
+    void lockForWrite() {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+        } catch (RuntimeException e) {
+            lock.writeLock().unlock();
+            throw e;
+        }
+    }
+
+    void unlockForWrite() {
+        lock.writeLock().unlock();
+    }
+
+    /** Takes the partition's read lock for a consistency check: writers wait, readers go on. */
+    void lockForCheck() {
+        lock.readLock().lock();
+    }
+
+    void unlockForCheck() {
+        lock.readLock().unlock();
+    }
+
+    /** Whether the partition was destroyed or its region closed (its pages are no longer its own). */
+    boolean retired() {
+        return owner.retired != null;
+    }
+
+    /** The partition's tree (for a consistency check, under {@link #lockForCheck()}). */
+    BPlusTree tree() {
+        return tree;
+    }
+
+    /**
+     * Gives every page of this partition back to the region's free list (its cache is dropped). Every
+     * later call fails with {@link IllegalStateException} giving the reason; a call running now
+     * finishes first.
+     */
+    public void destroy(String reason) {
+        retire(reason, true);
+    }
+
+    /** {@link #destroy(String)} for a partition that belongs to no cache (tests, benchmarks). */
+    public void destroy() {
+        destroy("the partition was destroyed");
+    }
+
+    /** Makes the partition unusable without touching its pages (the region is about to free them all). */
+    void retire(String reason) {
+        retire(reason, false);
+    }
+
+    private void retire(String reason, boolean freePages) {
+        if (owner != this) {
+            owner.retire(reason, freePages);
+            return;
+        }
+        lock.writeLock().lock();
+        try {
+            if (retired == null) {
+                if (freePages) {
+                    tree.destroy();
+                }
+                retired = reason;
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+        onRetire.accept(this);
+    }
+
+    // ---- under the write lock ----
+
+    static final int INSERTED = 0;
+    static final int UPDATED = 1;
+    static final int SKIPPED = 2;
+
+    /** The key's row link, or 0 (under the lock). */
+    long find(byte[] key, int keyOffset, int keyLength) {
+        return tree.find(key, keyOffset, keyLength);
+    }
+
+    int write(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
+                      boolean overwrite) {
+        writer.set(key, keyOffset, keyLength, value, valueOffset, valueLength, overwrite);
+        long old;
+        try {
+            old = tree.invoke(key, keyOffset, keyLength, writer);
+        } finally {
+            writer.set(null, 0, 0, null, 0, 0, false); // keep no reference to the caller's arrays
+        }
+        return old == 0 ? INSERTED : overwrite ? UPDATED : SKIPPED;
+    }
+
+    boolean delete(byte[] key, int keyOffset, int keyLength) {
+        return tree.invoke(key, keyOffset, keyLength, REMOVE) != 0;
+    }
+
+    private static final BPlusTree.InvokeClosure REMOVE = old -> 0;
+
+    /**
+     * The put closure, reused (the write lock is held): keeps a present key (putIfAbsent), rewrites its
+     * row in place if it fits, or writes a new row.
+     */
+    private final class RowWriter implements BPlusTree.InvokeClosure {
+        private byte[] key;
+        private int keyOffset;
+        private int keyLength;
+        private byte[] value;
+        private int valueOffset;
+        private int valueLength;
+        private boolean overwrite;
+
+        void set(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
+                 boolean overwrite) {
+            this.key = key;
+            this.keyOffset = keyOffset;
+            this.keyLength = keyLength;
+            this.value = value;
+            this.valueOffset = valueOffset;
+            this.valueLength = valueLength;
+            this.overwrite = overwrite;
+        }
+
+        @Override
+        public long apply(long old) {
+            if (old != 0) {
+                if (!overwrite || rows.update(old, key, keyOffset, keyLength, value, valueOffset, valueLength)) {
+                    return old;
+                }
+            }
+            return rows.add(key, keyOffset, keyLength, value, valueOffset, valueLength);
+        }
+    }
+
+    private void checkAlive() {
+        String reason = owner.retired;
+        if (reason != null) {
+            throw new IllegalStateException(reason);
+        }
+    }
+
+    /**
+     * Copies up to {@code keys.length} entries whose keys come after {@code afterKey} ({@code null}: from the
+     * first) into the arrays, in key order, under one hold of the read lock (for {@link PartitionCursor}).
+     *
+     * @return the number copied; fewer than asked means the entries ended
+     * @throws IllegalStateException if the partition was destroyed
+     */
+    int copyChunk(byte[] afterKey, byte[][] keys, byte[][] values) {
+        int[] count = {0};
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            tree.scan(afterKey, link -> {
+                keys[count[0]] = rows.key(link);
+                values[count[0]] = rows.value(link);
+                count[0]++;
+                return count[0] < keys.length;
+            });
+        } finally {
+            lock.readLock().unlock();
+        }
+        return count[0];
+    }
+}

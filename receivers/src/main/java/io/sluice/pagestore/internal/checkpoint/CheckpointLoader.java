@@ -1,0 +1,149 @@
+package io.sluice.pagestore.internal.checkpoint;
+
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.pagestore.internal.BatchMode;
+import io.sluice.pagestore.internal.PartitionStore;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.IntFunction;
+
+/**
+ * Loads the partition files a manifest names into fresh partitions, on several threads (a partition's
+ * blocks in order on one of them). The checked and inflated blocks' entries are gathered into batches of up to
+ * {@value #BATCH_BYTES} bytes (a whole partition, usually), each applied as one insert-if-absent batch:
+ * the store writes whole pages and makes one sorted tree pass per batch, as for a streamed load.
+ */
+public final class CheckpointLoader {
+
+    /** Entries gathered into one batch before it is applied. */
+    static final int BATCH_BYTES = 16 << 20;
+
+    private CheckpointLoader() {
+    }
+
+    /**
+     * Loads every partition file of the manifest and tells the checkpointer which file each partition now holds.
+     *
+     * @param stores  the partitions of a cache id (created before)
+     * @return the entries loaded
+     * @throws CheckpointCorruptedException if a file fails a check (naming it and the position)
+     * @throws UncheckedIOException if a file cannot be read
+     */
+    public static long load(Path directory, Manifest manifest, IntFunction<PartitionStore[]> stores, int threads,
+                            Checkpointer checkpointer) {
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "sluice-checkpoint-load");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<Long>> loads = new ArrayList<>();
+            for (Manifest.CacheFiles cache : manifest.caches()) {
+                PartitionStore[] partitions = stores.apply(cache.id());
+                for (int p = 0; p < cache.files().length; p++) {
+                    int partition = p;
+                    long number = cache.files()[p];
+                    PartitionStore store = partitions[p];
+                    loads.add(pool.submit(() -> {
+                        long entries = 0;
+                        if (number != 0) {
+                            Path file = directory.resolve(CheckpointFormat.partitionFileName(cache.id(), partition, number));
+                            Gather gather = new Gather(store, file);
+                            entries = PartitionFile.read(file, cache.id(), partition, number, gather);
+                            gather.apply();
+                        }
+                        checkpointer.loaded(cache.id(), partition, partitions.length, number, store.changes());
+                        return entries;
+                    }));
+                }
+            }
+            long total = 0;
+            for (Future<Long> f : loads) {
+                total += get(f);
+            }
+            return total;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Gathers inflated blocks' entries and applies them as one batch when the next would not fit, and at the end. */
+    private static final class Gather implements PartitionFile.Target {
+        private final PartitionStore store;
+        private final Path file;
+        private byte[] data = new byte[1 << 20];
+        private int length;
+        private int count;
+
+        Gather(PartitionStore store, Path file) {
+            this.store = store;
+            this.file = file;
+        }
+
+        @Override
+        public byte[] reserve(int bytes) {
+            if (length > 0 && (long) length + bytes > BATCH_BYTES) {
+                apply();
+            }
+            if ((long) length + bytes > data.length) {
+                data = java.util.Arrays.copyOf(data, Math.max(length + bytes, 2 * data.length));
+            }
+            return data;
+        }
+
+        @Override
+        public int length() {
+            return length;
+        }
+
+        @Override
+        public void added(int bytes, int entries) {
+            length += bytes;
+            count += entries;
+        }
+
+        void apply() {
+            if (count > 0) {
+                EntryBatch batch = new EntryBatch(data, 0, length, count);
+                try {
+                    batch.checkStructure();
+                } catch (RuntimeException e) {
+                    throw new CheckpointCorruptedException(file + ": the entries of its blocks are malformed (their"
+                            + " CRCs matched, so they were written so): " + e.getMessage(), e);
+                }
+                store.applyBatch(batch, BatchMode.INSERT_IF_ABSENT);
+            }
+            length = 0;
+            count = 0;
+        }
+    }
+
+    private static long get(Future<Long> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CheckpointCorruptedException("interrupted while loading the checkpoint", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof CheckpointCorruptedException c) {
+                throw c;
+            }
+            if (cause instanceof IOException io) {
+                throw new UncheckedIOException("cannot read a checkpoint file: " + io, io);
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+}

@@ -1,0 +1,216 @@
+package io.sluice.pagestore.internal.page;
+
+import io.sluice.DataRegionFullException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * Off-heap page memory: chunks of up to 64 MiB from a {@link ChunkAllocator} (never past the region's
+ * maximum size), cut into fixed pages, given back to the system by {@link #close()}. A page id is the page's global index (chunk = id >>> chunkShift,
+ * page within chunk = id & chunkMask); id 0 is never handed out and means "no page".
+ *
+ * <p>Every page has a lock word (see {@link #readLock}): readers share a page, one writer holds it
+ * alone. The words live on the heap, 4 bytes per page, one array per chunk: a plain CAS on an
+ * {@link AtomicIntegerArray} is cheaper than one through a view of the direct buffer. Multi-byte
+ * values are big-endian (the buffers' default order), so that key prefixes compare as unsigned longs.
+ *
+ * <p>New pages only come from here; freed pages are kept for reuse by the free list.
+ */
+public final class PageMemory implements AutoCloseable {
+
+    /** The "no page" id. */
+    public static final long NULL_PAGE = 0;
+
+    private static final long MAX_CHUNK_BYTES = 64L << 20;
+    private static final int WRITER = 0x8000_0000;
+    private static final int WRITER_WAITING = 0x4000_0000;
+    private static final int READERS = 0x3FFF_FFFF;
+
+    private final int pageSize;
+    private final int pageShift;
+    private final int chunkShift;
+    private final long chunkMask;
+    private final long maxPages;
+    private final long maxSize;
+    private final ByteBuffer[] chunks;
+    private final AtomicIntegerArray[] locks;
+    private long nextPage = 1; // guarded by this
+    /**
+     * First page of the chunk the system last refused to allocate, or -1. Pages from there on fail at
+     * once instead of each retrying a refused allocation (a direct one costs a collection each time).
+     */
+    private long refusedFrom = -1; // guarded by this
+    private String refusal; // guarded by this
+    private volatile long allocated;
+    private final ChunkAllocator allocator;
+    private boolean closed; // guarded by this
+
+    public PageMemory(int pageSize, long initialSize, long maxSize) {
+        this(pageSize, initialSize, maxSize, ChunkAllocator.fromSystem());
+    }
+
+    public PageMemory(int pageSize, long initialSize, long maxSize, ChunkAllocator allocator) {
+        this.allocator = allocator;
+        this.pageSize = pageSize;
+        this.pageShift = Integer.numberOfTrailingZeros(pageSize);
+        this.maxSize = maxSize;
+        this.maxPages = maxSize / pageSize;
+        long pagesPerChunk = MAX_CHUNK_BYTES / pageSize;
+        this.chunkShift = Long.numberOfTrailingZeros(pagesPerChunk);
+        this.chunkMask = pagesPerChunk - 1;
+        long chunkCount = (maxPages + pagesPerChunk) / pagesPerChunk; // + 1 page: id 0 is never used
+        if (chunkCount > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("data region maxSize " + maxSize + " needs " + chunkCount + " chunks");
+        }
+        this.chunks = new ByteBuffer[(int) chunkCount];
+        this.locks = new AtomicIntegerArray[(int) chunkCount];
+        long initialPages = Math.min(maxPages, initialSize / pageSize);
+        for (long c = 0; c <= initialPages >>> chunkShift && initialPages > 0; c++) {
+            chunk(c << chunkShift);
+        }
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /** Pages handed out so far (in use or kept for reuse). */
+    public long allocatedPages() {
+        return allocated;
+    }
+
+    /** The most pages this memory may hand out. */
+    public long maxPages() {
+        return maxPages;
+    }
+
+    /**
+     * A never-used page, zero-filled.
+     *
+     * @throws DataRegionFullException if the region's maximum size is reached, or the system refuses
+     *                                 more memory
+     */
+    public synchronized long allocatePage() {
+        if (closed) {
+            throw new IllegalStateException("the data region is closed");
+        }
+        if (nextPage > maxPages) {
+            throw new DataRegionFullException(maxSize, pageSize);
+        }
+        if (refusedFrom >= 0 && nextPage >= refusedFrom) {
+            throw memoryRefused();
+        }
+        long id = nextPage;
+        chunk(id);
+        nextPage = id + 1;
+        allocated = id;
+        return id;
+    }
+
+    /** The buffer holding the page; use it with {@link #offset(long)} and absolute accessors. */
+    public ByteBuffer buffer(long pageId) {
+        return chunks[(int) (pageId >>> chunkShift)];
+    }
+
+    /** The page's first byte within {@link #buffer(long)}. */
+    public int offset(long pageId) {
+        return (int) (pageId & chunkMask) << pageShift;
+    }
+
+    private ByteBuffer chunk(long pageId) {
+        int c = (int) (pageId >>> chunkShift);
+        ByteBuffer chunk = chunks[c];
+        if (chunk == null) {
+            long first = (long) c << chunkShift;
+            long pages = Math.min(chunkMask + 1, maxPages + 1 - first);
+            try {
+                chunk = allocator.allocate((int) (pages << pageShift));
+            } catch (ChunkAllocator.ChunkRefusedException e) {
+                // The system has less memory than the region may take: refuse cleanly, now and for later pages.
+                refusedFrom = first;
+                refusal = e.getMessage();
+                throw memoryRefused();
+            }
+            locks[c] = new AtomicIntegerArray((int) pages);
+            chunks[c] = chunk;
+        }
+        return chunk;
+    }
+
+    private DataRegionFullException memoryRefused() {
+        return new DataRegionFullException("data region is full: the system refused more memory after "
+                + (refusedFrom - 1) * pageSize + " bytes of the region's " + maxSize + " bytes maximum: "
+                + refusal + "; lower NodeConfig.dataRegionMaxSize or give the system more memory");
+    }
+
+    // ---- per-page read/write lock ----
+    // bit 31: a writer holds the page; bit 30: a writer waits (new readers hold back); bits 0-29: readers.
+
+    public void readLock(long pageId) {
+        AtomicIntegerArray words = locks[(int) (pageId >>> chunkShift)];
+        int at = (int) (pageId & chunkMask);
+        for (int spins = 0; ; spins++) {
+            int s = words.get(at);
+            if ((s & (WRITER | WRITER_WAITING)) == 0 && words.compareAndSet(at, s, s + 1)) {
+                return;
+            }
+            backOff(spins);
+        }
+    }
+
+    public void readUnlock(long pageId) {
+        locks[(int) (pageId >>> chunkShift)].getAndDecrement((int) (pageId & chunkMask));
+    }
+
+    public void writeLock(long pageId) {
+        AtomicIntegerArray words = locks[(int) (pageId >>> chunkShift)];
+        int at = (int) (pageId & chunkMask);
+        for (int spins = 0; ; spins++) {
+            int s = words.get(at);
+            if ((s & (WRITER | READERS)) == 0) {
+                if (words.compareAndSet(at, s, WRITER)) {
+                    return;
+                }
+            } else if ((s & WRITER_WAITING) == 0) {
+                words.compareAndSet(at, s, s | WRITER_WAITING);
+            }
+            backOff(spins);
+        }
+    }
+
+    public void writeUnlock(long pageId) {
+        locks[(int) (pageId >>> chunkShift)].lazySet((int) (pageId & chunkMask), 0); // a release store suffices
+    }
+
+    private static void backOff(int spins) {
+        if (spins < 100) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+    }
+
+    /** What the pages are taken from, for logs. */
+    public String describeMemory() {
+        return allocator.describe();
+    }
+
+    /**
+     * Gives every chunk back to the system now. The caller makes sure that no page is in use and none
+     * will be (the region retires its partitions first): a page read after this is undefined.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int c = 0; c < chunks.length; c++) {
+            if (chunks[c] != null) {
+                allocator.free(chunks[c]);
+                chunks[c] = null;
+                locks[c] = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,428 @@
+package io.sluice.pagestore.internal.tree;
+
+import static io.sluice.pagestore.internal.tree.TreePageIO.ITEM;
+import static io.sluice.pagestore.internal.tree.TreePageIO.ITEMS;
+import static io.sluice.pagestore.internal.tree.TreePageIO.child;
+import static io.sluice.pagestore.internal.tree.TreePageIO.count;
+import static io.sluice.pagestore.internal.tree.TreePageIO.leafItem;
+
+import io.sluice.pagestore.internal.page.FreePages;
+import io.sluice.pagestore.internal.page.PageHeader;
+import io.sluice.pagestore.internal.page.PageMemory;
+import io.sluice.pagestore.internal.page.RowStore;
+import java.nio.ByteBuffer;
+
+/**
+ * A B+ tree of one partition in page memory: encoded key (unsigned byte order) to row link. The page
+ * layout is {@link TreePageIO}'s; a separator is a copy of the last item of the leaf it was split from.
+ *
+ * <p>Items are fixed-size and carry the key's first bytes, so most comparisons never leave the tree
+ * page ({@link ItemSearch}). A separator refers to a row; when that row's entry is removed or moves,
+ * the row is kept as a "ghost" owned by the separator (flag in the item) and freed when the
+ * separator goes.
+ *
+ * <p>Writes: {@link #invoke} for one key (one descent, into a {@link TreePath} of the writing thread),
+ * a {@link SortedWalk} for a sorted batch. Before an insert the tree reserves the empty pages a split
+ * could need ({@link PageReserve}), so an insert never fails half way; a removal and the merges it causes
+ * are {@link TreeRemoval}'s. The tree itself holds only its root, height, size and those reserved pages:
+ * descents and walks keep their state outside it.
+ *
+ * <p>Not thread-safe: readers ({@link #find}, {@link #scan}) may share the tree; a writer must hold it
+ * alone (the partition's lock).
+ */
+public final class BPlusTree {
+
+    private final PageMemory memory;
+    private final FreePages freeList;
+    private final RowStore rows;
+    private final int leafCapacity;
+    private final int innerCapacity;
+    private final int separators;
+
+    private long root;
+    private int height;
+    private long size;
+    /** Whether a {@link SortedWalk} is on the tree: single-key writes would move the walk's leaf under it. */
+    private boolean walking;
+    /** Empty pages taken so that a split never fails half way. */
+    private final PageReserve reserve;
+    private final TreeRemoval removal;
+
+    public BPlusTree(RowStore rows) {
+        this.rows = rows;
+        this.memory = rows.memory();
+        this.freeList = rows.freeList();
+        int pageSize = memory.pageSize();
+        this.leafCapacity = TreePageIO.leafCapacity(pageSize);
+        this.innerCapacity = TreePageIO.innerCapacity(pageSize);
+        this.separators = TreePageIO.separatorsStart(innerCapacity);
+        this.reserve = new PageReserve(freeList);
+        this.removal = new TreeRemoval(this, rows, reserve, leafCapacity, innerCapacity, separators);
+    }
+
+    /** Entries in the tree. */
+    public long size() {
+        return size;
+    }
+
+    public int height() {
+        return height;
+    }
+
+    /** The root page, or {@link PageMemory#NULL_PAGE} when empty (for {@link TreeCheck}). */
+    long root() {
+        return root;
+    }
+
+    /** A new root and height (a removal lowered or emptied the tree). */
+    void setRoot(long root, int height) {
+        this.root = root;
+        this.height = height;
+    }
+
+    public int leafCapacity() {
+        return leafCapacity;
+    }
+
+    // ---------------------------------------------------------------- reading (shared)
+
+    /** The key's row link, or 0. */
+    public long find(byte[] key, int keyOffset, int keyLength) {
+        if (root == PageMemory.NULL_PAGE) {
+            return 0;
+        }
+        long k0 = TreePageIO.prefixHigh(key, keyOffset, keyLength);
+        int k1 = TreePageIO.prefixLow(key, keyOffset, keyLength);
+        long page = root;
+        for (int d = 0; d < height - 1; d++) {
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int r = ItemSearch.search(rows, key, keyOffset, keyLength, k0, k1, b, p + separators, count(b, p));
+            page = child(b, p, r >= 0 ? r : -r - 1);
+        }
+        ByteBuffer b = memory.buffer(page);
+        int p = memory.offset(page);
+        int r = ItemSearch.search(rows, key, keyOffset, keyLength, k0, k1, b, p + ITEMS, count(b, p));
+        return r >= 0 ? TreePageIO.link(b, leafItem(p, r)) : 0;
+    }
+
+    /** Receives entries' links in key order; returns false to stop. */
+    public interface Visitor {
+        boolean visit(long link);
+    }
+
+    /**
+     * Visits entries in key order from the first key greater than {@code after} ({@code null}: from
+     * the first key) until the visitor stops or the entries end.
+     */
+    public void scan(byte[] after, Visitor visitor) {
+        if (root != PageMemory.NULL_PAGE) {
+            LeafScan.visit(memory, rows, separators, root, height, after, visitor);
+        }
+    }
+
+    // ---------------------------------------------------------------- single-key writes (exclusive)
+
+    /** Decides, from the link a key has (0: absent), what the key gets. */
+    public interface InvokeClosure {
+        /**
+         * @param oldLink the key's row link, 0 if absent
+         * @return {@code oldLink} to leave the key as it is, 0 to remove it, another link to store it
+         */
+        long apply(long oldLink);
+    }
+
+    /**
+     * Finds the key and lets the closure decide in one descent: put (insert or replace the link),
+     * remove, or nothing. A replaced or removed row is freed (or kept by a separator). The pages an
+     * insert may need are reserved before the closure runs, so after it wrote a row the insert cannot
+     * fail.
+     *
+     * @return the key's link before (0 if it was absent)
+     * @throws IllegalStateException if a {@link SortedWalk} is on the tree
+     */
+    public long invoke(byte[] key, int keyOffset, int keyLength, InvokeClosure closure) {
+        if (walking) {
+            throw new IllegalStateException("single-key write while a sorted walk is on the tree; end the walk first");
+        }
+        TreePath path = TreePath.acquire();
+        try {
+            boolean present = descend(path, key, keyOffset, keyLength);
+            long old = present ? link(path) : 0;
+            if (!present) {
+                reserveForInsert();
+            }
+            long link = closure.apply(old);
+            if (link != old) {
+                if (link == 0) {
+                    remove(path);
+                } else if (present) {
+                    replace(path, link);
+                } else {
+                    insert(path, link, key, keyOffset, keyLength);
+                }
+            }
+            return old;
+        } finally {
+            path.release();
+        }
+    }
+
+    /** Frees every page and row of the tree. */
+    public void destroy() {
+        if (root != PageMemory.NULL_PAGE) {
+            removal.destroy(root, height - 1);
+        }
+        root = PageMemory.NULL_PAGE;
+        height = 0;
+        size = 0;
+        releaseReserve();
+    }
+
+    // ---------------------------------------------------------------- for SortedWalk and invoke
+
+    PageMemory memory() {
+        return memory;
+    }
+
+    RowStore rows() {
+        return rows;
+    }
+
+    boolean isEmpty() {
+        return root == PageMemory.NULL_PAGE;
+    }
+
+    void startWalk() {
+        if (walking) {
+            throw new IllegalStateException("a sorted walk is already on this tree");
+        }
+        walking = true;
+    }
+
+    void endWalk() {
+        walking = false;
+    }
+
+    /** An insert a walk queued for its leaf (merged in later) counts from now on. */
+    void countQueuedInsert() {
+        size++;
+    }
+
+    /** Descends to the key's leaf into the path. @return true if the key is present */
+    boolean descend(TreePath path, byte[] key, int keyOffset, int keyLength) {
+        path.reset(TreePageIO.prefixHigh(key, keyOffset, keyLength), TreePageIO.prefixLow(key, keyOffset, keyLength));
+        if (root == PageMemory.NULL_PAGE) {
+            path.found = -1;
+            return false;
+        }
+        path.page[0] = root;
+        long leaf = descendToLeaf(path, 0, 0, key, keyOffset, keyLength);
+        ByteBuffer b = memory.buffer(leaf);
+        int p = memory.offset(leaf);
+        return path.atLeaf(height - 1, leaf, ItemSearch.search(rows, key, keyOffset, keyLength, path.keyHigh,
+                path.keyLow, b, p + ITEMS, count(b, p)));
+    }
+
+    /**
+     * Descends from the page at {@code path.page[level]} (searching it from separator {@code from} on)
+     * for a sorted walk: the (usually cold) leaf is searched with {@link ItemSearch#locate}. Kept apart
+     * from {@link #descend} so that single-key descents compile as before: measured, one method with
+     * both searches made row-by-row writes slower.
+     */
+    boolean walkFrom(TreePath path, int level, int from, byte[] key, int keyOffset, int keyLength) {
+        long leaf = descendToLeaf(path, level, from, key, keyOffset, keyLength);
+        ByteBuffer b = memory.buffer(leaf);
+        int p = memory.offset(leaf);
+        return path.atLeaf(height - 1, leaf, ItemSearch.locate(rows, key, keyOffset, keyLength, path.keyHigh,
+                path.keyLow, b, p + ITEMS, count(b, p)));
+    }
+
+    /** Walks the inner levels from {@code path.page[level]} (from separator {@code from} on), recording the path; returns the leaf. */
+    private long descendToLeaf(TreePath path, int level, int from, byte[] key, int keyOffset, int keyLength) {
+        long k0 = path.keyHigh;
+        int k1 = path.keyLow;
+        long page = path.page[level];
+        for (int d = level; d < height - 1; d++) {
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int first = d == level ? from : 0;
+            int n = count(b, p);
+            int r = ItemSearch.absolute(ItemSearch.search(rows, key, keyOffset, keyLength, k0, k1, b,
+                    separator(p, first), n - first), first);
+            int child = r;
+            if (r >= 0) {
+                path.equalSeparator(d, r);
+            } else {
+                child = -r - 1;
+            }
+            path.page[d] = page;
+            path.index[d] = child;
+            path.count[d] = n;
+            page = child(b, p, child);
+        }
+        return page;
+    }
+
+    /** Compares the key with the separator the path took at {@code level} (an inner level). */
+    int compareWithSeparator(TreePath path, int level, byte[] key, int keyOffset, int keyLength) {
+        long page = path.page[level];
+        return ItemSearch.compare(rows, key, keyOffset, keyLength, path.keyHigh, path.keyLow, memory.buffer(page),
+                separator(memory.offset(page), path.index[level]));
+    }
+
+    /** The link of the key the path found. */
+    long link(TreePath path) {
+        long leaf = path.page[height - 1];
+        return TreePageIO.link(memory.buffer(leaf), leafItem(memory.offset(leaf), path.found));
+    }
+
+    /**
+     * Takes the empty pages an insert may need (a split per level and a new root) before anything
+     * changes, so an insert cannot fail half way. Call after the descent, before the insert.
+     *
+     * @throws io.sluice.DataRegionFullException if the region cannot give them (nothing changed)
+     */
+    void reserveForInsert() {
+        int need = height + 1;
+        if (!reserve.holds(need)) { // the check stays small enough to inline into the per-key paths
+            reserve.fill(need);
+        }
+    }
+
+    /** Gives back the reserved pages (a walk's end, an emptied tree): an idle partition holds no empty pages. */
+    void releaseReserve() {
+        reserve.release();
+    }
+
+    /** Removes the key the path found, freeing its row, merging pages that got small. */
+    void remove(TreePath path) {
+        size--;
+        removal.remove(path);
+    }
+
+    /** Replaces the found key's link; the old row is freed (or kept by a separator that refers to it). */
+    void replace(TreePath path, long newLink) {
+        long leaf = path.page[height - 1];
+        int at = leafItem(memory.offset(leaf), path.found);
+        ByteBuffer b = memory.buffer(leaf);
+        long old = TreePageIO.link(b, at);
+        TreePageIO.link(b, at, newLink);
+        removal.releaseRow(path, old);
+    }
+
+    /**
+     * Inserts the key (absent at the path's descent) with its link. After an insert without a split the
+     * path's leaf position is past the new key, where a greater key of a sorted batch is searched from.
+     *
+     * @return false if a page split (the path no longer describes the tree)
+     */
+    boolean insert(TreePath path, long link, byte[] key, int keyOffset, int keyLength) {
+        if (root == PageMemory.NULL_PAGE) {
+            root = reserve.take();
+            initPage(root, PageHeader.TYPE_LEAF);
+            height = 1;
+            path.page[0] = root;
+            path.index[0] = 0;
+        }
+        int d = height - 1;
+        long page = path.page[d];
+        int pos = path.index[d];
+        ByteBuffer b = memory.buffer(page);
+        int p = memory.offset(page);
+        int n = count(b, p);
+        size++;
+        if (n < leafCapacity) {
+            TreePageIO.insertLeafItem(b, p, n, pos, link, key, keyOffset, keyLength);
+            path.index[d] = pos + 1;
+            return true;
+        }
+        long right = reserve.take();
+        initPage(right, PageHeader.TYPE_LEAF);
+        ByteBuffer rb = memory.buffer(right);
+        int rp = memory.offset(right);
+        int mid = pos == n ? n : n / 2; // appending at the right edge: keep the left page full
+        rb.put(leafItem(rp, 0), b, leafItem(p, mid), (n - mid) * ITEM);
+        count(rb, rp, n - mid);
+        count(b, p, mid);
+        if (pos < mid) {
+            TreePageIO.insertLeafItem(b, p, mid, pos, link, key, keyOffset, keyLength);
+        } else {
+            TreePageIO.insertLeafItem(rb, rp, n - mid, pos - mid, link, key, keyOffset, keyLength);
+        }
+        // the left page's last item goes up as the separator (a live entry's row: not a ghost)
+        int last = leafItem(p, count(b, p) - 1);
+        insertSeparator(path, d - 1, right, TreePageIO.link(b, last), TreePageIO.keyLength(b, last),
+                TreePageIO.prefixHigh(b, last), TreePageIO.prefixLow(b, last));
+        return false;
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private int separator(int p, int i) {
+        return TreePageIO.separatorItem(p, separators, i);
+    }
+
+    /**
+     * Inserts a separator (its item fields) and the new right child next to the path's child at level
+     * {@code d}, splitting inner pages up the path as needed.
+     */
+    private void insertSeparator(TreePath path, int d, long right, long link, int storedKeyLength, long high,
+                                 int low) {
+        while (true) {
+            if (d < 0) {
+                long newRoot = reserve.take();
+                initPage(newRoot, PageHeader.TYPE_INNER);
+                ByteBuffer b = memory.buffer(newRoot);
+                int p = memory.offset(newRoot);
+                TreePageIO.child(b, p, 0, root);
+                TreePageIO.child(b, p, 1, right);
+                TreePageIO.writeItem(b, separator(p, 0), link, storedKeyLength, high, low);
+                count(b, p, 1);
+                root = newRoot;
+                height++;
+                return;
+            }
+            long page = path.page[d];
+            int i = path.index[d];
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int n = count(b, p);
+            if (n < innerCapacity) {
+                TreePageIO.insertSeparator(b, p, separators, n, i, right, link, storedKeyLength, high, low);
+                return;
+            }
+            long newPage = reserve.take();
+            initPage(newPage, PageHeader.TYPE_INNER);
+            ByteBuffer rb = memory.buffer(newPage);
+            int rp = memory.offset(newPage);
+            int mid = i == n ? n - 1 : n / 2;
+            // right: separators (mid, n), children (mid, n]; separator mid goes up
+            rb.put(separator(rp, 0), b, separator(p, mid + 1), (n - mid - 1) * ITEM);
+            rb.put(TreePageIO.childSlot(rp, 0), b, TreePageIO.childSlot(p, mid + 1), (n - mid) * TreePageIO.CHILD);
+            count(rb, rp, n - mid - 1);
+            count(b, p, mid);
+            int promoted = separator(p, mid);
+            long upLink = TreePageIO.link(b, promoted);
+            int upLength = TreePageIO.storedKeyLength(b, promoted);
+            long upHigh = TreePageIO.prefixHigh(b, promoted);
+            int upLow = TreePageIO.prefixLow(b, promoted);
+            if (i <= mid) {
+                TreePageIO.insertSeparator(b, p, separators, mid, i, right, link, storedKeyLength, high, low);
+            } else {
+                TreePageIO.insertSeparator(rb, rp, separators, n - mid - 1, i - mid - 1, right, link, storedKeyLength,
+                        high, low);
+            }
+            link = upLink;
+            storedKeyLength = upLength;
+            high = upHigh;
+            low = upLow;
+            right = newPage;
+            d--;
+        }
+    }
+
+    private void initPage(long page, byte type) {
+        TreePageIO.init(memory.buffer(page), memory.offset(page), type);
+    }
+}

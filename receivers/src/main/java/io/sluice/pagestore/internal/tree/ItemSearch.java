@@ -1,0 +1,155 @@
+package io.sluice.pagestore.internal.tree;
+
+import static io.sluice.pagestore.internal.tree.TreePageIO.ITEM;
+import static io.sluice.pagestore.internal.tree.TreePageIO.PREFIX;
+
+import io.sluice.pagestore.internal.page.RowStore;
+import java.nio.ByteBuffer;
+
+/**
+ * A key against the items of a tree page ({@link TreePageIO}): compared on the items' 12-byte prefixes
+ * as two integers, and with the row's key only when a key longer than the prefix ties on it. A key's
+ * prefix is passed along as {@code k0} (bytes 0-7) and {@code k1} (bytes 8-11), read once per key.
+ * Results of the searches: the index of the equal item, or {@code -(insertion point) - 1}.
+ */
+final class ItemSearch {
+
+    private ItemSearch() {
+    }
+
+    /** Binary search over {@code n} items from {@code base}. */
+    static int search(RowStore rows, byte[] key, int keyOffset, int keyLength, long k0, int k1, ByteBuffer b,
+                      int base, int n) {
+        int lo = 0;
+        int hi = n - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + mid * ITEM);
+            if (c > 0) {
+                lo = mid + 1;
+            } else if (c < 0) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -(lo + 1);
+    }
+
+    /**
+     * {@link #search} for a cold leaf: guesses the key's position by interpolating its 12-byte prefix
+     * between the first and last item's, then gallops from the guess and finishes with a binary search
+     * of the bracket. The first and last item are read independently (their misses overlap) and the
+     * guess usually lands within a few items, so a cold leaf costs about two rounds of cache misses
+     * instead of one per binary-search probe. Same result as {@link #search}, whatever the keys.
+     */
+    static int locate(RowStore rows, byte[] key, int keyOffset, int keyLength, long k0, int k1, ByteBuffer b,
+                      int base, int n) {
+        if (n < 8) {
+            return search(rows, key, keyOffset, keyLength, k0, k1, b, base, n);
+        }
+        int last = n - 1;
+        int first = base;
+        int end = base + last * ITEM;
+        long f0 = TreePageIO.prefixHigh(b, first);
+        long l0 = TreePageIO.prefixHigh(b, end);
+        int f1 = TreePageIO.prefixLow(b, first);
+        int l1 = TreePageIO.prefixLow(b, end);
+        int c = compare(rows, key, keyOffset, keyLength, k0, k1, b, first);
+        if (c <= 0) {
+            return c == 0 ? 0 : -1;
+        }
+        c = compare(rows, key, keyOffset, keyLength, k0, k1, b, end);
+        if (c >= 0) {
+            return c == 0 ? last : -(n + 1);
+        }
+        // first < key < last: their common leading bits are the key's too; interpolate on the next 64
+        int shift = f0 != l0 ? Long.numberOfLeadingZeros(f0 ^ l0) : 64;
+        long span = window(l0, l1, shift) - window(f0, f1, shift);
+        long offset = window(k0, k1, shift) - window(f0, f1, shift);
+        int below = 0; // an item known smaller than the key
+        int above = last; // an item known greater
+        int guess = 1 + (int) (unsigned(offset) / unsigned(span) * (last - 1));
+        if (guess >= last) {
+            guess = last - 1;
+        }
+        c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + guess * ITEM);
+        if (c == 0) {
+            return guess;
+        }
+        if (c > 0) {
+            below = guess;
+            for (int step = 1; below + step < above; step <<= 1) {
+                int i = below + step;
+                c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + i * ITEM);
+                if (c == 0) {
+                    return i;
+                }
+                if (c < 0) {
+                    above = i;
+                    break;
+                }
+                below = i;
+            }
+        } else {
+            above = guess;
+            for (int step = 1; above - step > below; step <<= 1) {
+                int i = above - step;
+                c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + i * ITEM);
+                if (c == 0) {
+                    return i;
+                }
+                if (c > 0) {
+                    below = i;
+                    break;
+                }
+                above = i;
+            }
+        }
+        int lo = below + 1;
+        return absolute(search(rows, key, keyOffset, keyLength, k0, k1, b, base + lo * ITEM, above - lo), lo);
+    }
+
+    /** A search result over items from index {@code from}, made relative to index 0. */
+    static int absolute(int relative, int from) {
+        return relative >= 0 ? relative + from : relative - from;
+    }
+
+    /** 64 bits of a 96-bit prefix (high 64, low 32) from bit {@code shift} on (0-64). */
+    private static long window(long high, int low, int shift) {
+        long l = low & 0xFFFF_FFFFL;
+        if (shift == 0) {
+            return high;
+        }
+        if (shift == 64) {
+            return l;
+        }
+        return high << shift | (shift <= 32 ? l >>> (32 - shift) : l << (shift - 32));
+    }
+
+    private static double unsigned(long v) {
+        return (v >>> 1) * 2.0 + (v & 1);
+    }
+
+    /**
+     * Compares the key with an item's key, unsigned byte order. Equal padded prefixes with a key of at
+     * most 12 bytes mean one key starts the other, so lengths decide; only longer keys that tie are
+     * compared with the row, in place.
+     */
+    static int compare(RowStore rows, byte[] key, int keyOffset, int keyLength, long k0, int k1, ByteBuffer b,
+                       int item) {
+        long s0 = TreePageIO.prefixHigh(b, item);
+        if (k0 != s0) {
+            return Long.compareUnsigned(k0, s0);
+        }
+        int s1 = TreePageIO.prefixLow(b, item);
+        if (k1 != s1) {
+            return Integer.compareUnsigned(k1, s1);
+        }
+        int stored = TreePageIO.keyLength(b, item);
+        if (keyLength <= PREFIX || stored <= PREFIX) {
+            return Integer.compare(keyLength, stored);
+        }
+        return rows.compareKeyTail(TreePageIO.link(b, item), key, keyOffset, keyLength, PREFIX);
+    }
+}

@@ -1,0 +1,43 @@
+package io.sluice.pagestore.internal.tree;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.pagestore.internal.page.PageHeader;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+class TreePageIOTest {
+
+    @Test
+    void fullPagesFitTheirPageAtEveryPageSize() {
+        for (int pageSize = 1024; pageSize <= 16384; pageSize <<= 1) {
+            int leaves = TreePageIO.leafCapacity(pageSize);
+            int inner = TreePageIO.innerCapacity(pageSize);
+            assertThat(TreePageIO.leafItem(0, leaves)).as("end of a full leaf, %d-byte pages", pageSize)
+                    .isLessThanOrEqualTo(pageSize);
+            assertThat(TreePageIO.childSlot(0, inner + 1)).as("end of the child ids").isLessThanOrEqualTo(
+                    TreePageIO.separatorsStart(inner));
+            assertThat(TreePageIO.separatorsStart(inner) + inner * TreePageIO.ITEM).as("end of a full inner page")
+                    .isLessThanOrEqualTo(pageSize);
+            assertThat(TreePageIO.ITEMS).isGreaterThanOrEqualTo(TreePageIO.COUNT + 2).isGreaterThanOrEqualTo(PageHeader.SIZE);
+        }
+    }
+
+    @Test
+    void anItemHoldsTheLinkTheLengthAndTheZeroPaddedPrefixAtItsNamedOffsets() {
+        ByteBuffer b = ByteBuffer.allocate(4096);
+        byte[] key = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        int at = TreePageIO.leafItem(0, 3);
+
+        TreePageIO.writeItem(b, at, 0x1122_3344_5566L, key, 0, key.length);
+        TreePageIO.markGhost(b, at);
+
+        assertThat(b.getLong(at + TreePageIO.LINK)).isEqualTo(0x1122_3344_5566L);
+        assertThat(TreePageIO.keyLength(b, at)).isEqualTo(10);
+        assertThat(TreePageIO.ghost(b, at)).isTrue();
+        assertThat(b.getInt(at + TreePageIO.KEY_LENGTH)).isEqualTo(10 | TreePageIO.GHOST);
+        assertThat(b.getLong(at + TreePageIO.PREFIX_HIGH)).isEqualTo(0x0102_0304_0506_0708L);
+        assertThat(b.getInt(at + TreePageIO.PREFIX_LOW)).isEqualTo(0x090A_0000);
+        assertThat(TreePageIO.PREFIX_LOW + 4).isEqualTo(TreePageIO.ITEM);
+    }
+}
