@@ -78,7 +78,8 @@ public final class NodeOptions {
             v -> v >= 0, "not be negative", "", "0 (never)", "close a connection idle this long"));
     public static final Option<Long> MAX_QUEUED_BYTES = FILE.add(Option.of("maxQueuedBytes", null,
             DEFAULT_MAX_QUEUED_BYTES, v -> v > 0, "be positive", "",
-            "128 MiB", "received, not yet applied bytes of a connection before its socket is paused"));
+            "128 MiB", "received, not yet applied bytes of a connection, plus its answers not yet sent, before its"
+                    + " socket is paused"));
     public static final Option<String> TOKEN = FILE.add(Option.text("token", null,
             "none", "the token clients must present in the handshake"));
     public static final Option<Object> TLS = FILE.add(Option.structure("tls", "none (plain TCP)",
