@@ -27,7 +27,13 @@ public enum ErrorKind {
     MALFORMED_REQUEST(8),
     NULL_ARGUMENT(9),
     /** A cache store (write-through, read-through) failed; the client throws {@code CacheStoreException}. */
-    CACHE_STORE(10);
+    CACHE_STORE(10),
+    /**
+     * A cluster member does not serve the partition now (another node owns it, or none does while it moves or
+     * its node is away): the client refreshes its map (CLUSTER_MAP) and sends the entries again, within its
+     * request timeout.
+     */
+    NOT_OWNER(11);
 
     private static final ErrorKind[] BY_CODE = new ErrorKind[256];
 
@@ -50,7 +56,9 @@ public enum ErrorKind {
 
     /** The kind of an exception thrown on the node. */
     public static ErrorKind of(Throwable t) {
-        if (t instanceof CacheNotFoundException) {
+        if (t instanceof NotOwnerException) {
+            return NOT_OWNER;
+        } else if (t instanceof CacheNotFoundException) {
             return CACHE_NOT_FOUND;
         } else if (t instanceof CacheStoreException) {
             return CACHE_STORE;
@@ -90,6 +98,7 @@ public enum ErrorKind {
             case ILLEGAL_STATE -> new IllegalStateException(message);
             case NULL_ARGUMENT -> new NullPointerException(message);
             case NODE_STOPPING -> new RejectedExecutionException(message);
+            case NOT_OWNER -> new NotOwnerException(message);
             case TYPE_MISMATCH -> new SluiceException("binary type mismatch on the node: " + message);
             default -> new SluiceException("the node failed: " + message);
         };

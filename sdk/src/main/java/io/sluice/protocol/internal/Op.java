@@ -27,7 +27,16 @@ public enum Op {
      * The names of the node's caches. A new op within version 1 (ops are added with new codes; a node
      * that predates one answers it with error kind 8, unknown op, and closes the connection).
      */
-    CACHE_NAMES(16);
+    CACHE_NAMES(16),
+    /** The cluster's partition map as this node knows it ({@link ClusterMap}), or "standalone". */
+    CLUSTER_MAP(17),
+    /**
+     * SCAN's body and answer, served whether or not this node owns the partition now: how a node taking over a
+     * partition reads it from the node that held it (never used by clients; a client's SCAN goes to the owner).
+     */
+    PARTITION_SCAN(18),
+    /** The node's status for the status command: a JSON document (members, map version, partitions, moves). */
+    NODE_STATUS(19);
 
     private static final Op[] BY_CODE = new Op[256];
 
