@@ -6,19 +6,36 @@ import io.sluice.protocol.internal.NotOwnerException;
 /**
  * What the server asks of the cluster for each request: the map to serve to clients and whether this node serves a
  * partition now. A standalone node has none (the server serves every partition of its caches).
+ *
+ * <p>Writes enter and exit a partition so that a node giving a partition up ({@code stopLeading}) waits for the
+ * writes it already accepted before the next owner reads the partition: nothing accepted is left behind.
  */
 public interface ClusterView {
 
-    /** The current map. */
+    /** The current map; before the node has joined, a map in which it serves nothing. */
     ClusterMap map();
 
     /**
-     * Passes if this node serves the partition now (it owns it and holds it whole).
+     * Passes if this node serves the partition now (it owns it and holds it whole). For reads.
      *
-     * @throws NotOwnerException naming the partition and this node's map version otherwise
+     * @throws NotOwnerException naming the partition, this node and its map version otherwise
      */
     void checkServes(int partition);
 
-    /** True if this node serves the partition now (for size: a node counts only what it serves). */
+    /**
+     * Admits a write to the partition: passes as {@link #checkServes} does, and then the caller must call
+     * {@link #exit} once the write was applied or failed.
+     *
+     * @throws NotOwnerException as {@link #checkServes}
+     */
+    void enter(int partition);
+
+    /** Ends a write admitted by {@link #enter}. */
+    void exit(int partition);
+
+    /** True if this node serves the partition now (size counts only what a node serves). */
     boolean serves(int partition);
+
+    /** The node's cluster status as a JSON object (members, map version, partitions and entries served, moves). */
+    String statusJson();
 }
