@@ -165,8 +165,8 @@ public class SluiceSinkTask extends SinkTask {
                 p = progress.computeIfAbsent(new TopicPartition(runTopic, runPartition), t -> new PartitionProgress());
             }
             long offset = r.kafkaOffset();
-            if (p.handled(offset) || p.awaitingRejectedRun(offset)) {
-                continue; // already with the streamer, or it comes again after a rejected run
+            if (p.handled(offset) || p.awaitingRejectedRun(offset) || p.reportedBefore(offset)) {
+                continue; // already with the streamer, comes again after a rejected run, or already reported
             }
             Throwable rejected = p.rejected(offset);
             if (rejected != null) {
@@ -436,7 +436,7 @@ public class SluiceSinkTask extends SinkTask {
                     + " (with errors.tolerance=all it would go to the errant record reporter / dead letter queue)", e);
         }
         if (reporter != null) {
-            p.add(r.kafkaOffset(), reporter.report(r, e));
+            p.addReported(r.kafkaOffset(), reporter.report(r, e));
         } else {
             LOG.warn("{}: skipping the record at {}: {}", name, where(r), e.toString());
             p.add(r.kafkaOffset(), CompletableFuture.completedFuture(null));

@@ -130,6 +130,32 @@ class SluiceSinkTaskRejectionTest {
     }
 
     @Test
+    void aRecordReportedBeforeTheNodeRejectsAnEarlierOneIsNotReportedAgainWhenItComesAgain() {
+        task.start(props("all"));
+        task.open(List.of(TP));
+        // offset 3: the node refuses it (the partition seeks back to 3); offset 5: no key, reported by the task
+        // at once, then delivered again by that seek
+        java.util.function.LongFunction<List<SinkRecord>> from = start -> {
+            List<SinkRecord> out = new ArrayList<>();
+            for (long o = start; o < 10; o++) {
+                String key = o == 5 ? null : (o == 3 ? "bad" : "k") + o;
+                out.add(new SinkRecord(TP.topic(), TP.partition(), Schema.STRING_SCHEMA, key, Schema.STRING_SCHEMA,
+                        "v" + o, o));
+            }
+            return out;
+        };
+        task.put(from.apply(0));
+        Map<TopicPartition, OffsetAndMetadata> current = Map.of(TP, new OffsetAndMetadata(10));
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Long seek = context.seeks.remove(TP);
+            task.put(seek == null ? List.of() : from.apply(seek));
+            OffsetAndMetadata committed = task.preCommit(current).get(TP);
+            return committed != null && committed.offset() == 10;
+        });
+        assertThat(context.reported).extracting(SinkRecord::kafkaOffset).containsExactlyInAnyOrder(3L, 5L);
+    }
+
+    @Test
     void withoutToleranceARefusedEntryFailsTheTaskNamingItsOffset() {
         task.start(props("none"));
         task.open(List.of(TP));

@@ -35,6 +35,13 @@ public final class PartitionProgress {
     private Throwable rejectedCause;
     /** Whether a record of the rejected run came again (the worker's seek took effect). */
     private boolean redelivered;
+    /** Per ring slot: whether its record went to the errant record reporter (one record per such slot). */
+    private boolean[] reported = new boolean[64];
+    /**
+     * Offsets already given to the errant record reporter that a seek back ({@link #rejectRun}, {@link #rewind})
+     * will deliver again: they are not reported twice. Rare (errant records), so a plain set.
+     */
+    private final java.util.TreeSet<Long> reportedAhead = new java.util.TreeSet<>();
 
     /**
      * Whether the record at this offset was already handed over (a redelivery after
@@ -46,6 +53,30 @@ public final class PartitionProgress {
 
     /** Records that the record at this offset was handed over; its outcome is the future's. */
     public void add(long offset, Future<?> future) {
+        add(offset, future, false);
+    }
+
+    /**
+     * Records that the record at this offset went to the errant record reporter; its outcome is the report's. If
+     * a seek back delivers it again, {@link #reportedBefore} says so and it is not reported a second time.
+     */
+    public void addReported(long offset, Future<?> report) {
+        add(offset, report, true);
+    }
+
+    /**
+     * Whether the record at this offset was already given to the errant record reporter before a seek back
+     * delivered it again; if so it is handled as done (never reported twice) and true is returned.
+     */
+    public boolean reportedBefore(long offset) {
+        if (reportedAhead.isEmpty() || !reportedAhead.remove(offset)) {
+            return false;
+        }
+        add(offset, DONE);
+        return true;
+    }
+
+    private void add(long offset, Future<?> future, boolean isReport) {
         if (!started) {
             started = true;
             committable = offset - 1; // the worker starts a partition at its committed offset
@@ -54,7 +85,7 @@ public final class PartitionProgress {
         lastHandled = offset;
         if (size > 0) {
             int tail = (head + size - 1) & (offsets.length - 1);
-            if (futures[tail] == future) {
+            if (futures[tail] == future && !isReport && !reported[tail]) {
                 offsets[tail] = offset;
                 return;
             }
@@ -65,6 +96,7 @@ public final class PartitionProgress {
         int at = (head + size) & (offsets.length - 1);
         offsets[at] = offset;
         futures[at] = future;
+        reported[at] = isReport;
         size++;
     }
 
@@ -85,6 +117,7 @@ public final class PartitionProgress {
             }
             committable = offsets[head];
             futures[head] = null;
+            reported[head] = false;
             head = (head + 1) & (offsets.length - 1);
             size--;
         }
@@ -107,9 +140,7 @@ public final class PartitionProgress {
         rejectedTo = offsets[head];
         rejectedCause = cause;
         redelivered = false;
-        for (int i = 0; i < size; i++) {
-            futures[(head + i) & (offsets.length - 1)] = null;
-        }
+        forgetPending();
         head = 0;
         size = 0;
         lastHandled = committable;
@@ -176,9 +207,7 @@ public final class PartitionProgress {
      */
     public long rewind() {
         long to = started ? committed + 1 : -1;
-        for (int i = 0; i < size; i++) {
-            futures[(head + i) & (offsets.length - 1)] = null;
-        }
+        forgetPending();
         head = 0;
         size = 0;
         if (started) {
@@ -186,6 +215,18 @@ public final class PartitionProgress {
             lastHandled = committed;
         }
         return to;
+    }
+
+    /** Drops every pending slot, keeping the offsets of those that went to the errant record reporter. */
+    private void forgetPending() {
+        for (int i = 0; i < size; i++) {
+            int at = (head + i) & (offsets.length - 1);
+            if (reported[at]) {
+                reportedAhead.add(offsets[at]);
+                reported[at] = false;
+            }
+            futures[at] = null;
+        }
     }
 
     private static Throwable failure(Future<?> f) {
@@ -211,12 +252,15 @@ public final class PartitionProgress {
         int n = offsets.length;
         long[] o = new long[n * 2];
         Future<?>[] f = new Future<?>[n * 2];
+        boolean[] r = new boolean[n * 2];
         for (int i = 0; i < size; i++) {
             o[i] = offsets[(head + i) & (n - 1)];
             f[i] = futures[(head + i) & (n - 1)];
+            r[i] = reported[(head + i) & (n - 1)];
         }
         offsets = o;
         futures = f;
+        reported = r;
         head = 0;
     }
 }

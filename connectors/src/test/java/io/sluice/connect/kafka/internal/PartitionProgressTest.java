@@ -139,4 +139,23 @@ class PartitionProgressTest {
         assertThat(p.committable()).isEqualTo(8);
         assertThat(p.rejected(6)).as("the run is forgotten once reported").isNull();
     }
+
+    @Test
+    void aRecordAlreadyReportedIsNotReportedAgainAfterARewind() {
+        PartitionProgress p = new PartitionProgress();
+        CompletableFuture<Void> batch = new CompletableFuture<>();
+        p.add(10, batch);
+        p.addReported(11, CompletableFuture.completedFuture(null));
+        p.add(12, batch); // a later record of the same streamer batch: a slot of its own after the report
+        p.committing();
+        assertThat(p.rewind()).isEqualTo(10);
+        assertThat(p.reportedBefore(10)).isFalse();
+        p.add(10, batch);
+        assertThat(p.reportedBefore(11)).as("reported before the rewind").isTrue();
+        assertThat(p.reportedBefore(11)).as("only once").isFalse();
+        batch.complete(null);
+        p.add(12, batch);
+        assertThat(p.advance()).isNull();
+        assertThat(p.committable()).isEqualTo(12);
+    }
 }
