@@ -39,7 +39,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * (before, two racing putIfAbsent of one key could both find it absent, both write the database, and memory kept
  * the one the database did not). The lock is taken before the partition's own lock, several in ascending
  * partition order. Entry processors and the transformer change memory first and the store after (with undo,
- * {@link io.sluice.cachestore.internal.InPlaceChanges}) and do not take it.
+ * {@link io.sluice.cachestore.internal.InPlaceChanges}), holding it across both (a put racing them would otherwise
+ * land between their memory change and their store write: memory kept the put, the store the in-place value).
+ * Custom receivers never hold it while they run, so a processor a receiver invokes takes it without a lock-order
+ * inversion (a transformer runs holding its own partition's, and is not given the cache to call back into).
  */
 final class CacheCore {
 

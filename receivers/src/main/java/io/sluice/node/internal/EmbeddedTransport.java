@@ -348,18 +348,25 @@ public final class EmbeddedTransport implements StreamerTransport {
         PartitionStore store = cache.store(batch.partition());
         InPlaceChanges changes = new InPlaceChanges();
         BatchOutcome outcome;
+        // Memory, then the store, under the partition's write order (CacheCore): no put lands in between.
+        ReentrantLock order = cache.core().writeOrder(batch.partition());
+        order.lock();
         try {
-            outcome = BatchOutcome.success(receiver.apply(cache, cache.core().codec(), store, entries, changes));
-        } catch (BatchApplyException e) {
-            outcome = BatchOutcome.failure(e.applied(), e.notApplied(), e);
-        } catch (Throwable t) {
-            outcome = BatchOutcome.failure(0, size, t);
-        }
-        try {
-            // Whatever the receiver's outcome, what it changed in memory goes to the store.
-            writer.afterInPlace(changes, batch.partition(), store);
-        } catch (Throwable storeFailed) {
-            return BatchOutcome.failure(0, size, storeFailed);
+            try {
+                outcome = BatchOutcome.success(receiver.apply(cache, cache.core().codec(), store, entries, changes));
+            } catch (BatchApplyException e) {
+                outcome = BatchOutcome.failure(e.applied(), e.notApplied(), e);
+            } catch (Throwable t) {
+                outcome = BatchOutcome.failure(0, size, t);
+            }
+            try {
+                // Whatever the receiver's outcome, what it changed in memory goes to the store.
+                writer.afterInPlace(changes, batch.partition(), store);
+            } catch (Throwable storeFailed) {
+                return BatchOutcome.failure(0, size, storeFailed);
+            }
+        } finally {
+            order.unlock();
         }
         return outcome;
     }

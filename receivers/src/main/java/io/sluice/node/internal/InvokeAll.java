@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -77,11 +78,20 @@ final class InvokeAll<K, R> {
      * changed reach the store after memory; if the store refuses them, memory is put back and each changed
      * key fails with the store's error (its result is dropped).
      */
-    void run(int group, PartitionStore store, StoredEntryProcessor processor, CacheStoreBridge writer) {
+    void run(int group, PartitionStore store, StoredEntryProcessor processor, CacheStoreBridge writer,
+             ReentrantLock writeOrder) {
         Group<K> g = groups.get(group);
-        InPlaceChanges changes = writer == null ? null : new InPlaceChanges();
-        Invocation.run(store, processor, g, g, changes);
-        if (changes != null) {
+        if (writer == null) {
+            Invocation.run(store, processor, g, g, null);
+            finished();
+            return;
+        }
+        // Memory and then the store under the partition's write order (CacheCore): a put racing this group
+        // cannot land between its memory change and its store write, so both end up holding the same value.
+        InPlaceChanges changes = new InPlaceChanges();
+        writeOrder.lock();
+        try {
+            Invocation.run(store, processor, g, g, changes);
             try {
                 writer.afterInPlace(changes, g.partition, store);
             } catch (RuntimeException storeFailed) {
@@ -89,6 +99,8 @@ final class InvokeAll<K, R> {
                     g.failed(changes.index(i), storeFailed);
                 }
             }
+        } finally {
+            writeOrder.unlock();
         }
         finished();
     }

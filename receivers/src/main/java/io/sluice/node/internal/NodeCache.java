@@ -304,7 +304,8 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         for (int i = 0; i < call.partitions(); i++) {
             int partition = call.partition(i);
             if (here >= 0) {
-                call.run(i, core.store(partition), registry.processor(processor.name(), here), core.storeWriter());
+                call.run(i, core.store(partition), registry.processor(processor.name(), here), core.storeWriter(),
+                        core.writeOrder(partition));
                 continue;
             }
             int index = i;
@@ -312,7 +313,8 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                 @Override
                 public void run() {
                     call.run(index, core.store(partition),
-                            registry.processor(processor.name(), stripes.stripeOf(partition)), core.storeWriter());
+                            registry.processor(processor.name(), stripes.stripeOf(partition)), core.storeWriter(),
+                            core.writeOrder(partition));
                 }
 
                 @Override

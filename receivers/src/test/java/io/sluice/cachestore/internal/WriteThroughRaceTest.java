@@ -45,6 +45,10 @@ class WriteThroughRaceTest {
                 .dataRegionInitialSize(4L << 20)
                 .dataRegionMaxSize(64L << 20)
                 .applyThreads(2)
+                .processor("set-invoked", () -> (io.sluice.MutableEntry<Long, String> e, Object arg) -> {
+                    e.setValue("invoked");
+                    return null;
+                })
                 .store("map", () -> {
                     MapStore s = new MapStore(0);
                     lastStore.set(s);
@@ -96,6 +100,50 @@ class WriteThroughRaceTest {
         String winner = firstWon ? "first" : "second";
         assertThat(cache.get(7L)).as("memory").isEqualTo(winner);
         assertThat(store.data.get(7L)).as("the database holds what memory holds").isEqualTo(winner);
+    }
+
+    /**
+     * An entry processor and a put racing on one key under write-through: the processor changes memory and then
+     * the store. Its store write is held until the put has either finished or is waiting for it. Without the
+     * partition's write order around the processor, the put lands in between (memory "put", then the processor's
+     * held store write: the database keeps "invoked").
+     */
+    @Test
+    void anEntryProcessorAndAPutRacingOnOneKeyLeaveMemoryAndTheDatabaseAgreeing() throws Exception {
+        Cache<Long, String> cache = start();
+        MapStore store = lastStore.get();
+        cache.put(7L, "before");
+        CountDownLatch processorInStore = new CountDownLatch(1);
+        CountDownLatch releaseProcessor = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
+        store.beforeWriteBatch = () -> {
+            if (armed.compareAndSet(true, false)) { // the next store write: the processor's
+                processorInStore.countDown();
+                try {
+                    assertThat(releaseProcessor.await(30, TimeUnit.SECONDS)).as("released").isTrue();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        CompletableFuture<java.util.Map<Long, Object>> invoked = cache.invokeAllAsync(java.util.Set.of(7L),
+                new io.sluice.ProcessorRef("set-invoked", 0L));
+        assertThat(processorInStore.await(30, TimeUnit.SECONDS)).as("the processor reached the store").isTrue();
+
+        CompletableFuture<Boolean> put = new CompletableFuture<>();
+        Thread t = new Thread(() -> complete(put, () -> {
+            cache.put(7L, "put");
+            return true;
+        }), "put");
+        t.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> put.isDone()
+                || t.getState() == Thread.State.BLOCKED || t.getState() == Thread.State.WAITING);
+        releaseProcessor.countDown();
+        invoked.get(30, TimeUnit.SECONDS);
+        t.join();
+        assertThat(put.get()).isTrue();
+        assertThat(cache.get(7L)).as("memory").isEqualTo("put");
+        assertThat(store.data.get(7L)).as("the database holds what memory holds").isEqualTo("put");
     }
 
     private static void complete(CompletableFuture<Boolean> result, java.util.function.BooleanSupplier insert) {
