@@ -69,6 +69,10 @@ final class InMemoryCluster {
         return caches;
     }
 
+    byte[] types() {
+        return types;
+    }
+
     String lastOwner(int p) {
         return ownerLog.get(p);
     }
