@@ -3,6 +3,7 @@ package io.sluice.node.internal.cluster;
 import io.sluice.CacheConfig;
 import io.sluice.cluster.internal.ClusterMembership;
 import io.sluice.cluster.internal.ClusterSettings;
+import io.sluice.cluster.internal.HelixMembership;
 import io.sluice.cluster.internal.PartitionRoles;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
@@ -59,7 +60,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
 
     /** A node that joins with Helix ({@code io.sluice.cluster.internal}). */
     public ClusterNode(NodeEngine node) {
-        this(node, ClusterNode::helix);
+        this(node, HelixMembership::join);
     }
 
     public ClusterNode(NodeEngine node, MembershipJoin membershipJoin) {
@@ -71,10 +72,6 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-    }
-
-    private static ClusterMembership helix(ClusterSettings settings, PartitionRoles roles) {
-        throw new UnsupportedOperationException("Helix membership is not built in yet (branch helix)");
     }
 
     /**
