@@ -224,6 +224,19 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     }
 
     /**
+     * The cache of that name on this node, created here first if the cluster's catalogue has it and this node has
+     * not applied that change yet (a client may use a cache through another member right after creating it). For
+     * the server's requests that name a cache.
+     *
+     * @throws io.sluice.CacheNotFoundException if neither this node nor the cluster has it
+     * @throws IllegalStateException            if the node has not joined
+     */
+    public NodeCache<Object, Object> cache(String name) {
+        Objects.requireNonNull(name, "name");
+        return joined().caches().cache(name);
+    }
+
+    /**
      * Destroys a cache in the whole cluster: removed from the catalogue, then from this node; the other members
      * destroy it when they see the change.
      *
