@@ -3,6 +3,7 @@ package io.sluice.node.internal.cluster;
 import io.sluice.CacheConfig;
 import io.sluice.cluster.internal.ClusterMembership;
 import io.sluice.cluster.internal.ClusterSettings;
+import io.sluice.cluster.internal.HelixMembership;
 import io.sluice.cluster.internal.PartitionRoles;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
@@ -59,7 +60,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
 
     /** A node that joins with Helix ({@code io.sluice.cluster.internal}). */
     public ClusterNode(NodeEngine node) {
-        this(node, ClusterNode::helix);
+        this(node, HelixMembership::join);
     }
 
     public ClusterNode(NodeEngine node, MembershipJoin membershipJoin) {
@@ -71,10 +72,6 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-    }
-
-    private static ClusterMembership helix(ClusterSettings settings, PartitionRoles roles) {
-        throw new UnsupportedOperationException("Helix membership is not built in yet (branch helix)");
     }
 
     /**
@@ -132,6 +129,10 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
 
     private ClusterParts build(ClusterMembership membership) {
         ClusterMap first = Objects.requireNonNull(membership.map(), "the membership's map");
+        if (first.partitions() == 0) {
+            throw new IllegalStateException("the map of the cluster node '" + membership.nodeId() + "' joined has no"
+                    + " partitions (was it made with create-cluster?)");
+        }
         String self = membership.nodeId();
         ServedPartitions served = new ServedPartitions(self, first.partitions(), membership::map, DRAIN_BOUND);
         MoveStats moves = new MoveStats(node.metrics().registry(), served::servedCount);
@@ -147,7 +148,13 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
                 LOG.error("could not apply the cluster's catalogue of caches to node '{}': {}", self, e.toString());
             }
         }));
-        membership.catalogue().onTypesChange(types::clusterChanged);
+        membership.catalogue().onTypesChange(t -> background.execute(() -> {
+            try {
+                types.clusterChanged(t);
+            } catch (RuntimeException e) {
+                LOG.error("could not import the cluster's binary types into node '{}': {}", self, e.toString());
+            }
+        }));
         Set<String> members = new HashSet<>(ids(first));
         membership.onMapChange(map -> {
             mapChanged(members, map);
@@ -158,8 +165,14 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         return new ClusterParts(membership, served, local, moves, peers, caches, types, takeover, retired);
     }
 
-    /** Logs members that joined or left (Helix calls this one map at a time). */
-    private void mapChanged(Set<String> members, ClusterMap map) {
+    /** Logs members that joined or left since the last map this node saw (maps may come on several threads). */
+    private static void mapChanged(Set<String> members, ClusterMap map) {
+        synchronized (members) {
+            logMembers(members, map);
+        }
+    }
+
+    private static void logMembers(Set<String> members, ClusterMap map) {
         Set<String> now = new HashSet<>(ids(map));
         for (String id : now) {
             if (!members.contains(id)) {
@@ -187,7 +200,8 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private ClusterParts joined() {
         ClusterParts p = parts;
         if (p == null) {
-            throw new IllegalStateException("node '" + node.id() + "' has not joined its cluster"
+            throw new IllegalStateException("node '" + (nodeId != null ? nodeId : node.id())
+                    + "' has not joined its cluster"
                     + (closed ? " (it left)" : " yet"));
         }
         return p;
@@ -207,6 +221,19 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     public NodeCache<Object, Object> createCache(CacheConfig config, boolean ifAbsent) {
         Objects.requireNonNull(config, "config");
         return joined().caches().create(config, ifAbsent);
+    }
+
+    /**
+     * The cache of that name on this node, created here first if the cluster's catalogue has it and this node has
+     * not applied that change yet (a client may use a cache through another member right after creating it). For
+     * the server's requests that name a cache.
+     *
+     * @throws io.sluice.CacheNotFoundException if neither this node nor the cluster has it
+     * @throws IllegalStateException            if the node has not joined
+     */
+    public NodeCache<Object, Object> cache(String name) {
+        Objects.requireNonNull(name, "name");
+        return joined().caches().cache(name);
     }
 
     /**
@@ -265,8 +292,9 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private ServedPartitions servedOrRefuse(int partition) {
         ClusterParts p = parts;
         if (p == null) {
-            throw new NotOwnerException("partition " + partition + " is not served by node '" + node.id()
-                    + "': it has not joined its cluster" + (closed ? " (it left)" : " yet"));
+            throw new NotOwnerException("partition " + partition + " is not served by node '"
+                    + (nodeId != null ? nodeId : node.id()) + "': it has not joined its cluster"
+                    + (closed ? " (it left)" : " yet"));
         }
         return p.served();
     }
