@@ -57,7 +57,7 @@ final class NodeOps {
             case CACHE_PARTITIONS -> {
                 String cache = Wire.readString(in, "cache name");
                 yield () -> {
-                    int n = node.nodeCache(cache).partitions();
+                    int n = gate.cache(node, cache).partitions();
                     return out -> out.writeInt(n);
                 };
             }
@@ -69,21 +69,14 @@ final class NodeOps {
                 yield () -> {
                     CacheConfig named = CacheConfig.named(cache).withPartitions(partitions);
                     CacheConfig config = store == null ? named : named.withStore(store);
-                    // CLUSTER-CATALOGUE: on a cluster member the cache must be created through the cluster's
-                    // catalogue (ClusterNode, nodeside), so that every node has it; this is the one call site.
-                    if (ifAbsent) {
-                        node.getOrCreateCache(config);
-                    } else {
-                        node.createCache(config);
-                    }
-                    int n = node.nodeCache(cache).partitions();
+                    int n = gate.createCache(node, config, ifAbsent); // a cluster member: cluster-wide
                     return out -> out.writeInt(n);
                 };
             }
             case DESTROY_CACHE -> {
                 String cache = Wire.readString(in, "cache name");
                 yield () -> {
-                    boolean existed = node.destroyCache(cache);
+                    boolean existed = gate.destroyCache(node, cache);
                     return out -> out.writeByte(existed ? 1 : 0);
                 };
             }
@@ -91,7 +84,7 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 byte[] key = key(in);
                 yield () -> {
-                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
                     gate.checkKey(c, key);
                     byte[] value = c.getEncoded(key);
                     return out -> {
@@ -109,7 +102,7 @@ final class NodeOps {
                 byte[] value = value(in);
                 yield () -> {
                     // Through the cache: write-through and write-behind see a remote put as an embedded one.
-                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
                     boolean changed = gate.write(c, List.of(key), () -> c.writeEncoded(key, 0, key.length,
                             value, 0, value.length, onlyIfAbsent));
                     return out -> out.writeByte(changed ? 1 : 0);
@@ -119,7 +112,7 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 byte[] key = key(in);
                 yield () -> {
-                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
                     boolean removed = gate.write(c, List.of(key), () -> c.removeEncoded(key, 0, key.length));
                     return out -> out.writeByte(removed ? 1 : 0);
                 };
@@ -128,7 +121,7 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 int[] partitions = in.isReadable() ? partitions(in) : null;
                 yield () -> {
-                    long size = size(node.nodeCache(cache), partitions);
+                    long size = size(gate.cache(node, cache), partitions);
                     return out -> out.writeLong(size);
                 };
             }
@@ -141,7 +134,7 @@ final class NodeOps {
                 }
                 yield () -> {
                     // With read-through, the misses are loaded with one loadAll.
-                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
                     gate.checkKeys(c, keys);
                     List<byte[]> values = c.getAllEncoded(keys);
                     return out -> {
@@ -178,6 +171,11 @@ final class NodeOps {
             };
             case NODE_STATUS -> () -> {
                 String status = gate.clustered() ? gate.statusJson() : standaloneStatus();
+                if (status.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 0xFFFF) {
+                    // Checked here: a body writer that throws would leave the request unanswered.
+                    throw new IllegalStateException("the node's status is longer than a protocol string (65,535"
+                            + " UTF-8 bytes)");
+                }
                 return out -> Wire.writeString(out, status);
             };
             case TOPOLOGY -> () -> {
@@ -209,6 +207,7 @@ final class NodeOps {
     Call putTypes(ByteBuf in) {
         byte[] types = Wire.readBlob(in, "type metadata");
         binary.importTypes(types);
+        gate.typesImported();
         return () -> out -> { };
     }
 
@@ -222,7 +221,7 @@ final class NodeOps {
             keys.add(key(in));
         }
         return () -> {
-            NodeCache<Object, Object> nc = node.nodeCache(cache);
+            NodeCache<Object, Object> nc = gate.cache(node, cache);
             return gate.write(nc, keys, () -> invokeAll(nc, processor, argument, keys));
         };
     }
@@ -339,7 +338,7 @@ final class NodeOps {
     }
 
     private Consumer<ByteBuf> scan(String cache, int partition, byte[] after, int max) {
-        NodeCache<Object, Object> c = node.nodeCache(cache);
+        NodeCache<Object, Object> c = gate.cache(node, cache);
         checkRange(c, partition);
         StoreCursor cursor = after == null ? c.store(partition).cursor() : c.store(partition).cursorAfter(after);
         List<byte[]> page = new ArrayList<>();

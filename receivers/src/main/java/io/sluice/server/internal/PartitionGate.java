@@ -1,11 +1,16 @@
 package io.sluice.server.internal;
 
 import io.sluice.affinity.internal.Partitioner;
+import io.sluice.CacheConfig;
 import io.sluice.node.internal.NodeCache;
+import io.sluice.node.internal.NodeEngine;
+import io.sluice.node.internal.NodeMetrics;
+import io.sluice.node.internal.cluster.ClusterNode;
 import io.sluice.node.internal.cluster.ClusterView;
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
 import io.sluice.protocol.internal.ClusterMap;
+import io.sluice.protocol.internal.ErrorKind;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +22,10 @@ import java.util.function.Function;
  * writes run between {@link ClusterView#enter} and {@link ClusterView#exit} (so a node giving a partition up waits
  * for them), and a request for a partition the node does not serve fails with
  * {@link io.sluice.protocol.internal.NotOwnerException} (error kind NOT_OWNER). A key's partition is computed as the
- * client computes it ({@link Partitioner} over the cache's partition count). A standalone node has no view: every
- * check passes and nothing is entered.
+ * client computes it ({@link Partitioner} over the cache's partition count). On a {@link ClusterNode} caches are
+ * created and destroyed through the cluster's catalogue (every member gets the change) and imported types are
+ * shared with the cluster. A standalone node has no view: every check passes, nothing is entered, caches are the
+ * node's own.
  */
 final class PartitionGate {
 
@@ -30,9 +37,12 @@ final class PartitionGate {
 
     /** Null on a standalone node. */
     private final ClusterView view;
+    /** Counts refused batches (refused requests are counted as any failed request). */
+    private final NodeMetrics metrics;
 
-    PartitionGate(ClusterView view) {
+    PartitionGate(ClusterView view, NodeMetrics metrics) {
         this.view = view;
+        this.metrics = metrics;
     }
 
     boolean clustered() {
@@ -46,6 +56,51 @@ final class PartitionGate {
 
     String statusJson() {
         return view.statusJson();
+    }
+
+    /**
+     * CREATE_CACHE: through the cluster's catalogue on a cluster member, else on this node.
+     *
+     * @return the cache's partition count
+     */
+    int createCache(NodeEngine node, CacheConfig config, boolean ifAbsent) {
+        if (view != null && view instanceof ClusterNode cluster) {
+            return cluster.createCache(config, ifAbsent).partitions();
+        }
+        if (ifAbsent) {
+            node.getOrCreateCache(config);
+        } else {
+            node.createCache(config);
+        }
+        return node.nodeCache(config.name()).partitions();
+    }
+
+    /**
+     * A cache a request names: on a cluster member, created here first if the cluster's catalogue has it and this
+     * node has not applied that change yet (a client may use it through another member right after creating it).
+     *
+     * @throws io.sluice.CacheNotFoundException if neither this node nor the cluster has it
+     */
+    NodeCache<Object, Object> cache(NodeEngine node, String name) {
+        if (view != null && view instanceof ClusterNode cluster) {
+            return cluster.cache(name);
+        }
+        return node.nodeCache(name);
+    }
+
+    /** DESTROY_CACHE: through the cluster's catalogue on a cluster member, else on this node. */
+    boolean destroyCache(NodeEngine node, String name) {
+        if (view != null && view instanceof ClusterNode cluster) {
+            return cluster.destroyCache(name);
+        }
+        return node.destroyCache(name);
+    }
+
+    /** After PUT_TYPES: a cluster member shares the types it learned (in the background). */
+    void typesImported() {
+        if (view != null && view instanceof ClusterNode cluster) {
+            cluster.typesImported();
+        }
     }
 
     static int partitionOf(NodeCache<?, ?> cache, byte[] key) {
@@ -137,6 +192,7 @@ final class PartitionGate {
                 admitted.add(b);
             } catch (RuntimeException notServed) {
                 refused[i] = BatchOutcome.failure(0, b.entries().size(), notServed);
+                metrics.error(NodeMetrics.Scope.BATCH, ErrorKind.of(notServed));
             }
         }
         if (admitted.size() == batches.size()) {
