@@ -94,9 +94,11 @@ class ServerSlowReaderTest {
             long taken = (received() - before) / requestBytes;
             long answered = taken * (VALUE_BYTES + 20);
             // The node took requests whose answers are maxQueuedBytes, plus what the kernels' buffers hold
-            // (on loopback up to a few MiB): a far cry from the 100 MiB of answers all of them would make.
+            // (on loopback up to a few MiB), plus the requests of reads already taken when it paused (one read
+            // takes up to 64 KiB of ~30-byte GETs, ~2 MiB of answers; on a loaded machine a few such reads land
+            // before the pause: 9.3 MB was seen at load 15): a far cry from the 100 MiB all of them would make.
             assertThat(answered).as("bytes of answers to the %d of %d requests the node read", taken, REQUESTS)
-                    .isGreaterThan(MAX_QUEUED).isLessThan(MAX_QUEUED + (8L << 20));
+                    .isGreaterThan(MAX_QUEUED).isLessThan(MAX_QUEUED + (16L << 20));
 
             // Another client is served meanwhile.
             cache.put(2L, "two");
