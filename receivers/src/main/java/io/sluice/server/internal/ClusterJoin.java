@@ -6,6 +6,7 @@ import io.sluice.node.NodeOptions;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.node.internal.cluster.ClusterNode;
 import io.sluice.node.internal.cluster.ClusterView;
+import io.sluice.node.internal.cluster.PeerAccess;
 
 import java.net.InetSocketAddress;
 
@@ -37,11 +38,12 @@ final class ClusterJoin implements AutoCloseable {
      * Checks, before the node starts, that it can be a member: the cluster module is on the class path, and
      * the node has an address the others can dial.
      *
-     * @param listenHost the host the server listens on
+     * @param server the server's config: the host it listens on
      * @return the host the node is advertised at: the config's, else the one it listens on
      * @throws IllegalArgumentException naming what is missing
      */
-    static String check(ClusterConfig config, String listenHost) {
+    static String check(ClusterConfig config, ServerConfig server) {
+        String listenHost = server.host();
         try {
             Class.forName(SETTINGS_CLASS, false, ClusterJoin.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
@@ -60,13 +62,17 @@ final class ClusterJoin implements AutoCloseable {
     }
 
     /**
-     * The node's membership, not joined yet: the server's view of what the node serves.
+     * The node's membership, not joined yet: the server's view of what the node serves. It reaches the other
+     * members as their clients do: the members share the server's token and TLS (trusting the certificates the
+     * JVM's trust store trusts).
      *
      * @throws IllegalArgumentException as {@link #check}
      */
-    static ClusterJoin create(NodeEngine node, ClusterConfig config, String listenHost) {
-        String host = check(config, listenHost);
-        return new ClusterJoin(config, host, new ClusterNode(node));
+    static ClusterJoin create(NodeEngine node, ClusterConfig config, ServerConfig server) {
+        String host = check(config, server);
+        ClusterNode member = new ClusterNode(node)
+                .peerAccess(new PeerAccess(server.token(), server.tls() != null, null));
+        return new ClusterJoin(config, host, member);
     }
 
     /** What the server asks for each request. */

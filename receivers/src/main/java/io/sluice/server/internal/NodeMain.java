@@ -81,7 +81,7 @@ public final class NodeMain implements Callable<Integer> {
             NodeConfig nodeConfig = file.nodeConfig();
             clusterConfig = nodeConfig.cluster().orElse(null);
             if (clusterConfig != null) {
-                ClusterJoin.check(clusterConfig, serverConfig.host()); // before anything starts
+                ClusterJoin.check(clusterConfig, serverConfig); // before anything starts
             }
             Integer httpPort = file.metricsPort(metricsPort);
             metrics = MetricsExport.start(serverConfig.host(), httpPort);
@@ -97,13 +97,11 @@ public final class NodeMain implements Callable<Integer> {
         ClusterJoin cluster = null;
         try {
             if (clusterConfig != null) {
-                cluster = ClusterJoin.create(node, clusterConfig, serverConfig.host());
+                cluster = ClusterJoin.create(node, clusterConfig, serverConfig);
             }
             // The file's caches are in file.nodeConfig(): the node created them, or put recovered ones in front of
-            // their stores, as it started.
-            // ROUTE: the route helper's SluiceServer.start takes the ClusterView (cluster == null ? null :
-            // cluster.view()); until it is merged a cluster member serves every partition it is sent.
-            server = SluiceServer.start(node, serverConfig);
+            // their stores, as it started. A member serves nothing until it has joined.
+            server = SluiceServer.start(node, serverConfig, cluster == null ? null : cluster.view());
         } catch (RuntimeException e) {
             System.err.println("sluice-node: " + e.getMessage());
             if (cluster != null) {

@@ -53,9 +53,9 @@ public final class StatusCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        ClusterStatus status;
+        StatusReport status;
         try {
-            status = ClusterStatus.read(addresses, token, timeout);
+            status = StatusReport.read(addresses, token, timeout);
         } catch (IOException e) {
             err.println("status: " + e.getMessage());
             return 2;

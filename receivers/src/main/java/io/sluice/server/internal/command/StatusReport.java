@@ -21,7 +21,7 @@ import java.util.List;
  * @param map         its map, or null if that node is standalone
  * @param members     one report per member of the map (the standalone node alone if there is no map)
  */
-record ClusterStatus(Address asked, ClusterMap map, List<MemberReport> members) {
+record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -38,13 +38,13 @@ record ClusterStatus(Address asked, ClusterMap map, List<MemberReport> members) 
      *
      * @throws IOException naming the addresses and the first error if none of them answers
      */
-    static ClusterStatus read(List<Address> addresses, String token, Duration timeout) throws IOException {
+    static StatusReport read(List<Address> addresses, String token, Duration timeout) throws IOException {
         List<String> errors = new ArrayList<>();
         for (Address a : addresses) {
             try (AdminConnection first = AdminConnection.open(a, token, timeout)) {
                 ClusterMap map = first.clusterMap();
                 if (map == null) {
-                    return new ClusterStatus(a, null, List.of(report(first.nodeId(), a.toString(), 0, first)));
+                    return new StatusReport(a, null, List.of(report(first.nodeId(), a.toString(), 0, first)));
                 }
                 List<MemberReport> members = new ArrayList<>();
                 for (int i = 0; i < map.nodes().size(); i++) {
@@ -60,7 +60,7 @@ record ClusterStatus(Address asked, ClusterMap map, List<MemberReport> members) 
                         members.add(new MemberReport(m.id(), m.address(), owned, null, e.getMessage()));
                     }
                 }
-                return new ClusterStatus(a, map, members);
+                return new StatusReport(a, map, members);
             } catch (IOException e) {
                 errors.add(e.getMessage());
             }
@@ -104,41 +104,63 @@ record ClusterStatus(Address asked, ClusterMap map, List<MemberReport> members) 
             b.append("standalone node ").append(node.id()).append(" at ").append(node.address())
                     .append(" (not a cluster member)\n");
             b.append(String.format("%-12s %-22s %12s %s%n", "node", "address", "entries", "status"));
-            b.append(String.format("%-12s %-22s %12s %s%n", node.id(), node.address(), entries(node), state(node)));
+            b.append(String.format("%-12s %-22s %12s %s%n", node.id(), node.address(), standaloneEntries(node),
+                    state(node)));
             return b.toString();
         }
         b.append("map version ").append(map.version()).append(": ").append(map.partitions()).append(" partitions, ")
                 .append(map.nodes().size()).append(" members, ").append(unowned())
                 .append(" partitions without an owner (asked ").append(asked).append(")\n");
-        b.append(String.format("%-12s %-22s %10s %12s %6s %s%n", "node", "address", "partitions", "entries", "moves",
+        String row = "%-12s %-22s %10s %8s %12s %7s %6s %s%n";
+        b.append(String.format(row, "node", "address", "partitions", "served", "entries", "moving", "moved",
                 "status"));
-        List<String> moves = new ArrayList<>();
+        List<String> moving = new ArrayList<>();
         for (MemberReport m : members) {
-            JsonNode list = m.status() == null ? null : m.status().get("moves");
-            b.append(String.format("%-12s %-22s %10d %12s %6s %s%n", m.id(), m.address(), m.partitions(), entries(m),
-                    list == null || !list.isArray() ? "?" : String.valueOf(list.size()), state(m)));
-            if (list != null && list.isArray()) {
-                for (JsonNode move : list) {
-                    moves.add(m.id() + ": " + move);
-                }
+            long inProgress = number(m, "moves", "inProgress");
+            b.append(String.format(row, m.id(), m.address(), m.partitions(), text(number(m, "partitionsServed", null)),
+                    text(number(m, "entriesServed", null)), text(inProgress), text(number(m, "moves", "done")),
+                    state(m)));
+            if (inProgress > 0) {
+                moving.add(m.id() + " is taking over " + inProgress + " partition" + (inProgress == 1 ? "" : "s"));
             }
         }
-        if (moves.isEmpty()) {
-            b.append("no moves in progress\n");
-        } else {
-            b.append("moves in progress:\n");
-            moves.forEach(move -> b.append("  ").append(move).append('\n'));
-        }
+        b.append(moving.isEmpty() ? "no moves in progress\n" : "moves in progress: " + String.join(", ", moving)
+                + "\n");
         return b.toString();
     }
 
-    private static String entries(MemberReport m) {
-        JsonNode entries = m.status() == null ? null : m.status().get("entries");
-        return entries == null || !entries.isNumber() ? "?" : String.valueOf(entries.asLong());
+    /** A number of the member's status ({@code field}, or {@code field.sub}), or -1 if it has none. */
+    private static long number(MemberReport m, String field, String sub) {
+        JsonNode v = m.status() == null ? null : m.status().get(field);
+        if (v != null && sub != null) {
+            v = v.get(sub);
+        }
+        return v != null && v.isNumber() ? v.asLong() : -1;
+    }
+
+    private static String text(long n) {
+        return n < 0 ? "?" : String.valueOf(n);
+    }
+
+    /** A standalone node's entries: the sum of its caches' sizes. */
+    private static String standaloneEntries(MemberReport m) {
+        JsonNode caches = m.status() == null ? null : m.status().get("caches");
+        if (caches == null || !caches.isObject()) {
+            return "?";
+        }
+        long n = 0;
+        for (JsonNode size : caches) {
+            n += size.asLong();
+        }
+        return String.valueOf(n);
     }
 
     private static String state(MemberReport m) {
-        return m.error() == null ? "ok" : m.error();
+        if (m.error() != null) {
+            return m.error();
+        }
+        JsonNode joined = m.status() == null ? null : m.status().get("joined");
+        return joined != null && !joined.asBoolean(true) ? "not joined" : "ok";
     }
 
     /** Everything as one JSON document: the map's summary and each member's status document as it sent it. */
