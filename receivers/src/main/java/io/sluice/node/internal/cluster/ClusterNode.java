@@ -132,6 +132,10 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
 
     private ClusterParts build(ClusterMembership membership) {
         ClusterMap first = Objects.requireNonNull(membership.map(), "the membership's map");
+        if (first.partitions() == 0) {
+            throw new IllegalStateException("the map of the cluster node '" + membership.nodeId() + "' joined has no"
+                    + " partitions (was it made with create-cluster?)");
+        }
         String self = membership.nodeId();
         ServedPartitions served = new ServedPartitions(self, first.partitions(), membership::map, DRAIN_BOUND);
         MoveStats moves = new MoveStats(node.metrics().registry(), served::servedCount);
@@ -147,7 +151,13 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
                 LOG.error("could not apply the cluster's catalogue of caches to node '{}': {}", self, e.toString());
             }
         }));
-        membership.catalogue().onTypesChange(types::clusterChanged);
+        membership.catalogue().onTypesChange(t -> background.execute(() -> {
+            try {
+                types.clusterChanged(t);
+            } catch (RuntimeException e) {
+                LOG.error("could not import the cluster's binary types into node '{}': {}", self, e.toString());
+            }
+        }));
         Set<String> members = new HashSet<>(ids(first));
         membership.onMapChange(map -> {
             mapChanged(members, map);
@@ -187,7 +197,8 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private ClusterParts joined() {
         ClusterParts p = parts;
         if (p == null) {
-            throw new IllegalStateException("node '" + node.id() + "' has not joined its cluster"
+            throw new IllegalStateException("node '" + (nodeId != null ? nodeId : node.id())
+                    + "' has not joined its cluster"
                     + (closed ? " (it left)" : " yet"));
         }
         return p;
@@ -265,8 +276,9 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private ServedPartitions servedOrRefuse(int partition) {
         ClusterParts p = parts;
         if (p == null) {
-            throw new NotOwnerException("partition " + partition + " is not served by node '" + node.id()
-                    + "': it has not joined its cluster" + (closed ? " (it left)" : " yet"));
+            throw new NotOwnerException("partition " + partition + " is not served by node '"
+                    + (nodeId != null ? nodeId : node.id()) + "': it has not joined its cluster"
+                    + (closed ? " (it left)" : " yet"));
         }
         return p.served();
     }

@@ -69,6 +69,10 @@ final class InMemoryCluster {
         return caches;
     }
 
+    byte[] types() {
+        return types;
+    }
+
     String lastOwner(int p) {
         return ownerLog.get(p);
     }
@@ -131,6 +135,11 @@ final class InMemoryCluster {
             member(from).roles.release(p);
             member(from).roles.drop(p);
         }
+    }
+
+    /** The roles a member joined with (what Helix would call). */
+    PartitionRoles roles(String id) {
+        return member(id).roles;
     }
 
     private synchronized Member member(String id) {
