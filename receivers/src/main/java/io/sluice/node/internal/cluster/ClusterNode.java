@@ -3,6 +3,7 @@ package io.sluice.node.internal.cluster;
 import io.sluice.CacheConfig;
 import io.sluice.cluster.internal.ClusterMembership;
 import io.sluice.cluster.internal.ClusterSettings;
+import io.sluice.cluster.internal.HelixMembership;
 import io.sluice.cluster.internal.PartitionRoles;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
@@ -59,7 +60,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
 
     /** A node that joins with Helix ({@code io.sluice.cluster.internal}). */
     public ClusterNode(NodeEngine node) {
-        this(node, ClusterNode::helix);
+        this(node, HelixMembership::join);
     }
 
     public ClusterNode(NodeEngine node, MembershipJoin membershipJoin) {
@@ -71,10 +72,6 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-    }
-
-    private static ClusterMembership helix(ClusterSettings settings, PartitionRoles roles) {
-        throw new UnsupportedOperationException("Helix membership is not built in yet (branch helix)");
     }
 
     /**
@@ -168,8 +165,14 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         return new ClusterParts(membership, served, local, moves, peers, caches, types, takeover, retired);
     }
 
-    /** Logs members that joined or left (Helix calls this one map at a time). */
-    private void mapChanged(Set<String> members, ClusterMap map) {
+    /** Logs members that joined or left since the last map this node saw (maps may come on several threads). */
+    private static void mapChanged(Set<String> members, ClusterMap map) {
+        synchronized (members) {
+            logMembers(members, map);
+        }
+    }
+
+    private static void logMembers(Set<String> members, ClusterMap map) {
         Set<String> now = new HashSet<>(ids(map));
         for (String id : now) {
             if (!members.contains(id)) {
@@ -218,6 +221,19 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     public NodeCache<Object, Object> createCache(CacheConfig config, boolean ifAbsent) {
         Objects.requireNonNull(config, "config");
         return joined().caches().create(config, ifAbsent);
+    }
+
+    /**
+     * The cache of that name on this node, created here first if the cluster's catalogue has it and this node has
+     * not applied that change yet (a client may use a cache through another member right after creating it). For
+     * the server's requests that name a cache.
+     *
+     * @throws io.sluice.CacheNotFoundException if neither this node nor the cluster has it
+     * @throws IllegalStateException            if the node has not joined
+     */
+    public NodeCache<Object, Object> cache(String name) {
+        Objects.requireNonNull(name, "name");
+        return joined().caches().cache(name);
     }
 
     /**
