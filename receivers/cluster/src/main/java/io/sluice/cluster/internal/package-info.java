@@ -18,7 +18,8 @@
  * <li>{@link io.sluice.cluster.internal.RendezvousPlacement}: where the leading controller puts each partition.</li>
  * <li>{@link io.sluice.cluster.internal.PartitionStateModel}: a partition's transitions on this node, to
  *     {@link io.sluice.cluster.internal.PartitionRoles}.</li>
- * <li>{@link io.sluice.cluster.internal.MapView}: the external view as a {@link io.sluice.protocol.internal.ClusterMap}.</li>
+ * <li>{@link io.sluice.cluster.internal.MapView}: the external view as a
+ *     {@link io.sluice.protocol.internal.ClusterMap}.</li>
  * <li>{@link io.sluice.cluster.internal.SessionWatch}: a lost or expired session, and the same session back.</li>
  * <li>{@link io.sluice.cluster.internal.ZkCatalogue} and {@link io.sluice.cluster.internal.ZkOwnerLog}: Sluice's own
  *     data in ZooKeeper.</li>

@@ -34,7 +34,8 @@ class SessionWatchTest {
         watch.stateChanged(KeeperState.SyncConnected);
         await().atMost(Duration.ofSeconds(5)).until(() -> events.equals(List.of("lost")));
         // the pending disconnect timer was cancelled by the expiry: still one loss after its time
-        await().during(Duration.ofMillis(400)).atMost(Duration.ofSeconds(5)).until(() -> events.equals(List.of("lost")));
+        await().during(Duration.ofMillis(400)).atMost(Duration.ofSeconds(5))
+                .until(() -> events.equals(List.of("lost")));
     }
 
     @Test
