@@ -13,10 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -155,41 +153,14 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
                 LOG.error("could not import the cluster's binary types into node '{}': {}", self, e.toString());
             }
         }));
-        Set<String> members = new HashSet<>(ids(first));
+        MemberChanges members = new MemberChanges(first);
         membership.onMapChange(map -> {
-            mapChanged(members, map);
+            members.seen(map);
             peers.retainMembers(map);
             retired.sweepSoon();
             types.learnedTypes();
         });
         return new ClusterParts(membership, served, local, moves, peers, caches, types, takeover, retired);
-    }
-
-    /** Logs members that joined or left since the last map this node saw (maps may come on several threads). */
-    private static void mapChanged(Set<String> members, ClusterMap map) {
-        synchronized (members) {
-            logMembers(members, map);
-        }
-    }
-
-    private static void logMembers(Set<String> members, ClusterMap map) {
-        Set<String> now = new HashSet<>(ids(map));
-        for (String id : now) {
-            if (!members.contains(id)) {
-                LOG.info("member '{}' joined the cluster (map version {})", id, map.version());
-            }
-        }
-        for (String id : members) {
-            if (!now.contains(id)) {
-                LOG.info("member '{}' left the cluster (map version {})", id, map.version());
-            }
-        }
-        members.clear();
-        members.addAll(now);
-    }
-
-    private static List<String> ids(ClusterMap map) {
-        return map.nodes().stream().map(ClusterMap.Member::id).toList();
     }
 
     /** The parts once joined, or null (for tests in this package). */

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.CacheConfig;
 import io.sluice.cluster.internal.ClusterSettings;
 import io.sluice.cluster.internal.ClusterSetup;
+import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.node.NodeConfig;
+import io.sluice.node.PersistenceConfig;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.server.internal.ServerConfig;
@@ -17,8 +19,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,18 +64,17 @@ class ClusterNodeHelixTest {
     }
 
     private Member start(String cluster, String id) {
-        NodeEngine engine = new NodeEngine(NodeConfig.builder().dataRegionMaxSize(128L << 20).applyThreads(2).build());
+        return start(cluster, id, null);
+    }
+
+    private Member start(String cluster, String id, Path persistence) {
+        NodeConfig.Builder config = NodeConfig.builder().dataRegionMaxSize(128L << 20).applyThreads(2);
+        NodeEngine engine = new NodeEngine(persistence == null ? config.build()
+                : config.persistence(PersistenceConfig.at(persistence)).build());
         ClusterNode node = new ClusterNode(engine);
         SluiceServer server = SluiceServer.start(engine, ServerConfig.defaults().withHost("127.0.0.1").withPort(0),
                 node);
-        stops.add(() -> {
-            try {
-                node.close();
-            } finally {
-                server.close();
-                engine.close();
-            }
-        });
+        stops.add(() -> stop(new Member(engine, server, node)));
         node.join(new ClusterSettings(zookeeper.getConnectString(), cluster, id, "127.0.0.1",
                 server.address().getPort(), Duration.ofSeconds(4)));
         return new Member(engine, server, node);
@@ -126,6 +131,61 @@ class ClusterNodeHelixTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> b.engine().cacheNames().contains("trades"));
         assertThat(b.cluster().destroyCache("trades")).isTrue();
         await().atMost(Duration.ofSeconds(20)).until(() -> !a.engine().cacheNames().contains("trades"));
+    }
+
+    private static void stop(Member m) {
+        try {
+            m.cluster().close();
+        } finally {
+            try {
+                m.server().close();
+            } finally {
+                m.engine().close();
+            }
+        }
+    }
+
+    @Test
+    void aNodeBackWithinTheRebalanceDelayServesItsOwnDataAgainWithoutMoves(@TempDir Path dir) throws Exception {
+        ClusterSetup.create(zookeeper.getConnectString(), "back", PARTITIONS, Duration.ofSeconds(60));
+        Member a = start("back", "a", dir);
+        Member b = start("back", "b");
+        await().atMost(Duration.ofSeconds(60)).until(() -> served(a) > 0 && served(b) > 0
+                && served(a) + served(b) == PARTITIONS);
+        NodeCache<Object, Object> onA = a.cluster().createCache(CacheConfig.named("orders"), false);
+        NodeCache<Object, Object> onB = b.cluster().cache("orders");
+        GrowableBuffer key = new GrowableBuffer(16);
+        for (long k = 0; k < ENTRIES; k++) {
+            key.reset();
+            a.engine().binaryContext().encode(k, key);
+            int p = onA.partitionOf(key.array(), 0, key.position());
+            (a.cluster().serves(p) ? onA : onB).put(k, "value " + k);
+        }
+        Set<Integer> ofA = new HashSet<>();
+        long[] sizes = new long[PARTITIONS];
+        for (int p = 0; p < PARTITIONS; p++) {
+            if (a.cluster().serves(p)) {
+                ofA.add(p);
+                sizes[p] = onA.store(p).size();
+            }
+        }
+        long movesOfB = new ObjectMapper().readTree(b.cluster().statusJson()).get("moves").get("done").asLong();
+
+        stops.remove(stops.size() - 2);
+        stop(a);
+        await().atMost(Duration.ofSeconds(30)).until(() -> ofA.stream().allMatch(p -> b.cluster().map().owner(p) == null));
+        Member back = start("back", "a", dir);
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> ofA.stream().allMatch(p -> back.cluster().serves(p)));
+        NodeCache<Object, Object> again = back.engine().nodeCache("orders");
+        for (int p : ofA) {
+            assertThat(again.store(p).size()).as("partition %d", p).isEqualTo(sizes[p]);
+            assertThat(b.cluster().serves(p)).isFalse();
+        }
+        assertThat(new ObjectMapper().readTree(back.cluster().statusJson()).get("moves").get("done").asLong())
+                .isZero();
+        assertThat(new ObjectMapper().readTree(b.cluster().statusJson()).get("moves").get("done").asLong())
+                .isEqualTo(movesOfB);
     }
 
     private static int served(Member m) {
