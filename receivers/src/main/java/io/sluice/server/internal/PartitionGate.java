@@ -75,6 +75,19 @@ final class PartitionGate {
         return node.nodeCache(config.name()).partitions();
     }
 
+    /**
+     * A cache a request names: on a cluster member, created here first if the cluster's catalogue has it and this
+     * node has not applied that change yet (a client may use it through another member right after creating it).
+     *
+     * @throws io.sluice.CacheNotFoundException if neither this node nor the cluster has it
+     */
+    NodeCache<Object, Object> cache(NodeEngine node, String name) {
+        if (view != null && view instanceof ClusterNode cluster) {
+            return cluster.cache(name);
+        }
+        return node.nodeCache(name);
+    }
+
     /** DESTROY_CACHE: through the cluster's catalogue on a cluster member, else on this node. */
     boolean destroyCache(NodeEngine node, String name) {
         if (view != null && view instanceof ClusterNode cluster) {
