@@ -45,18 +45,22 @@ import java.util.stream.Collectors;
  *   "token": "secret", "metricsPort": 9404,
  *   "persistence": {"enabled": true, "directory": "/var/lib/sluice", "walMode": "FSYNC",
  *                   "walFlushIntervalMillis": 1000, "walSegmentSize": "64m",
- *                   "checkpointIntervalMillis": 60000}
+ *                   "checkpointIntervalMillis": 60000},
+ *   "cluster": {"zookeeper": "127.0.0.1:2181", "name": "demo", "nodeId": "a", "advertisedHost": "10.0.0.5",
+ *               "sessionTimeoutMillis": 10000}
  * }
  * }</pre>
  * Stores and a cache's {@code store} are described in {@link StoreFileConfig}.
  * Without {@code persistence} (or with {@code "enabled": false}) the node keeps everything in memory.
+ * Without {@code cluster} the node is standalone; reading a {@code cluster} object touches no class of the
+ * cluster module (an optional dependency), which only the node process's join does.
  */
 public record NodeFileConfig(String host, Integer port, Integer pageSize, Long dataRegionInitialSize,
                              Long dataRegionMaxSize, Integer applyThreads, List<CacheEntry> caches,
                              Map<String, String> receivers, Map<String, String> processors, Long maxFrameSize,
                              Integer maxConnections, Long idleTimeoutSeconds, Long maxQueuedBytes, String token,
                              PersistenceEntry persistence, TlsEntry tls, Integer metricsPort,
-                             Map<String, StoreFileConfig.StoreEntry> stores) {
+                             Map<String, StoreFileConfig.StoreEntry> stores, ClusterFileConfig cluster) {
 
     /** The keys a config file may have (what an unknown key's message lists): the node's declared options. */
     static final List<String> KEYS = NodeOptions.FILE.keys();
@@ -64,6 +68,8 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
     static final List<String> TLS_KEYS = List.of("keyStore", "keyStorePassword");
     /** The keys of the {@code persistence} object: its declared settings. */
     static final List<String> PERSISTENCE_KEYS = NodeOptions.PERSISTENCE.keys();
+    /** The keys of the {@code cluster} object: its declared settings. */
+    static final List<String> CLUSTER_KEYS = NodeOptions.CLUSTER.keys();
 
     @JsonCreator
     public NodeFileConfig(@JsonProperty("host") String host, @JsonProperty("port") Integer port,
@@ -82,11 +88,12 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                           @JsonProperty("persistence") PersistenceEntry persistence,
                           @JsonProperty("tls") TlsEntry tls,
                           @JsonProperty("metricsPort") Integer metricsPort,
-                          @JsonProperty("stores") Map<String, StoreFileConfig.StoreEntry> stores) {
+                          @JsonProperty("stores") Map<String, StoreFileConfig.StoreEntry> stores,
+                          @JsonProperty("cluster") ClusterFileConfig cluster) {
         this(host, port, pageSize, size("dataRegionInitialSize", dataRegionInitialSize),
                 size("dataRegionMaxSize", dataRegionMaxSize), applyThreads, caches, receivers, processors,
                 size("maxFrameSize", maxFrameSize), maxConnections, idleTimeoutSeconds,
-                size("maxQueuedBytes", maxQueuedBytes), token, persistence, tls, metricsPort, stores);
+                size("maxQueuedBytes", maxQueuedBytes), token, persistence, tls, metricsPort, stores, cluster);
     }
 
     /** The node's TLS: a PKCS#12 key store holding its key and certificate. Absent: plain TCP. */
@@ -199,7 +206,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
     /** No file: every default. */
     static NodeFileConfig empty() {
         return new NodeFileConfig(null, null, null, (Long) null, null, null, null, null, null, (Long) null, null,
-                null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -217,6 +224,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                     + where(e.getPath()) + "; the keys are " + (e.getPath().size() <= 1 ? KEYS
                     : "persistence".equals(e.getPath().get(0).getFieldName()) ? PERSISTENCE_KEYS
                     : "tls".equals(e.getPath().get(0).getFieldName()) ? TLS_KEYS
+                    : "cluster".equals(e.getPath().get(0).getFieldName()) ? CLUSTER_KEYS
                     : "stores".equals(e.getPath().get(0).getFieldName())
                             ? (e.getPath().size() >= 4 ? StoreFileConfig.JDBC_KEYS : StoreFileConfig.STORE_KEYS)
                     : e.getPath().size() >= 4 ? StoreFileConfig.CACHE_STORE_KEYS : "name, partitions, store"));
@@ -308,6 +316,9 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         }
         for (CacheConfig cache : cacheConfigs()) {
             apply("caches", cache, b::cache);
+        }
+        if (cluster != null) {
+            b.cluster(cluster.config());
         }
         try {
             return b.build();
@@ -433,6 +444,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         m.put("tls", tls == null ? "off" : "key store " + tls.keyStore());
         m.put("metricsPort", metricsPort == null ? "off" : metricsPort);
         m.put("persistence", persistence == null ? PersistenceConfig.disabled() : persistence.config());
+        m.put("cluster", cluster == null ? "none (standalone)" : cluster.config());
         return m;
     }
 }
