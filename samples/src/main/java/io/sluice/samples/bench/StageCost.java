@@ -64,6 +64,8 @@ public final class StageCost {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final int RING = 1024;
+    /** Partitions of the cache: {@code -Dsluice.partitions=N}, default 1,024 as in the load generator. */
+    private static final int PARTITIONS = Integer.getInteger("sluice.partitions", 1024);
     /** Values kept reachable so that the JIT cannot drop the work that made them. */
     private static final Object[] SINK = new Object[RING];
 
@@ -137,7 +139,7 @@ public final class StageCost {
                 BinaryObject[] values = prebuilt(builder);
                 yield () -> {
                     try (DataStreamer<Long, Object> streamer = new Streamer<>("orders", options(),
-                            new DiscardingTransport(), context, () -> { })) {
+                            new DiscardingTransport(PARTITIONS), context, () -> { })) {
                         return onThread(() -> {
                             for (long k = 0; k < entries; k++) {
                                 streamer.addData(k, values[(int) k & (RING - 1)]);
@@ -190,7 +192,7 @@ public final class StageCost {
             config.persistence(PersistenceConfig.at(dir).withWalMode(WalMode.LOG_ONLY));
         }
         try (SluiceNode node = SluiceNode.start(config.build())) {
-            Cache<Long, Object> cache = node.createCache(CacheConfig.named("orders").withPartitions(1024));
+            Cache<Long, Object> cache = node.createCache(CacheConfig.named("orders").withPartitions(PARTITIONS));
             BinaryObjectBuilder builder = node.binary().builder(StockOrderFields.TYPE_NAME);
             long start = processCpu();
             try (DataStreamer<Long, Object> streamer = node.dataStreamer("orders", options())) {
