@@ -91,7 +91,7 @@ final class PartitionBuffers {
         } else {
             // Outside the lock: releasing it would wait for the read. The next entry's lock waits only for what the
             // caller's work in between (building, encoding the next value) has not covered.
-            CacheLines.readAhead(open, end, entryLength);
+            CacheLines.readAhead(open, end - entryLength, end);
         }
         return joined;
     }
