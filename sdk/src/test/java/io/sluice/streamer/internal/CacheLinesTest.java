@@ -27,6 +27,7 @@ class CacheLinesTest {
         assertThat(CacheLines.readAhead(array, 500, 520)).as("chunk 3 would be 768..1023: outside").isZero();
         assertThat(CacheLines.readAhead(array, 200, 300)).as("chunk 2 cut at 600: 512 and 576").isEqualTo(2);
         assertThat(CacheLines.readAhead(array, 0, 600)).as("a full array").isZero();
+        assertThat(CacheLines.readAhead(new byte[1030], 700, 1000)).as("less than a line after the end").isZero();
         assertThat(CacheLines.readAhead(new byte[0], 0, 0)).isZero();
     }
 }
