@@ -18,9 +18,19 @@ final class DiscardingTransport implements StreamerTransport {
 
     private static final List<String> NODES = List.of("discard");
 
+    private final int partitions;
+
+    DiscardingTransport() {
+        this(CacheConfig.DEFAULT_PARTITIONS);
+    }
+
+    DiscardingTransport(int partitions) {
+        this.partitions = partitions;
+    }
+
     @Override
     public int partitions(String cacheName) {
-        return CacheConfig.DEFAULT_PARTITIONS;
+        return partitions;
     }
 
     @Override

@@ -106,6 +106,11 @@ final class PartitionBuffer {
         return count;
     }
 
+    /** The open batch's array (null when there is none); its bytes past {@link #length()} are free. */
+    byte[] data() {
+        return data;
+    }
+
     int length() {
         return length;
     }
