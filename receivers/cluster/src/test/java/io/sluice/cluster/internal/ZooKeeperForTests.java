@@ -10,6 +10,9 @@ final class ZooKeeperForTests {
     }
 
     static TestingServer start() throws Exception {
+        // The test's ZooKeeper need not survive a power cut: without an fsync per write (3.6 ms on this disk, several
+        // per Helix transition) three members settle 1,024 partitions in 30 s instead of 64 s (one run each, load 8).
+        System.setProperty("zookeeper.forceSync", "no");
         InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1, null, "127.0.0.1");
         return new TestingServer(spec, true);
     }

@@ -45,6 +45,7 @@ class ClusterNodeHelixTest {
 
     @BeforeAll
     static void startZooKeeper() throws Exception {
+        System.setProperty("zookeeper.forceSync", "no"); // a test's ZooKeeper: no fsync per write (2x faster settling)
         zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true);
     }
 
