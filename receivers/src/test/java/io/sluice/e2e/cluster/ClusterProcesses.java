@@ -1,0 +1,238 @@
+package io.sluice.e2e.cluster;
+
+import io.sluice.client.ClientConfig;
+import io.sluice.client.SluiceClient;
+import io.sluice.Sluice;
+import io.sluice.protocol.internal.ClusterMap;
+import io.sluice.server.internal.NodeProcess;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.awaitility.core.ConditionTimeoutException;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A cluster on loopback for the tests: ZooKeeper in the test JVM (curator-test's TestingServer, a short tick so
+ * that sessions may be short), the cluster created once, and nodes as processes from {@code sluice-node.jar}, each
+ * with a persistent region of its own under the test's directory and a port it keeps across restarts. Closing it
+ * kills every node still running and stops ZooKeeper.
+ */
+final class ClusterProcesses implements AutoCloseable {
+
+    /** The cluster's partition count: the default of a cluster created without one. */
+    static final int PARTITIONS = 1024;
+
+    private static final Path JAR = Path.of("target", "sluice-node.jar");
+
+    private final TestingServer zookeeper;
+    private final Path dir;
+    private final String name;
+    private final Map<String, Integer> ports = new LinkedHashMap<>();
+    private final Map<String, NodeProcess> running = new LinkedHashMap<>();
+    /** Every process started, running or not: their logs are printed when a test fails. */
+    private final List<NodeProcess> started = new ArrayList<>();
+
+    private ClusterProcesses(TestingServer zookeeper, Path dir, String name) {
+        this.zookeeper = zookeeper;
+        this.dir = dir;
+        this.name = name;
+    }
+
+    /**
+     * Starts ZooKeeper and creates the cluster (P = {@link #PARTITIONS}).
+     *
+     * @param rebalanceDelay how long a node may be away and keep its partitions
+     */
+    static ClusterProcesses create(String name, Duration rebalanceDelay) throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "cluster-" + name + "-");
+        // tickTime 500 ms: ZooKeeper grants sessions of 1-10 s (2-20 ticks), the node's default (10 s) included.
+        TestingServer zk = new TestingServer(new InstanceSpec(dir.resolve("zookeeper").toFile(), -1, -1, -1, true,
+                -1, 500, -1), true);
+        ClusterProcesses cluster = new ClusterProcesses(zk, dir, name);
+        try {
+            ClusterCreation.create(zk.getConnectString(), name, PARTITIONS, rebalanceDelay, dir);
+        } catch (Exception | Error e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    String zookeeper() {
+        return zookeeper.getConnectString();
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** Starts a node (again, after a stop, on its old port and directory) and waits until it listens. */
+    NodeProcess start(String nodeId) {
+        if (running.containsKey(nodeId)) {
+            throw new IllegalStateException(nodeId + " runs already");
+        }
+        int port = ports.computeIfAbsent(nodeId, id -> freePort());
+        Path data = dir.resolve(nodeId);
+        String config = """
+                {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "%s", "applyThreads": 2,
+                 "persistence": {"directory": "%s", "walMode": "LOG_ONLY"},
+                 "cluster": {"zookeeper": "%s", "name": "%s", "nodeId": "%s"}}
+                """.formatted(System.getProperty("sluice.cluster.it.region", "384m"), json(data.toString()),
+                zookeeper(), name, nodeId);
+        List<String> jvm = List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
+                "-XX:+UseSerialGC");
+        NodeProcess node = NodeProcess.start(JAR, List.of(), config, jvm, dir.resolve("logs"), List.of(), port);
+        started.add(node);
+        running.put(nodeId, node);
+        return node;
+    }
+
+    /** SIGTERM and wait for the exit. @return its exit code */
+    int stop(String nodeId) {
+        return running.remove(nodeId).stop();
+    }
+
+    /** kill -9. */
+    void kill(String nodeId) throws InterruptedException {
+        running.remove(nodeId).kill();
+    }
+
+    NodeProcess node(String nodeId) {
+        return running.get(nodeId);
+    }
+
+    /** The addresses of the nodes running now. */
+    String[] addresses() {
+        return running.values().stream().map(NodeProcess::address).toArray(String[]::new);
+    }
+
+    /** A client that knows every running node's address. */
+    Sluice client() {
+        return SluiceClient.connect(ClientConfig.builder().addresses(addresses())
+                .requestTimeout(Duration.ofSeconds(30)).build());
+    }
+
+    /** The map as the given running node serves it. */
+    ClusterMap map(String nodeId) {
+        try {
+            return ProtocolProbe.map(running.get(nodeId).address());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The node's status JSON (NODE_STATUS). */
+    String status(String nodeId) {
+        try {
+            return ProtocolProbe.status(running.get(nodeId).address());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Waits until every running node serves one map (the same version) in which every partition has an owner and
+     * the owners are exactly the running nodes.
+     *
+     * @return that map
+     */
+    ClusterMap awaitSettled(Duration atMost) {
+        AtomicReference<String> last = new AtomicReference<>("no map yet");
+        AtomicReference<ClusterMap> settled = new AtomicReference<>();
+        try {
+            await().atMost(atMost).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+                Map<String, ClusterMap> maps = new TreeMap<>();
+                for (String id : running.keySet()) {
+                    maps.put(id, map(id));
+                }
+                ClusterMap first = maps.values().iterator().next();
+                Map<String, Integer> owned = partitionsPerOwner(first);
+                last.set("versions " + versions(maps) + ", owners " + owned);
+                if (maps.values().stream().allMatch(first::equals) && !owned.containsKey(null)
+                        && owned.keySet().equals(running.keySet())) {
+                    settled.set(first);
+                    return true;
+                }
+                return false;
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("no settled map of " + running.keySet() + " within " + atMost + ": " + last.get(),
+                    e);
+        }
+        return settled.get();
+    }
+
+    /** Partitions per owner id (null: partitions no node serves now), in id order. */
+    static Map<String, Integer> partitionsPerOwner(ClusterMap map) {
+        Map<String, Integer> owned = new TreeMap<>((a, b) -> a == null ? (b == null ? 0 : -1)
+                : b == null ? 1 : a.compareTo(b));
+        for (int p = 0; p < map.partitions(); p++) {
+            owned.merge(map.owner(p), 1, Integer::sum);
+        }
+        return owned;
+    }
+
+    /** The partitions whose owner differs between the two maps (by node id). */
+    static Set<Integer> movedPartitions(ClusterMap before, ClusterMap after) {
+        Set<Integer> moved = new TreeSet<>();
+        for (int p = 0; p < before.partitions(); p++) {
+            if (!java.util.Objects.equals(before.owner(p), after.owner(p))) {
+                moved.add(p);
+            }
+        }
+        return moved;
+    }
+
+    private static Map<String, Long> versions(Map<String, ClusterMap> maps) {
+        Map<String, Long> v = new HashMap<>();
+        maps.forEach((id, m) -> v.put(id, m == null ? -1 : m.version()));
+        return v;
+    }
+
+    /** Every node's log, for a failing test's output. */
+    String logs() {
+        StringBuilder out = new StringBuilder();
+        for (NodeProcess node : started) {
+            out.append("---- node ").append(node.address()).append(" (pid ").append(node.pid()).append(")\n")
+                    .append(node.output());
+        }
+        return out.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (NodeProcess node : started) {
+            node.close(); // kill -9 of what still runs: the test is over
+        }
+        running.clear();
+        zookeeper.close();
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String json(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+}
