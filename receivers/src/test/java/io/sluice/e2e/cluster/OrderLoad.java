@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,23 +37,36 @@ final class OrderLoad {
     private final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     private volatile Throwable ended;
 
-    private OrderLoad(Sluice client, long from, long to, String name) {
-        thread = new Thread(() -> run(client, from, to), name);
+    private OrderLoad(Sluice client, long from, long to, String name, Duration spread) {
+        thread = new Thread(() -> run(client, from, to, spread.toNanos()), name);
         thread.setDaemon(true);
     }
 
     /** Starts streaming the keys [from, to) into {@link #CACHE}; the streamer waits up to 90 s for a partition. */
     static OrderLoad start(Sluice client, long from, long to, String name) {
-        OrderLoad load = new OrderLoad(client, from, to, name);
+        return start(client, from, to, name, Duration.ZERO);
+    }
+
+    /**
+     * A load paced to last at least {@code spread} (a node can then come or go while it runs, whatever the
+     * machine's speed).
+     */
+    static OrderLoad start(Sluice client, long from, long to, String name, Duration spread) {
+        OrderLoad load = new OrderLoad(client, from, to, name, spread);
         load.thread.start();
         return load;
     }
 
-    private void run(Sluice client, long from, long to) {
+    private void run(Sluice client, long from, long to, long spreadNanos) {
+        long start = System.nanoTime();
         BinaryObjectBuilder builder = client.binary().builder("StockOrder");
         try (DataStreamer<Long, BinaryObject> streamer = client.dataStreamer(CACHE, StreamerOptions.builder()
                 .timeout(Duration.ofSeconds(90)).build())) {
             for (long k = from; k < to; k++) {
+                if (spreadNanos > 0 && (k - from) % 1000 == 0) {
+                    long due = start + (long) ((double) spreadNanos * (k - from) / (to - from));
+                    LockSupport.parkNanos(due - System.nanoTime());
+                }
                 streamer.addData(k, order(builder, k)).whenComplete((ok, error) -> {
                     if (error == null) {
                         acknowledged.incrementAndGet();
@@ -117,6 +131,18 @@ final class OrderLoad {
         }
         assertThat(missing + wrong).as("of keys [%d, %d): %d missing, %d with another value (first: %d)",
                 from, to, missing, wrong, firstBad).isZero();
+    }
+
+    /** Asserts that a scan through this client meets n entries, each key once. */
+    static void assertScanMeetsEachOnce(Sluice client, long n) {
+        Set<Long> keys = new HashSet<>();
+        long[] met = {0};
+        client.<Long, BinaryObject>cache(CACHE).withKeepBinary().scan().forEach(e -> {
+            met[0]++;
+            keys.add(e.getKey());
+        });
+        assertThat(met[0]).as("entries a scan meets (%d distinct keys)", keys.size()).isEqualTo(n);
+        assertThat(keys).as("distinct keys a scan meets").hasSize((int) n);
     }
 
     private static boolean matches(BinaryObject o, long id) {

@@ -1,0 +1,72 @@
+package io.sluice.e2e.cluster;
+
+import io.sluice.CacheConfig;
+import io.sluice.Sluice;
+import io.sluice.protocol.internal.ClusterMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A node of a three-node cluster stopped with SIGTERM during a load and started again on its persistent region
+ * within the rebalance delay (30 s here): no partition moves (the owners are those of before, and no node took a
+ * partition over), the load, held up while the node's partitions had no owner, resumes and completes, and every
+ * acknowledged entry is there.
+ */
+@Timeout(300)
+class ClusterRestartIT {
+
+    private static final Duration DELAY = Duration.ofSeconds(30);
+
+    @Test
+    void aNodeRestartedWithinTheDelayGetsItsPartitionsBackWithoutMovingData() throws Exception {
+        long n = OrderLoad.entries();
+        try (ClusterProcesses cluster = ClusterProcesses.create("restart", DELAY)) {
+            try {
+                for (String id : new String[] {"node-1", "node-2", "node-3"}) {
+                    cluster.start(id);
+                }
+                ClusterMap before = cluster.awaitSettled(Duration.ofSeconds(60));
+                try (Sluice client = cluster.client()) {
+                    client.getOrCreateCache(CacheConfig.named(OrderLoad.CACHE));
+                    OrderLoad load = OrderLoad.start(client, 0, n, "load", Duration.ofSeconds(20));
+                    load.awaitAcknowledged(n / 4, Duration.ofSeconds(120));
+                    long stoppedAt = System.nanoTime();
+                    assertThat(cluster.stop("node-2")).as("node-2's exit code on SIGTERM").isZero();
+                    long acknowledgedAtStop = load.acknowledged();
+                    assertThat(acknowledgedAtStop).as("acknowledged when node-2 stopped").isLessThan(n);
+                    // Away: its partitions have no owner (they do not move), on the survivors' map.
+                    await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
+                        ClusterMap away = cluster.map("node-1");
+                        return ClusterProcesses.partitionsPerOwner(away).getOrDefault(null, 0)
+                                .equals(ClusterProcesses.partitionsPerOwner(before).get("node-2"));
+                    });
+                    cluster.start("node-2");
+                    ClusterMap after = cluster.awaitSettled(Duration.ofSeconds(60));
+                    double away = (System.nanoTime() - stoppedAt) / 1e9;
+                    assertThat(away).as("seconds node-2 was away (must stay within the delay)")
+                            .isLessThan(DELAY.toSeconds());
+                    System.out.printf("ClusterRestartIT: node-2 stopped after %,d acknowledged, settled again after"
+                            + " %.1f s%n", acknowledgedAtStop, away);
+
+                    assertThat(ClusterProcesses.movedPartitions(before, after)).as("partitions moved").isEmpty();
+                    load.assertCompleted(n, Duration.ofSeconds(200));
+                    assertThat(client.cache(OrderLoad.CACHE).size()).as("size").isEqualTo(n);
+                    OrderLoad.assertReadable(client, 0, n);
+                    for (String id : new String[] {"node-1", "node-2", "node-3"}) {
+                        String status = cluster.status(id);
+                        assertThat(NodeStatus.movesCompleted(status)).as("moves %s reports in %s", id, status)
+                                .isZero();
+                    }
+                }
+            } catch (AssertionError | RuntimeException e) {
+                System.err.println(cluster.logs());
+                throw e;
+            }
+        }
+    }
+}
