@@ -31,14 +31,15 @@ import static org.awaitility.Awaitility.await;
  * A cluster on loopback for the tests: ZooKeeper in the test JVM (curator-test's TestingServer, a short tick so
  * that sessions may be short), the cluster created once, and nodes as processes from {@code sluice-node.jar}, each
  * with a persistent region of its own under the test's directory and a port it keeps across restarts. Closing it
- * kills every node still running and stops ZooKeeper.
+ * kills every node still running and stops ZooKeeper. Public for the connectors' cluster test (receivers' test jar);
+ * the node jar is {@code target/sluice-node.jar}, or the system property {@code sluice.node.jar}.
  */
-final class ClusterProcesses implements AutoCloseable {
+public final class ClusterProcesses implements AutoCloseable {
 
     /** The cluster's partition count: the default of a cluster created without one. */
-    static final int PARTITIONS = 1024;
+    public static final int PARTITIONS = 1024;
 
-    private static final Path JAR = Path.of("target", "sluice-node.jar");
+    private static final Path JAR = Path.of(System.getProperty("sluice.node.jar", "target/sluice-node.jar"));
 
     private final TestingServer zookeeper;
     private final Path dir;
@@ -59,7 +60,7 @@ final class ClusterProcesses implements AutoCloseable {
      *
      * @param rebalanceDelay how long a node may be away and keep its partitions
      */
-    static ClusterProcesses create(String name, Duration rebalanceDelay) throws Exception {
+    public static ClusterProcesses create(String name, Duration rebalanceDelay) throws Exception {
         Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "cluster-" + name + "-");
         // tickTime 500 ms: ZooKeeper grants sessions of 1-10 s (2-20 ticks), the node's default (10 s) included.
         TestingServer zk = new TestingServer(new InstanceSpec(dir.resolve("zookeeper").toFile(), -1, -1, -1, true,
@@ -74,16 +75,16 @@ final class ClusterProcesses implements AutoCloseable {
         return cluster;
     }
 
-    String zookeeper() {
+    public String zookeeper() {
         return zookeeper.getConnectString();
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
     /** Starts a node (again, after a stop, on its old port and directory) and waits until it listens. */
-    NodeProcess start(String nodeId) {
+    public NodeProcess start(String nodeId) {
         if (running.containsKey(nodeId)) {
             throw new IllegalStateException(nodeId + " runs already");
         }
@@ -104,32 +105,32 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     /** SIGTERM and wait for the exit. @return its exit code */
-    int stop(String nodeId) {
+    public int stop(String nodeId) {
         return running.remove(nodeId).stop();
     }
 
     /** kill -9. */
-    void kill(String nodeId) throws InterruptedException {
+    public void kill(String nodeId) throws InterruptedException {
         running.remove(nodeId).kill();
     }
 
-    NodeProcess node(String nodeId) {
+    public NodeProcess node(String nodeId) {
         return running.get(nodeId);
     }
 
     /** The addresses of the nodes running now. */
-    String[] addresses() {
+    public String[] addresses() {
         return running.values().stream().map(NodeProcess::address).toArray(String[]::new);
     }
 
     /** A client that knows every running node's address. */
-    Sluice client() {
+    public Sluice client() {
         return SluiceClient.connect(ClientConfig.builder().addresses(addresses())
                 .requestTimeout(Duration.ofSeconds(30)).build());
     }
 
     /** The map as the given running node serves it. */
-    ClusterMap map(String nodeId) {
+    public ClusterMap map(String nodeId) {
         try {
             return ProtocolProbe.map(running.get(nodeId).address());
         } catch (IOException e) {
@@ -138,7 +139,7 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     /** The node's status JSON (NODE_STATUS). */
-    String status(String nodeId) {
+    public String status(String nodeId) {
         try {
             return ProtocolProbe.status(running.get(nodeId).address());
         } catch (IOException e) {
@@ -152,7 +153,7 @@ final class ClusterProcesses implements AutoCloseable {
      *
      * @return that map
      */
-    ClusterMap awaitSettled(Duration atMost) {
+    public ClusterMap awaitSettled(Duration atMost) {
         AtomicReference<String> last = new AtomicReference<>("no map yet");
         AtomicReference<ClusterMap> settled = new AtomicReference<>();
         try {
@@ -179,7 +180,7 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     /** Partitions per owner id (null: partitions no node serves now), in id order. */
-    static Map<String, Integer> partitionsPerOwner(ClusterMap map) {
+    public static Map<String, Integer> partitionsPerOwner(ClusterMap map) {
         Map<String, Integer> owned = new TreeMap<>((a, b) -> a == null ? (b == null ? 0 : -1)
                 : b == null ? 1 : a.compareTo(b));
         for (int p = 0; p < map.partitions(); p++) {
@@ -189,7 +190,7 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     /** The partitions whose owner differs between the two maps (by node id). */
-    static Set<Integer> movedPartitions(ClusterMap before, ClusterMap after) {
+    public static Set<Integer> movedPartitions(ClusterMap before, ClusterMap after) {
         Set<Integer> moved = new TreeSet<>();
         for (int p = 0; p < before.partitions(); p++) {
             if (!java.util.Objects.equals(before.owner(p), after.owner(p))) {
@@ -205,12 +206,16 @@ final class ClusterProcesses implements AutoCloseable {
         return v;
     }
 
-    /** Every node's log, for a failing test's output. */
-    String logs() {
+    /** The last 150 lines each node wrote, for a failing test's output. */
+    public String logs() {
         StringBuilder out = new StringBuilder();
         for (NodeProcess node : started) {
-            out.append("---- node ").append(node.address()).append(" (pid ").append(node.pid()).append(")\n")
-                    .append(node.output());
+            String[] lines = node.output().split("\n");
+            out.append("---- node ").append(node.address()).append(" (pid ").append(node.pid()).append("), ")
+                    .append(Math.min(150, lines.length)).append(" of ").append(lines.length).append(" lines\n");
+            for (int i = Math.max(0, lines.length - 150); i < lines.length; i++) {
+                out.append(lines[i]).append('\n');
+            }
         }
         return out.toString();
     }
