@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
@@ -47,6 +48,7 @@ public final class NodeConfig {
     private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors;
     private final Map<String, Supplier<? extends CacheStore<?, ?>>> stores;
     private final List<CacheConfig> caches;
+    private final ClusterConfig cluster;
 
     private NodeConfig(Builder b) {
         this.dataRegion = b.region();
@@ -56,6 +58,7 @@ public final class NodeConfig {
         this.processors = Collections.unmodifiableMap(new LinkedHashMap<>(b.processors));
         this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(b.stores));
         this.caches = List.copyOf(b.caches.values());
+        this.cluster = b.cluster;
     }
 
     /** The defaults: 4 KiB pages, a data region of 256 MiB at start and 4 GiB at most, one apply thread per processor. */
@@ -115,6 +118,14 @@ public final class NodeConfig {
         return caches;
     }
 
+    /**
+     * The cluster the node joins, if any; empty (the default): the node is standalone and needs no ZooKeeper.
+     * Joining is the node process's ({@link ClusterConfig}).
+     */
+    public Optional<ClusterConfig> cluster() {
+        return Optional.ofNullable(cluster);
+    }
+
     /** Whether the name is one of the built-in receivers ({@link Receivers}). */
     static boolean isBuiltInReceiver(String name) {
         return ReceiverRegistry.BUILT_INS.containsKey(name);
@@ -126,7 +137,8 @@ public final class NodeConfig {
                 + ", dataRegionMaxSize=" + dataRegionMaxSize() + ", applyThreads=" + applyThreads
                 + ", persistence=" + persistence + ", receivers=" + receivers.keySet() + ", processors=" + processors.keySet()
                 + (stores.isEmpty() ? "" : ", stores=" + stores.keySet())
-                + (caches.isEmpty() ? "" : ", caches=" + caches.stream().map(CacheConfig::name).toList()) + '}';
+                + (caches.isEmpty() ? "" : ", caches=" + caches.stream().map(CacheConfig::name).toList())
+                + (cluster == null ? "" : ", cluster=" + cluster) + '}';
     }
 
     /** Builds a {@link NodeConfig}; every setter checks its argument, {@link #build()} checks them together. */
@@ -141,6 +153,7 @@ public final class NodeConfig {
         private final Map<String, Supplier<? extends EntryProcessor<?, ?, ?>>> processors = new LinkedHashMap<>();
         private final Map<String, Supplier<? extends CacheStore<?, ?>>> stores = new LinkedHashMap<>();
         private final Map<String, CacheConfig> caches = new LinkedHashMap<>();
+        private ClusterConfig cluster;
 
         private Builder() {
         }
@@ -309,6 +322,18 @@ public final class NodeConfig {
                         + "' is already declared; each name may be declared once (NodeConfig.cache)");
             }
             caches.put(config.name(), config);
+            return this;
+        }
+
+        /**
+         * Makes the node a member of a cluster (ZooKeeper's address, the cluster's name, the node's id); default
+         * none: standalone. The node process ({@code sluice-node.jar}) joins it once its server listens;
+         * {@link SluiceNode#start} refuses a config with a cluster.
+         *
+         * @throws NullPointerException if cluster is null
+         */
+        public Builder cluster(ClusterConfig cluster) {
+            this.cluster = Objects.requireNonNull(cluster, "cluster");
             return this;
         }
 

@@ -36,6 +36,8 @@ public final class NodeOptions {
     public static final Section FILE = new Section("key");
     /** The node file's {@code persistence} object ({@link PersistenceConfig}). */
     public static final Section PERSISTENCE = new Section("setting");
+    /** The node file's {@code cluster} object ({@link ClusterConfig}). */
+    public static final Section CLUSTER = new Section("setting");
 
     public static final Option<String> HOST = FILE.add(Option.text("host", DEFAULT_HOST,
             "`127.0.0.1`", "address to listen on"));
@@ -89,6 +91,9 @@ public final class NodeOptions {
                     + " store) and check that the certificate names the host they dial"));
     public static final Option<Object> PERSISTENCE_OBJECT = FILE.add(Option.structure("persistence",
             "none (in memory)", "see [durability.md](durability.md)"));
+    public static final Option<Object> CLUSTER_OBJECT = FILE.add(Option.structure("cluster", "none (standalone)",
+            "`{\"zookeeper\": \"127.0.0.1:2181\", \"name\": \"demo\", \"nodeId\": \"a\"}`: the node joins"
+                    + " this cluster; see [cluster.md](cluster.md)"));
     public static final Option<Integer> METRICS_PORT = FILE.add(Option.of("metricsPort", null, null,
             v -> v >= 0 && v <= 65535, "be between 0 (any free port) and 65535", "", "none (off)",
             "serve the node's metrics as Prometheus text at `http://HOST:PORT/metrics` on the node's `host`; 0 = any"
@@ -128,6 +133,31 @@ public final class NodeOptions {
                     + " once queued (0 – 1 GiB; `PersistenceConfig.withRecoveredKeysMemory`)"));
     public static final Option<Boolean> ENABLED = PERSISTENCE.add(Option.of("enabled", null, true, v -> true,
             "be true or false", "", "true when the object is present", "`false` keeps the node in memory"));
+
+    /** A cluster's name or a node's id: a ZooKeeper path element Helix accepts, and readable in logs. */
+    private static final java.util.regex.Pattern CLUSTER_WORD = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,100}");
+
+    public static final Option<String> ZOOKEEPER = CLUSTER.add(Option.of("zookeeper", "ClusterConfig", null,
+            v -> true, "be host:port[,host:port...]", "", "— (required)",
+            "ZooKeeper's connect string, `host:port[,host:port...]`"));
+    public static final Option<String> CLUSTER_NAME = CLUSTER.add(Option.of("name", "ClusterConfig", null,
+            v -> CLUSTER_WORD.matcher(v).matches(), "be 1 to 100 letters, digits, _, - or .", "", "— (required)",
+            "the cluster's name, as `create-cluster --name` made it"));
+    public static final Option<String> NODE_ID = CLUSTER.add(Option.of("nodeId", "ClusterConfig", null,
+            v -> CLUSTER_WORD.matcher(v).matches(), "be 1 to 100 letters, digits, _, - or .", "", "— (required)",
+            "this node's id, unique in the cluster (a second node with the same id is refused); a node that comes"
+                    + " back with its id gets its partitions back"));
+    public static final Option<String> ADVERTISED_HOST = CLUSTER.add(Option.of("advertisedHost", "ClusterConfig",
+            null, v -> true, "be a host name or address, without a port", "", "the node's `host`",
+            "the address the other nodes and the clients dial, put in the map with the node's port; required"
+                    + " when `host` is `0.0.0.0`"));
+    /** File key {@code sessionTimeoutMillis}. */
+    public static final Option<Duration> SESSION_TIMEOUT = CLUSTER.add(Option.of("sessionTimeout", "ClusterConfig",
+            ClusterConfig.DEFAULT_SESSION_TIMEOUT, between(Duration.ofSeconds(1), Duration.ofMinutes(10)),
+            "be between 1 s and 10 minutes", "", "10000",
+            "ZooKeeper session timeout: a node that stops answering keeps its partitions this long; one whose"
+                    + " session expired stops serving writes until it has joined again (1 s – 10 min; ZooKeeper"
+                    + " bounds it to 2 – 20 of its ticks)").fileKey("sessionTimeoutMillis"));
 
     private NodeOptions() {
     }

@@ -50,10 +50,12 @@ public final class SluiceNode implements Sluice {
      * Starts a node: reserves its data region and starts its apply threads.
      *
      * @throws NullPointerException if config is null
+     * @throws IllegalArgumentException if the config has a cluster ({@link NodeConfig#cluster()}: only the node
+     *         process joins one)
      * @throws IllegalStateException if a custom receiver's or processor's factory throws or returns null
      */
     public static SluiceNode start(NodeConfig config) {
-        Objects.requireNonNull(config, "config");
+        requireStandalone(config);
         return new SluiceNode(Engines.STARTER.start(config));
     }
 
@@ -63,12 +65,24 @@ public final class SluiceNode implements Sluice {
      * per registry: a second node's meters would be the first's.
      *
      * @throws NullPointerException if config or registry is null
+     * @throws IllegalArgumentException if the config has a cluster ({@link NodeConfig#cluster()}: only the node
+     *         process joins one)
      * @throws IllegalStateException if a custom receiver's or processor's factory throws or returns null
      */
     public static SluiceNode start(NodeConfig config, MeterRegistry registry) {
-        Objects.requireNonNull(config, "config");
+        requireStandalone(config);
         Objects.requireNonNull(registry, "registry");
         return new SluiceNode(Engines.STARTER.start(config, registry));
+    }
+
+    /** An embedded node serves no port the other members and the clients could reach: it cannot be a member. */
+    private static void requireStandalone(NodeConfig config) {
+        Objects.requireNonNull(config, "config");
+        if (config.cluster().isPresent()) {
+            throw new IllegalArgumentException("an embedded node does not join a cluster (NodeConfig.cluster is "
+                    + config.cluster().get() + "); run the node process, java -jar sluice-node.jar --config"
+                    + " node.json, with \"cluster\" in its file (docs/cluster.md)");
+        }
     }
 
     /** This node's id: the one node a streamer's affinity maps every partition to. */

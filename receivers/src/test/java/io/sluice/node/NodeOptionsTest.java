@@ -33,6 +33,8 @@ class NodeOptionsTest {
                 NodeOptions.FILE.markdownTable()).contains(NodeOptions.FILE.markdownTable());
         assertThat(doc("durability.md")).as("docs/durability.md's persistence table; expected:%n%s",
                 NodeOptions.PERSISTENCE.markdownTable()).contains(NodeOptions.PERSISTENCE.markdownTable());
+        assertThat(doc("cluster.md")).as("docs/cluster.md's cluster table; expected:%n%s",
+                NodeOptions.CLUSTER.markdownTable()).contains(NodeOptions.CLUSTER.markdownTable());
     }
 
     @Test
@@ -41,6 +43,8 @@ class NodeOptionsTest {
                 .containsExactlyInAnyOrderElementsOf(NodeOptions.FILE.keys());
         assertThat(names(NodeFileConfig.PersistenceEntry.class.getRecordComponents()))
                 .containsExactlyInAnyOrderElementsOf(NodeOptions.PERSISTENCE.keys());
+        assertThat(names(NodeFileConfig.ClusterEntry.class.getRecordComponents()))
+                .containsExactlyInAnyOrderElementsOf(NodeOptions.CLUSTER.keys());
     }
 
     private static List<String> names(RecordComponent[] components) {
@@ -60,6 +64,8 @@ class NodeOptionsTest {
         assertThat(p.checkpointInterval()).isEqualTo(NodeOptions.CHECKPOINT_INTERVAL.defaultValue());
         assertThat(p.checkOnRecovery()).isEqualTo(NodeOptions.CHECK_ON_RECOVERY.defaultValue());
         assertThat(p.recoveredKeysMemory()).isEqualTo(NodeOptions.RECOVERED_KEYS_MEMORY.defaultValue());
+        assertThat(ClusterConfig.of("zk:2181", "c", "n").sessionTimeout())
+                .isEqualTo(NodeOptions.SESSION_TIMEOUT.defaultValue());
     }
 
     @Test

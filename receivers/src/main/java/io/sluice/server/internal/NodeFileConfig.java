@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.sluice.CacheConfig;
 import io.sluice.EntryProcessor;
 import io.sluice.StreamReceiver;
+import io.sluice.node.ClusterConfig;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.NodeOptions;
 import io.sluice.node.PersistenceConfig;
@@ -45,18 +46,22 @@ import java.util.stream.Collectors;
  *   "token": "secret", "metricsPort": 9404,
  *   "persistence": {"enabled": true, "directory": "/var/lib/sluice", "walMode": "FSYNC",
  *                   "walFlushIntervalMillis": 1000, "walSegmentSize": "64m",
- *                   "checkpointIntervalMillis": 60000}
+ *                   "checkpointIntervalMillis": 60000},
+ *   "cluster": {"zookeeper": "127.0.0.1:2181", "name": "demo", "nodeId": "a", "advertisedHost": "10.0.0.5",
+ *               "sessionTimeoutMillis": 10000}
  * }
  * }</pre>
  * Stores and a cache's {@code store} are described in {@link StoreFileConfig}.
  * Without {@code persistence} (or with {@code "enabled": false}) the node keeps everything in memory.
+ * Without {@code cluster} the node is standalone; reading a {@code cluster} object touches no class of the
+ * cluster module (an optional dependency), which only the node process's join does.
  */
 public record NodeFileConfig(String host, Integer port, Integer pageSize, Long dataRegionInitialSize,
                              Long dataRegionMaxSize, Integer applyThreads, List<CacheEntry> caches,
                              Map<String, String> receivers, Map<String, String> processors, Long maxFrameSize,
                              Integer maxConnections, Long idleTimeoutSeconds, Long maxQueuedBytes, String token,
                              PersistenceEntry persistence, TlsEntry tls, Integer metricsPort,
-                             Map<String, StoreFileConfig.StoreEntry> stores) {
+                             Map<String, StoreFileConfig.StoreEntry> stores, ClusterEntry cluster) {
 
     /** The keys a config file may have (what an unknown key's message lists): the node's declared options. */
     static final List<String> KEYS = NodeOptions.FILE.keys();
@@ -64,6 +69,8 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
     static final List<String> TLS_KEYS = List.of("keyStore", "keyStorePassword");
     /** The keys of the {@code persistence} object: its declared settings. */
     static final List<String> PERSISTENCE_KEYS = NodeOptions.PERSISTENCE.keys();
+    /** The keys of the {@code cluster} object: its declared settings. */
+    static final List<String> CLUSTER_KEYS = NodeOptions.CLUSTER.keys();
 
     @JsonCreator
     public NodeFileConfig(@JsonProperty("host") String host, @JsonProperty("port") Integer port,
@@ -82,11 +89,69 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                           @JsonProperty("persistence") PersistenceEntry persistence,
                           @JsonProperty("tls") TlsEntry tls,
                           @JsonProperty("metricsPort") Integer metricsPort,
-                          @JsonProperty("stores") Map<String, StoreFileConfig.StoreEntry> stores) {
+                          @JsonProperty("stores") Map<String, StoreFileConfig.StoreEntry> stores,
+                          @JsonProperty("cluster") ClusterEntry cluster) {
         this(host, port, pageSize, size("dataRegionInitialSize", dataRegionInitialSize),
                 size("dataRegionMaxSize", dataRegionMaxSize), applyThreads, caches, receivers, processors,
                 size("maxFrameSize", maxFrameSize), maxConnections, idleTimeoutSeconds,
-                size("maxQueuedBytes", maxQueuedBytes), token, persistence, tls, metricsPort, stores);
+                size("maxQueuedBytes", maxQueuedBytes), token, persistence, tls, metricsPort, stores, cluster);
+    }
+
+    /** The cluster the node joins: {@code zookeeper}, {@code name} and {@code nodeId} are required. */
+    public record ClusterEntry(String zookeeper, String name, String nodeId, String advertisedHost,
+                               Long sessionTimeoutMillis) {
+        @JsonCreator
+        public ClusterEntry(@JsonProperty("zookeeper") String zookeeper, @JsonProperty("name") String name,
+                            @JsonProperty("nodeId") String nodeId, @JsonProperty("advertisedHost") String advertisedHost,
+                            @JsonProperty("sessionTimeoutMillis") Long sessionTimeoutMillis) {
+            this.zookeeper = zookeeper;
+            this.name = name;
+            this.nodeId = nodeId;
+            this.advertisedHost = advertisedHost;
+            this.sessionTimeoutMillis = sessionTimeoutMillis;
+        }
+
+        /** The config it describes. @throws IllegalArgumentException naming the key of a missing or bad value */
+        ClusterConfig config() {
+            require(NodeOptions.ZOOKEEPER, zookeeper, "ZooKeeper's address, host:port[,host:port...]");
+            require(NodeOptions.CLUSTER_NAME, name, "the cluster's name (made with create-cluster)");
+            require(NodeOptions.NODE_ID, nodeId, "this node's id, unique in the cluster");
+            ClusterConfig config;
+            try {
+                config = ClusterConfig.of(zookeeper, name, nodeId);
+            } catch (IllegalArgumentException e) {
+                // Its message starts with the setting it refuses ("nodeId is 'a/b'; ...").
+                String key = java.util.stream.Stream.of(NodeOptions.ZOOKEEPER, NodeOptions.CLUSTER_NAME,
+                        NodeOptions.NODE_ID).map(NodeOptions.Option::fileKey)
+                        .filter(k -> String.valueOf(e.getMessage()).startsWith(k + " ")).findFirst().orElse("");
+                throw new IllegalArgumentException("key 'cluster" + (key.isEmpty() ? "" : "." + key) + "': "
+                        + e.getMessage(), e);
+            }
+            if (advertisedHost != null) {
+                config = set(NodeOptions.ADVERTISED_HOST, config, c -> c.withAdvertisedHost(advertisedHost));
+            }
+            if (sessionTimeoutMillis != null) {
+                config = set(NodeOptions.SESSION_TIMEOUT, config,
+                        c -> c.withSessionTimeout(Duration.ofMillis(sessionTimeoutMillis)));
+            }
+            return config;
+        }
+
+        private static void require(NodeOptions.Option<String> option, String value, String what) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("key 'cluster." + option.fileKey() + "' is "
+                        + (value == null ? "missing" : "blank") + "; a cluster node needs " + what);
+            }
+        }
+
+        private static ClusterConfig set(NodeOptions.Option<?> option, ClusterConfig config,
+                                         java.util.function.UnaryOperator<ClusterConfig> setter) {
+            try {
+                return setter.apply(config);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("key 'cluster." + option.fileKey() + "': " + e.getMessage(), e);
+            }
+        }
     }
 
     /** The node's TLS: a PKCS#12 key store holding its key and certificate. Absent: plain TCP. */
@@ -199,7 +264,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
     /** No file: every default. */
     static NodeFileConfig empty() {
         return new NodeFileConfig(null, null, null, (Long) null, null, null, null, null, null, (Long) null, null,
-                null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -217,6 +282,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                     + where(e.getPath()) + "; the keys are " + (e.getPath().size() <= 1 ? KEYS
                     : "persistence".equals(e.getPath().get(0).getFieldName()) ? PERSISTENCE_KEYS
                     : "tls".equals(e.getPath().get(0).getFieldName()) ? TLS_KEYS
+                    : "cluster".equals(e.getPath().get(0).getFieldName()) ? CLUSTER_KEYS
                     : "stores".equals(e.getPath().get(0).getFieldName())
                             ? (e.getPath().size() >= 4 ? StoreFileConfig.JDBC_KEYS : StoreFileConfig.STORE_KEYS)
                     : e.getPath().size() >= 4 ? StoreFileConfig.CACHE_STORE_KEYS : "name, partitions, store"));
@@ -308,6 +374,9 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         }
         for (CacheConfig cache : cacheConfigs()) {
             apply("caches", cache, b::cache);
+        }
+        if (cluster != null) {
+            b.cluster(cluster.config());
         }
         try {
             return b.build();
@@ -433,6 +502,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         m.put("tls", tls == null ? "off" : "key store " + tls.keyStore());
         m.put("metricsPort", metricsPort == null ? "off" : metricsPort);
         m.put("persistence", persistence == null ? PersistenceConfig.disabled() : persistence.config());
+        m.put("cluster", cluster == null ? "none (standalone)" : cluster.config());
         return m;
     }
 }

@@ -11,6 +11,7 @@ import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
+import io.sluice.protocol.internal.ClusterMap;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
@@ -42,10 +43,12 @@ final class NodeOps {
 
     private final NodeEngine node;
     private final BinaryContext binary;
+    private final PartitionGate gate;
 
-    NodeOps(NodeEngine node) {
+    NodeOps(NodeEngine node, PartitionGate gate) {
         this.node = node;
         this.binary = node.binaryContext();
+        this.gate = gate;
     }
 
     /** @throws Wire.MalformedFrameException if the body does not follow the op's layout */
@@ -66,6 +69,8 @@ final class NodeOps {
                 yield () -> {
                     CacheConfig named = CacheConfig.named(cache).withPartitions(partitions);
                     CacheConfig config = store == null ? named : named.withStore(store);
+                    // CLUSTER-CATALOGUE: on a cluster member the cache must be created through the cluster's
+                    // catalogue (ClusterNode, nodeside), so that every node has it; this is the one call site.
                     if (ifAbsent) {
                         node.getOrCreateCache(config);
                     } else {
@@ -86,7 +91,9 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 byte[] key = key(in);
                 yield () -> {
-                    byte[] value = node.nodeCache(cache).getEncoded(key);
+                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    gate.checkKey(c, key);
+                    byte[] value = c.getEncoded(key);
                     return out -> {
                         out.writeByte(value == null ? 0 : 1);
                         if (value != null) {
@@ -102,8 +109,9 @@ final class NodeOps {
                 byte[] value = value(in);
                 yield () -> {
                     // Through the cache: write-through and write-behind see a remote put as an embedded one.
-                    boolean changed = node.nodeCache(cache).writeEncoded(key, 0, key.length, value, 0, value.length,
-                            onlyIfAbsent);
+                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    boolean changed = gate.write(c, List.of(key), () -> c.writeEncoded(key, 0, key.length,
+                            value, 0, value.length, onlyIfAbsent));
                     return out -> out.writeByte(changed ? 1 : 0);
                 };
             }
@@ -111,14 +119,16 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 byte[] key = key(in);
                 yield () -> {
-                    boolean removed = node.nodeCache(cache).removeEncoded(key, 0, key.length);
+                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    boolean removed = gate.write(c, List.of(key), () -> c.removeEncoded(key, 0, key.length));
                     return out -> out.writeByte(removed ? 1 : 0);
                 };
             }
             case SIZE -> {
                 String cache = Wire.readString(in, "cache name");
+                int[] partitions = in.isReadable() ? partitions(in) : null;
                 yield () -> {
-                    long size = node.nodeCache(cache).size();
+                    long size = size(node.nodeCache(cache), partitions);
                     return out -> out.writeLong(size);
                 };
             }
@@ -131,7 +141,9 @@ final class NodeOps {
                 }
                 yield () -> {
                     // With read-through, the misses are loaded with one loadAll.
-                    List<byte[]> values = node.nodeCache(cache).getAllEncoded(keys);
+                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    gate.checkKeys(c, keys);
+                    List<byte[]> values = c.getAllEncoded(keys);
                     return out -> {
                         out.writeInt(values.size());
                         for (byte[] v : values) {
@@ -143,13 +155,31 @@ final class NodeOps {
                     };
                 };
             }
-            case SCAN -> {
+            case SCAN, PARTITION_SCAN -> {
                 String cache = Wire.readString(in, "cache name");
                 int partition = Wire.readInt(in, "partition");
                 byte[] after = Wire.readByte(in, "has after") != 0 ? key(in) : null;
                 int max = Math.max(1, Math.min(MAX_SCAN_PAGE, Wire.readInt(in, "page size")));
-                yield () -> scan(cache, partition, after, max);
+                // PARTITION_SCAN is served whether or not the node owns the partition: a node taking it over reads it.
+                boolean owned = op == Op.SCAN;
+                yield () -> {
+                    if (owned) {
+                        gate.checkPartition(partition);
+                    }
+                    return scan(cache, partition, after, max);
+                };
             }
+            case CLUSTER_MAP -> () -> {
+                if (!gate.clustered()) {
+                    return ClusterMap::writeStandalone;
+                }
+                ClusterMap map = gate.map();
+                return map::write;
+            };
+            case NODE_STATUS -> () -> {
+                String status = gate.clustered() ? gate.statusJson() : standaloneStatus();
+                return out -> Wire.writeString(out, status);
+            };
             case TOPOLOGY -> () -> {
                 String id = node.id();
                 return out -> {
@@ -192,48 +222,125 @@ final class NodeOps {
             keys.add(key(in));
         }
         return () -> {
-            Cache<Object, Object> c = node.nodeCache(cache).withKeepBinary();
-            List<Object> decoded = new ArrayList<>(n);
-            for (byte[] key : keys) {
-                decoded.add(binary.decode(key, 0, key.length, true));
-            }
-            Set<Object> unique = new LinkedHashSet<>(decoded);
-            Object arg = binary.decode(argument, 0, argument.length, true);
-            Map<Object, Object> results;
-            Map<Object, Throwable> failures = Map.of();
-            try {
-                results = c.invokeAll(unique, new ProcessorRef(processor, arg));
-            } catch (EntryProcessorException e) {
-                results = e.results();
-                failures = e.failures();
-            }
-            Map<Object, Object> okResults = results;
-            Map<Object, Throwable> failed = failures;
-            return out -> {
-                GrowableBuffer encoded = new GrowableBuffer(64);
-                out.writeInt(decoded.size());
-                for (Object key : decoded) {
-                    Throwable t = failed.get(key);
-                    if (t != null) {
-                        out.writeByte(1).writeByte(ErrorKind.of(t).code);
-                        Wire.writeString(out, io.sluice.protocol.internal.StreamCodec.truncate(ErrorKind.messageOf(t)));
-                    } else {
-                        encoded.reset();
-                        binary.encode(okResults.get(key), encoded);
-                        out.writeByte(0);
-                        Wire.writeBlob(out, encoded.array(), 0, encoded.position());
-                    }
-                }
-            };
+            NodeCache<Object, Object> nc = node.nodeCache(cache);
+            return gate.write(nc, keys, () -> invokeAll(nc, processor, argument, keys));
         };
+    }
+
+    /** Runs the processor over the keys (inside the gate: the node serves every key's partition). */
+    private Consumer<ByteBuf> invokeAll(NodeCache<Object, Object> nc, String processor, byte[] argument,
+                                        List<byte[]> keys) {
+        int n = keys.size();
+        Cache<Object, Object> c = nc.withKeepBinary();
+        List<Object> decoded = new ArrayList<>(n);
+        for (byte[] key : keys) {
+            decoded.add(binary.decode(key, 0, key.length, true));
+        }
+        Set<Object> unique = new LinkedHashSet<>(decoded);
+        Object arg = binary.decode(argument, 0, argument.length, true);
+        Map<Object, Object> results;
+        Map<Object, Throwable> failures = Map.of();
+        try {
+            results = c.invokeAll(unique, new ProcessorRef(processor, arg));
+        } catch (EntryProcessorException e) {
+            results = e.results();
+            failures = e.failures();
+        }
+        Map<Object, Object> okResults = results;
+        Map<Object, Throwable> failed = failures;
+        return out -> {
+            GrowableBuffer encoded = new GrowableBuffer(64);
+            out.writeInt(decoded.size());
+            for (Object key : decoded) {
+                Throwable t = failed.get(key);
+                if (t != null) {
+                    out.writeByte(1).writeByte(ErrorKind.of(t).code);
+                    Wire.writeString(out, io.sluice.protocol.internal.StreamCodec.truncate(ErrorKind.messageOf(t)));
+                } else {
+                    encoded.reset();
+                    binary.encode(okResults.get(key), encoded);
+                    out.writeByte(0);
+                    Wire.writeBlob(out, encoded.array(), 0, encoded.position());
+                }
+            }
+        };
+    }
+
+    /** SIZE: the named partitions (each must be served), or every partition this node serves. */
+    private long size(NodeCache<Object, Object> cache, int[] partitions) {
+        if (partitions == null && !gate.clustered()) {
+            return cache.size();
+        }
+        long size = 0;
+        if (partitions == null) {
+            for (int p = 0; p < cache.partitions(); p++) {
+                if (gate.serves(p)) {
+                    size += cache.store(p).size();
+                }
+            }
+            return size;
+        }
+        for (int p : partitions) {
+            checkRange(cache, p);
+            gate.checkPartition(p);
+            size += cache.store(p).size();
+        }
+        return size;
+    }
+
+    private static int[] partitions(ByteBuf in) {
+        int n = Wire.readCount(in, 4, "partition");
+        int[] partitions = new int[n];
+        for (int i = 0; i < n; i++) {
+            partitions[i] = in.readInt();
+        }
+        return partitions;
+    }
+
+    private static void checkRange(NodeCache<?, ?> c, int partition) {
+        if (partition < 0 || partition >= c.partitions()) {
+            throw new IllegalArgumentException("partition " + partition + " is out of range: cache '" + c.name()
+                    + "' has " + c.partitions() + " partitions");
+        }
+    }
+
+    /** NODE_STATUS of a standalone node: its id and its caches' sizes. */
+    private String standaloneStatus() {
+        StringBuilder json = new StringBuilder("{\"mode\":\"standalone\",\"node\":");
+        quote(json, node.id()).append(",\"caches\":{");
+        boolean first = true;
+        for (String name : node.cacheNames()) {
+            long size;
+            try {
+                size = node.nodeCache(name).size();
+            } catch (RuntimeException destroyedMeanwhile) {
+                continue;
+            }
+            json.append(first ? "" : ",");
+            quote(json, name).append(':').append(size);
+            first = false;
+        }
+        return json.append("}}").toString();
+    }
+
+    private static StringBuilder quote(StringBuilder json, String s) {
+        json.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch == '"' || ch == '\\') {
+                json.append('\\').append(ch);
+            } else if (ch < 0x20) {
+                json.append(String.format("\\u%04x", (int) ch));
+            } else {
+                json.append(ch);
+            }
+        }
+        return json.append('"');
     }
 
     private Consumer<ByteBuf> scan(String cache, int partition, byte[] after, int max) {
         NodeCache<Object, Object> c = node.nodeCache(cache);
-        if (partition < 0 || partition >= c.partitions()) {
-            throw new IllegalArgumentException("partition " + partition + " is out of range: cache '" + cache
-                    + "' has " + c.partitions() + " partitions");
-        }
+        checkRange(c, partition);
         StoreCursor cursor = after == null ? c.store(partition).cursor() : c.store(partition).cursorAfter(after);
         List<byte[]> page = new ArrayList<>();
         boolean more = false;

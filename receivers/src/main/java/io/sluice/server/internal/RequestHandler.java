@@ -35,14 +35,16 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final Executor ops;
     private final long maxQueuedBytes;
     private final NodeOps handlers;
+    private final PartitionGate gate;
     /** Set when the handler joins its connection's pipeline (after the handshake). */
     private ConnectionBackpressure backpressure;
 
-    RequestHandler(NodeEngine node, Executor ops, long maxQueuedBytes) {
+    RequestHandler(NodeEngine node, Executor ops, long maxQueuedBytes, PartitionGate gate) {
         this.node = node;
         this.ops = ops;
         this.maxQueuedBytes = maxQueuedBytes;
-        this.handlers = new NodeOps(node);
+        this.gate = gate;
+        this.handlers = new NodeOps(node, gate);
     }
 
     @Override
@@ -116,15 +118,17 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         StreamCodec.Request request = StreamCodec.decodeRequest(frame);
         int size = frame.capacity();
         backpressure.queue(size);
-        node.transport().sendReceived(node.id(), request.toBatchRequest()).whenComplete((outcomes, error) -> {
-            frame.release();
-            if (error != null) {
-                fail(channel, requestId, error);
-            } else {
-                backpressure.send(Frames.ok(channel.alloc(), requestId, out -> StreamCodec.encodeResponse(out, outcomes)));
-            }
-            backpressure.release(size); // after the answer is counted: no resume in between
-        });
+        // On a cluster member each batch is admitted by its partition (NOT_OWNER for one the node does not serve).
+        gate.stream(request.toBatchRequest(), r -> node.transport().sendReceived(node.id(), r))
+                .whenComplete((outcomes, error) -> {
+                    frame.release();
+                    if (error != null) {
+                        fail(channel, requestId, error);
+                    } else {
+                        backpressure.send(Frames.ok(channel.alloc(), requestId, out -> StreamCodec.encodeResponse(out, outcomes)));
+                    }
+                    backpressure.release(size); // after the answer is counted: no resume in between
+                });
     }
 
     /**

@@ -17,6 +17,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.node.internal.NodeMetrics;
+import io.sluice.node.internal.cluster.ClusterView;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
@@ -55,11 +56,13 @@ public final class SluiceServer implements AutoCloseable {
     private final ReceivedBytes receivedBytes;
     private final PooledByteBufAllocator buffers;
     private final FramePool frames;
+    private final PartitionGate gate;
     private volatile boolean stopping;
 
-    private SluiceServer(NodeEngine node, ServerConfig config) {
+    private SluiceServer(NodeEngine node, ServerConfig config, ClusterView cluster) {
         this.node = node;
         this.config = config;
+        this.gate = new PartitionGate(cluster);
         this.receivedBytes = new ReceivedBytes(node.metrics());
         this.tls = config.tls() == null ? null : config.tls().serverContext(); // a bad key store fails the start
         this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sluice-server-accept"),
@@ -102,7 +105,18 @@ public final class SluiceServer implements AutoCloseable {
      * @throws IllegalStateException if the address cannot be bound
      */
     public static SluiceServer start(NodeEngine node, ServerConfig config) {
-        return new SluiceServer(node, config);
+        return new SluiceServer(node, config, null);
+    }
+
+    /**
+     * Starts serving a cluster member: each request is served only for partitions the view says this node serves
+     * (others answer error kind NOT_OWNER), and CLUSTER_MAP answers the view's map. A null view is a standalone
+     * node, as {@link #start(NodeEngine, ServerConfig)}.
+     *
+     * @throws IllegalStateException if the address cannot be bound
+     */
+    public static SluiceServer start(NodeEngine node, ServerConfig config, ClusterView cluster) {
+        return new SluiceServer(node, config, cluster);
     }
 
     private void accept(SocketChannel ch) {
@@ -130,7 +144,7 @@ public final class SluiceServer implements AutoCloseable {
         }
         ch.pipeline().addLast("frames", new FrameReader(frames, buffers, config.maxFrameSize()));
         ch.pipeline().addLast("handshake", new HandshakeHandler(node.id(), config.token(),
-                new RequestHandler(node, ops, config.maxQueuedBytes()), metrics));
+                new RequestHandler(node, ops, config.maxQueuedBytes(), gate), metrics));
     }
 
     /** On a TLS port: a plain-TCP client is answered in plain TCP and closed, a TLS one goes through TLS. */

@@ -3,6 +3,7 @@ package io.sluice.client.internal;
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
 import io.sluice.protocol.internal.Frames;
+import io.sluice.protocol.internal.NotOwnerException;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.StreamCodec;
 import io.sluice.protocol.internal.StreamerTransport;
@@ -21,10 +22,12 @@ import java.util.concurrent.CompletableFuture;
 final class ClientTransport implements StreamerTransport {
 
     private final Nodes nodes;
+    private final Routing routing;
     private final int maxFrameSize;
 
-    ClientTransport(Nodes nodes, int maxFrameSize) {
+    ClientTransport(Nodes nodes, Routing routing, int maxFrameSize) {
         this.nodes = nodes;
+        this.routing = routing;
         this.maxFrameSize = maxFrameSize;
     }
 
@@ -37,9 +40,16 @@ final class ClientTransport implements StreamerTransport {
 
     @Override
     public int partitions(String cacheName) {
-        return nodes.await(nodes.call(nodes.anyNode(), false,
+        if (routing.clustered()) {
+            return routing.callAny(node -> partitions(node, cacheName));
+        }
+        return nodes.await(partitions(nodes.anyNode(), cacheName));
+    }
+
+    private CompletableFuture<Integer> partitions(String node, String cacheName) {
+        return nodes.call(node, false,
                 c -> Frames.request(c.alloc(), Op.CACHE_PARTITIONS, out -> Wire.writeString(out, cacheName)),
-                body -> Wire.readInt(body, "partitions"), cacheName));
+                body -> Wire.readInt(body, "partitions"), cacheName);
     }
 
     @Override
@@ -47,12 +57,47 @@ final class ClientTransport implements StreamerTransport {
         return nodes.ids();
     }
 
+    /** In a cluster, the map's owners (one array per map: the streamer looks a batch's owner up in it). */
+    @Override
+    public String[] partitionOwners(int partitions) {
+        return routing.ownerTable(partitions);
+    }
+
     /**
      * Sends the request as one frame, or as several if its batches would make a frame longer than
      * {@code ClientConfig.maxFrameSize} (the outcomes come back in the request's order all the same).
+     *
+     * <p>In a cluster each batch goes to its partition's owner in the current map (the node named is where the
+     * streamer's table said, and the same unless the map changed); a batch refused with NOT_OWNER, or whose node
+     * could not be reached, is sent again to the owner of a refreshed map, and one whose partition has no owner
+     * waits for one: {@link RoutedCall}. A batch no node served within the request timeout gets a failed outcome
+     * naming its partition.
      */
     @Override
     public CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest request) {
+        if (routing.clustered()) {
+            List<BatchRequest.PartitionBatch> batches = request.batches();
+            int[] partitions = new int[batches.size()];
+            for (int i = 0; i < partitions.length; i++) {
+                partitions[i] = batches.get(i).partition();
+            }
+            return RoutedCall.send(routing, nodes, "streaming to cache '" + request.cacheName() + "'", partitions,
+                    routing.map().partitions(), (node, items) -> {
+                        List<BatchRequest.PartitionBatch> part = new ArrayList<>(items.length);
+                        for (int i : items) {
+                            part.add(batches.get(i));
+                        }
+                        return sendDirect(node, items.length == batches.size() ? request : new BatchRequest(
+                                request.cacheName(), request.receiver(), request.allowOverwrite(),
+                                request.skipStore(), part));
+                    }, outcome -> outcome.error() instanceof NotOwnerException,
+                    (i, noOwner) -> BatchOutcome.failure(0, batches.get(i).entries().size(), noOwner));
+        }
+        return sendDirect(nodeId, request);
+    }
+
+    /** Sends the request's batches to this node. */
+    private CompletableFuture<List<BatchOutcome>> sendDirect(String nodeId, BatchRequest request) {
         try {
             List<BatchRequest> parts = split(request, TARGET_FRAME_BYTES, maxFrameSize);
             if (parts.size() == 1) {

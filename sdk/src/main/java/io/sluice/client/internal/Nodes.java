@@ -50,7 +50,7 @@ final class Nodes implements AutoCloseable {
                 Address address = Address.parse(a);
                 try {
                     NodeConnection c = connect(address);
-                    if (byId.putIfAbsent(c.nodeId(), new Node(address, c)) == null) {
+                    if (byId.putIfAbsent(c.nodeId(), new Node(c.nodeId(), address, c)) == null) {
                         ids.add(c.nodeId());
                     } else {
                         c.close(); // two addresses of one node
@@ -95,6 +95,40 @@ final class Nodes implements AutoCloseable {
 
     String anyNode() {
         return ids.get(0);
+    }
+
+    /**
+     * Makes a cluster member known by the address the map gives for it; its connection opens when a request
+     * first goes there. A node already known keeps its address and connection.
+     */
+    void addMember(String nodeId, Address address) {
+        if (!byId.containsKey(nodeId)) {
+            byId.computeIfAbsent(nodeId, id -> new Node(id, address, null));
+        }
+    }
+
+    /** True if the calling thread is the client's event loop (which must not block, nor open connections). */
+    boolean onEventLoop() {
+        for (io.netty.util.concurrent.EventExecutor e : group) {
+            if (e.inEventLoop()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Sends a request once, without retrying (the caller retries elsewhere: asking for the map).
+     * Never throws; the future fails as {@link #call}'s attempts do.
+     */
+    <T> CompletableFuture<T> callOnce(String nodeId, Function<NodeConnection, ByteBuf> frame,
+                                      Function<ByteBuf, T> decoder) {
+        Node node = byId.get(nodeId);
+        if (node == null) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("node '" + nodeId
+                    + "' is not one of this client's nodes " + ids));
+        }
+        return attempt(node, false, frame, decoder, null);
     }
 
     /**
@@ -205,22 +239,22 @@ final class Nodes implements AutoCloseable {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    /** A node's address, its connection (replaced when lost) and its circuit breaker. */
+    /** A node's address, its connection (replaced when lost; null until first used) and its circuit breaker. */
     private final class Node {
         private final Address address;
         private final io.github.resilience4j.circuitbreaker.CircuitBreaker breaker;
         private volatile NodeConnection current;
         private volatile boolean closed;
 
-        Node(Address address, NodeConnection current) {
+        Node(String nodeId, Address address, NodeConnection current) {
             this.address = address;
             this.current = current;
-            this.breaker = retries.breaker(current.nodeId());
+            this.breaker = retries.breaker(nodeId);
         }
 
         NodeConnection connection() {
             NodeConnection c = current;
-            if (c.isOpen()) {
+            if (c != null && c.isOpen()) {
                 return c;
             }
             if (closed) {
@@ -231,7 +265,7 @@ final class Nodes implements AutoCloseable {
                     throw new IllegalStateException("the client is closed");
                 }
                 c = current;
-                if (!c.isOpen()) {
+                if (c == null || !c.isOpen()) {
                     c = NodeConnection.open(address, config, group, tls);
                     current = c;
                 }
@@ -241,7 +275,9 @@ final class Nodes implements AutoCloseable {
 
         synchronized void close() {
             closed = true;
-            current.close();
+            if (current != null) {
+                current.close();
+            }
         }
     }
 }

@@ -6,7 +6,6 @@ import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.Receivers;
 import io.sluice.affinity.internal.Partitioner;
-import io.sluice.affinity.internal.RendezvousAffinity;
 import io.sluice.binary.BinaryFormatException;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.GrowableBuffer;
@@ -14,6 +13,7 @@ import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
+import io.sluice.protocol.internal.NotOwnerException;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.PartitionBatches;
 import io.sluice.protocol.internal.StreamCodec;
@@ -21,6 +21,8 @@ import io.sluice.protocol.internal.Wire;
 
 import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -34,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -58,13 +61,15 @@ final class RemoteCache<K, V> implements Cache<K, V> {
     private final String name;
     private final int partitions;
     private final Nodes nodes;
+    private final Routing routing;
     private final BinaryContext binary;
     private final boolean keepBinary;
 
-    RemoteCache(String name, int partitions, Nodes nodes, BinaryContext binary, boolean keepBinary) {
+    RemoteCache(String name, int partitions, Nodes nodes, Routing routing, BinaryContext binary, boolean keepBinary) {
         this.name = name;
         this.partitions = partitions;
         this.nodes = nodes;
+        this.routing = routing;
         this.binary = binary;
         this.keepBinary = keepBinary;
     }
@@ -89,11 +94,38 @@ final class RemoteCache<K, V> implements Cache<K, V> {
     /** The answer's value bytes (with the node that sent them), or null. */
     private CompletableFuture<Owned> getBytes(K key) {
         byte[] k = encode(Objects.requireNonNull(key, "key"));
-        String node = ownerOf(k);
-        return nodes.call(node, true, c -> Frames.request(c.alloc(), Op.GET, out -> {
+        return routed("get from", k, node -> nodes.call(node, true, c -> Frames.request(c.alloc(), Op.GET, out -> {
             Wire.writeString(out, name);
             Wire.writeBlob(out, k, 0, k.length);
-        }), body -> Wire.readByte(body, "present") == 0 ? null : new Owned(node, Wire.readBlob(body, "value")), name);
+        }), body -> Wire.readByte(body, "present") == 0 ? null : new Owned(node, Wire.readBlob(body, "value")), name));
+    }
+
+    /** A request about one key, to the owner of its partition (again to a new owner when the map changed). */
+    private <T> CompletableFuture<T> routed(String what, byte[] key, Function<String, CompletableFuture<T>> send) {
+        return routed(what, partitionOf(key), send);
+    }
+
+    private <T> CompletableFuture<T> routed(String what, int partition, Function<String, CompletableFuture<T>> send) {
+        return RoutedCall.<T>send(routing, nodes, what + " cache '" + name + "'", new int[]{partition}, partitions,
+                (node, items) -> send.apply(node).thenApply(Collections::singletonList), null, null)
+                .thenApply(answers -> answers.get(0));
+    }
+
+    /** Requests about many keys: each owner gets its keys' request, answered per key in the keys' order. */
+    private <T> CompletableFuture<List<T>> routedKeys(String what, List<byte[]> keys,
+                                                      java.util.function.BiFunction<String, List<byte[]>,
+                                                              CompletableFuture<List<T>>> send) {
+        int[] parts = new int[keys.size()];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = partitionOf(keys.get(i));
+        }
+        return RoutedCall.send(routing, nodes, what + " cache '" + name + "'", parts, partitions, (node, items) -> {
+            List<byte[]> some = new ArrayList<>(items.length);
+            for (int i : items) {
+                some.add(keys.get(i));
+            }
+            return send.apply(node, some);
+        }, null, null);
     }
 
     @Override
@@ -114,21 +146,22 @@ final class RemoteCache<K, V> implements Cache<K, V> {
     private CompletableFuture<Boolean> write(K key, V value, boolean onlyIfAbsent) {
         byte[] k = encode(Objects.requireNonNull(key, "key"));
         byte[] v = encode(Objects.requireNonNull(value, "value"));
-        return nodes.call(ownerOf(k), true, c -> Frames.request(c.alloc(), Op.PUT, out -> {
+        return routed("put to", k, node -> nodes.call(node, true, c -> Frames.request(c.alloc(), Op.PUT, out -> {
             Wire.writeString(out, name);
             out.writeByte(onlyIfAbsent ? 1 : 0);
             Wire.writeBlob(out, k, 0, k.length);
             Wire.writeBlob(out, v, 0, v.length);
-        }), body -> Wire.readByte(body, "changed") != 0, name);
+        }), body -> Wire.readByte(body, "changed") != 0, name));
     }
 
     @Override
     public boolean remove(K key) {
         byte[] k = encode(Objects.requireNonNull(key, "key"));
-        return nodes.await(nodes.call(ownerOf(k), true, c -> Frames.request(c.alloc(), Op.REMOVE, out -> {
-            Wire.writeString(out, name);
-            Wire.writeBlob(out, k, 0, k.length);
-        }), body -> Wire.readByte(body, "removed") != 0, name));
+        return nodes.await(routed("remove from", k, node -> nodes.call(node, true,
+                c -> Frames.request(c.alloc(), Op.REMOVE, out -> {
+                    Wire.writeString(out, name);
+                    Wire.writeBlob(out, k, 0, k.length);
+                }), body -> Wire.readByte(body, "removed") != 0, name)));
     }
 
     // ---- many keys ----
@@ -136,36 +169,31 @@ final class RemoteCache<K, V> implements Cache<K, V> {
     @Override
     public Map<K, V> getAll(Set<? extends K> keys) {
         Objects.requireNonNull(keys, "keys");
-        Map<String, List<K>> byNode = new LinkedHashMap<>();
-        Map<String, List<byte[]>> encodedByNode = new LinkedHashMap<>();
+        List<K> order = new ArrayList<>(keys.size());
+        List<byte[]> encoded = new ArrayList<>(keys.size());
         for (K key : keys) {
-            byte[] k = encode(Objects.requireNonNull(key, "key"));
-            String node = ownerOf(k);
-            byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(key);
-            encodedByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(k);
+            order.add(key);
+            encoded.add(encode(Objects.requireNonNull(key, "key")));
         }
+        List<Owned> values = nodes.await(routedKeys("getAll from", encoded, (node, some) -> nodes.call(node, true,
+                c -> Frames.request(c.alloc(), Op.GET_ALL, out -> {
+                    Wire.writeString(out, name);
+                    out.writeInt(some.size());
+                    for (byte[] k : some) {
+                        Wire.writeBlob(out, k, 0, k.length);
+                    }
+                }), body -> {
+                    int n = Wire.readCount(body, 1, "value");
+                    List<Owned> vs = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        vs.add(Wire.readByte(body, "present") == 0 ? null : new Owned(node, Wire.readBlob(body, "value")));
+                    }
+                    return vs;
+                }, name)));
         Map<K, V> result = new HashMap<>();
-        for (Map.Entry<String, List<K>> e : byNode.entrySet()) {
-            String node = e.getKey();
-            List<byte[]> encoded = encodedByNode.get(node);
-            List<byte[]> values = nodes.await(nodes.call(node, true, c -> Frames.request(c.alloc(), Op.GET_ALL, out -> {
-                Wire.writeString(out, name);
-                out.writeInt(encoded.size());
-                for (byte[] k : encoded) {
-                    Wire.writeBlob(out, k, 0, k.length);
-                }
-            }), body -> {
-                int n = Wire.readCount(body, 1, "value");
-                List<byte[]> vs = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    vs.add(Wire.readByte(body, "present") == 0 ? null : Wire.readBlob(body, "value"));
-                }
-                return vs;
-            }, name));
-            for (int i = 0; i < values.size(); i++) {
-                if (values.get(i) != null) {
-                    result.put(e.getValue().get(i), decodeOrFetch(new Owned(node, values.get(i))));
-                }
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i) != null) {
+                result.put(order.get(i), decodeOrFetch(values.get(i)));
             }
         }
         return result;
@@ -195,25 +223,27 @@ final class RemoteCache<K, V> implements Cache<K, V> {
         return writeAll(PartitionBatches.ofRemovals(keys, binary, partitions)).thenApplyAsync(v -> v, ASYNC);
     }
 
-    /** Each node's partition batches as one request to its batched receiver; fails with the first batch's error. */
+    /**
+     * Each owner's partition batches as one request to its batched receiver (a batch refused with NOT_OWNER goes
+     * again to the new owner); fails with the first batch's error.
+     */
     private CompletableFuture<Void> writeAll(PartitionBatches batches) {
-        Map<String, List<BatchRequest.PartitionBatch>> byNode = new LinkedHashMap<>();
-        for (int i = 0; i < batches.size(); i++) {
-            byNode.computeIfAbsent(owner(batches.partition(i)), n -> new ArrayList<>())
-                    .add(new BatchRequest.PartitionBatch(batches.partition(i), batches.batch(i)));
+        int[] parts = new int[batches.size()];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = batches.partition(i);
         }
-        List<CompletableFuture<List<BatchOutcome>>> sent = new ArrayList<>();
-        for (Map.Entry<String, List<BatchRequest.PartitionBatch>> e : byNode.entrySet()) {
-            BatchRequest request = new BatchRequest(name, Receivers.batched(), true, false, e.getValue());
-            sent.add(nodes.call(e.getKey(), true, c -> StreamCodec.encodeRequest(c.alloc(), 0, request),
-                    body -> StreamCodec.decodeResponse(body, name), name));
-        }
-        return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0])).thenApply(done -> {
-            for (CompletableFuture<List<BatchOutcome>> f : sent) {
-                for (BatchOutcome outcome : f.join()) {
-                    if (!outcome.succeeded()) {
-                        throw Nodes.unwrap(outcome.error());
-                    }
+        return RoutedCall.send(routing, nodes, "writing to cache '" + name + "'", parts, partitions, (node, items) -> {
+            List<BatchRequest.PartitionBatch> some = new ArrayList<>(items.length);
+            for (int i : items) {
+                some.add(new BatchRequest.PartitionBatch(batches.partition(i), batches.batch(i)));
+            }
+            BatchRequest request = new BatchRequest(name, Receivers.batched(), true, false, some);
+            return nodes.call(node, true, c -> StreamCodec.encodeRequest(c.alloc(), 0, request),
+                    body -> StreamCodec.decodeResponse(body, name), name);
+        }, outcome -> outcome.error() instanceof NotOwnerException, null).thenApply(outcomes -> {
+            for (BatchOutcome outcome : outcomes) {
+                if (!outcome.succeeded()) {
+                    throw Nodes.unwrap(outcome.error());
                 }
             }
             return null;
@@ -222,10 +252,39 @@ final class RemoteCache<K, V> implements Cache<K, V> {
 
     @Override
     public long size() {
+        if (routing.clustered()) {
+            return clusterSize();
+        }
         long size = 0;
         for (String node : nodes.ids()) {
             size += nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.SIZE,
                     out -> Wire.writeString(out, name)), body -> Wire.readLong(body, "size"), name));
+        }
+        return size;
+    }
+
+    /**
+     * Each owner counts the partitions the map gives it (SIZE naming them: it answers NOT_OWNER unless it serves
+     * them all), so a partition is counted once even while the map changes.
+     */
+    private long clusterSize() {
+        int[] all = IntStream.range(0, partitions).toArray();
+        List<Long> counts = nodes.await(RoutedCall.send(routing, nodes, "size of cache '" + name + "'", all, partitions,
+                (node, items) -> nodes.call(node, false, c -> Frames.request(c.alloc(), Op.SIZE, out -> {
+                    Wire.writeString(out, name);
+                    out.writeInt(items.length);
+                    for (int i : items) {
+                        out.writeInt(all[i]);
+                    }
+                }), body -> {
+                    Long[] perItem = new Long[items.length];
+                    Arrays.fill(perItem, 0L);
+                    perItem[0] = Wire.readLong(body, "size"); // the group's count, carried by its first item
+                    return Arrays.asList(perItem);
+                }, name), null, null));
+        long size = 0;
+        for (Long c : counts) {
+            size += c;
         }
         return size;
     }
@@ -260,49 +319,42 @@ final class RemoteCache<K, V> implements Cache<K, V> {
         return started;
     }
 
-    /** One node's answers to an INVOKE_ALL: per key, its result's bytes or its failure. */
-    private record Invoked<K>(String node, List<K> keys, List<Object> answers) {
+    /** The answers to an INVOKE_ALL: per key (in the keys' order), its result's bytes or its failure. */
+    private record Invoked<K>(List<K> keys, List<Owned> answers) {
     }
 
-    private <R> CompletableFuture<List<Invoked<K>>> startInvokeAll(Set<? extends K> keys, ProcessorRef processor) {
+    private <R> CompletableFuture<Invoked<K>> startInvokeAll(Set<? extends K> keys, ProcessorRef processor) {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(processor, "processor");
         byte[] argument = encode(processor.argument());
-        Map<String, List<K>> byNode = new LinkedHashMap<>();
-        Map<String, List<byte[]>> encodedByNode = new LinkedHashMap<>();
+        List<K> order = new ArrayList<>(keys.size());
+        List<byte[]> encoded = new ArrayList<>(keys.size());
         for (K key : keys) {
-            byte[] k = encode(Objects.requireNonNull(key, "key"));
-            String node = ownerOf(k);
-            byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(key);
-            encodedByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(k);
+            order.add(key);
+            encoded.add(encode(Objects.requireNonNull(key, "key")));
         }
-        List<CompletableFuture<Invoked<K>>> sent = new ArrayList<>();
-        for (Map.Entry<String, List<K>> e : byNode.entrySet()) {
-            String node = e.getKey();
-            List<byte[]> encoded = encodedByNode.get(node);
-            sent.add(nodes.call(node, true, c -> Frames.request(c.alloc(), Op.INVOKE_ALL, out -> {
-                Wire.writeString(out, name);
-                Wire.writeString(out, processor.name());
-                Wire.writeBlob(out, argument, 0, argument.length);
-                out.writeInt(encoded.size());
-                for (byte[] k : encoded) {
-                    Wire.writeBlob(out, k, 0, k.length);
-                }
-            }), body -> new Invoked<>(node, e.getValue(), readInvoked(body)), name));
-        }
-        return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0]))
-                .thenApply(done -> sent.stream().map(CompletableFuture::join).toList());
+        return routedKeys("invokeAll on", encoded, (node, some) -> nodes.call(node, true,
+                c -> Frames.request(c.alloc(), Op.INVOKE_ALL, out -> {
+                    Wire.writeString(out, name);
+                    Wire.writeString(out, processor.name());
+                    Wire.writeBlob(out, argument, 0, argument.length);
+                    out.writeInt(some.size());
+                    for (byte[] k : some) {
+                        Wire.writeBlob(out, k, 0, k.length);
+                    }
+                }), body -> readInvoked(node, body), name)).thenApply(answers -> new Invoked<>(order, answers));
     }
 
-    private List<Object> readInvoked(ByteBuf body) {
+    /** Per key its result's bytes, or (as {@link Owned#failure}) its failure. */
+    private List<Owned> readInvoked(String node, ByteBuf body) {
         int n = Wire.readCount(body, 1, "result");
-        List<Object> answers = new ArrayList<>(n);
+        List<Owned> answers = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             if (Wire.readByte(body, "status") == 0) {
-                answers.add(Wire.readBlob(body, "result"));
+                answers.add(new Owned(node, Wire.readBlob(body, "result")));
             } else {
                 ErrorKind kind = ErrorKind.of(Wire.readByte(body, "error kind"));
-                answers.add(kind.toException(Wire.readString(body, "error message"), name));
+                answers.add(new Owned(node, null, kind.toException(Wire.readString(body, "error message"), name)));
             }
         }
         return answers;
@@ -310,17 +362,15 @@ final class RemoteCache<K, V> implements Cache<K, V> {
 
     /** Decodes the results (off the event loop: an unknown type is fetched from the node). */
     @SuppressWarnings("unchecked")
-    private <R> Map<K, R> finish(List<Invoked<K>> invoked, String processor) {
+    private <R> Map<K, R> finish(Invoked<K> answer, String processor) {
         Map<K, R> results = new HashMap<>();
         Map<K, Throwable> failures = new LinkedHashMap<>();
-        for (Invoked<K> answer : invoked) {
-            for (int i = 0; i < answer.keys().size(); i++) {
-                Object a = answer.answers().get(i);
-                if (a instanceof Throwable t) {
-                    failures.put(answer.keys().get(i), t);
-                } else {
-                    results.put(answer.keys().get(i), (R) decodeAny(new Owned(answer.node(), (byte[]) a), true));
-                }
+        for (int i = 0; i < answer.keys().size(); i++) {
+            Owned a = answer.answers().get(i);
+            if (a.failure() != null) {
+                failures.put(answer.keys().get(i), a.failure());
+            } else {
+                results.put(answer.keys().get(i), (R) decodeAny(a, true));
             }
         }
         if (!failures.isEmpty()) {
@@ -332,7 +382,7 @@ final class RemoteCache<K, V> implements Cache<K, V> {
     @Override
     @SuppressWarnings("unchecked")
     public <V1> Cache<K, V1> withKeepBinary() {
-        return keepBinary ? (Cache<K, V1>) this : new RemoteCache<>(name, partitions, nodes, binary, true);
+        return keepBinary ? (Cache<K, V1>) this : new RemoteCache<>(name, partitions, nodes, routing, binary, true);
     }
 
     // ---- encoding ----
@@ -343,16 +393,15 @@ final class RemoteCache<K, V> implements Cache<K, V> {
         return buf.toByteArray();
     }
 
-    private String ownerOf(byte[] key) {
-        return owner(Partitioner.partition(key, 0, key.length, partitions));
+    private int partitionOf(byte[] key) {
+        return Partitioner.partition(key, 0, key.length, partitions);
     }
 
-    private String owner(int partition) {
-        return RendezvousAffinity.owner(partition, nodes.ids());
-    }
-
-    /** Bytes from a node. */
-    private record Owned(String node, byte[] bytes) {
+    /** Bytes from a node (for an entry processor's key that failed: its failure instead). */
+    private record Owned(String node, byte[] bytes, RuntimeException failure) {
+        Owned(String node, byte[] bytes) {
+            this(node, bytes, null);
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -377,7 +426,8 @@ final class RemoteCache<K, V> implements Cache<K, V> {
     /** One partition's entries, paged from its node as the stream reaches them. */
     private final class PartitionScan extends Spliterators.AbstractSpliterator<Map.Entry<K, V>> {
         private final int partition;
-        private final String node;
+        /** The node that answered the last page (an owner change moves the scan, after the last key seen). */
+        private String node;
         private List<byte[]> page = List.of();
         private int next;
         private boolean more = true;
@@ -386,7 +436,6 @@ final class RemoteCache<K, V> implements Cache<K, V> {
         PartitionScan(int partition) {
             super(Long.MAX_VALUE, Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.DISTINCT);
             this.partition = partition;
-            this.node = owner(partition);
         }
 
         @Override
@@ -411,22 +460,24 @@ final class RemoteCache<K, V> implements Cache<K, V> {
 
         private void fetch() {
             byte[] from = after;
-            Object[] answer = nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.SCAN, out -> {
-                Wire.writeString(out, name);
-                out.writeInt(partition);
-                out.writeByte(from == null ? 0 : 1);
-                if (from != null) {
-                    Wire.writeBlob(out, from, 0, from.length);
-                }
-                out.writeInt(SCAN_PAGE);
-            }), body -> {
-                int n = Wire.readCount(body, 8, "entry");
-                List<byte[]> entries = new ArrayList<>(2 * n);
-                for (int i = 0; i < 2 * n; i++) {
-                    entries.add(Wire.readBlob(body, "scanned bytes"));
-                }
-                return new Object[]{entries, Wire.readByte(body, "more") != 0};
-            }, name));
+            Object[] answer = nodes.await(routed("scan of", partition, owner -> nodes.call(owner, false,
+                    c -> Frames.request(c.alloc(), Op.SCAN, out -> {
+                        Wire.writeString(out, name);
+                        out.writeInt(partition);
+                        out.writeByte(from == null ? 0 : 1);
+                        if (from != null) {
+                            Wire.writeBlob(out, from, 0, from.length);
+                        }
+                        out.writeInt(SCAN_PAGE);
+                    }), body -> {
+                        int n = Wire.readCount(body, 8, "entry");
+                        List<byte[]> entries = new ArrayList<>(2 * n);
+                        for (int i = 0; i < 2 * n; i++) {
+                            entries.add(Wire.readBlob(body, "scanned bytes"));
+                        }
+                        return new Object[]{entries, Wire.readByte(body, "more") != 0, owner};
+                    }, name)));
+            node = (String) answer[2];
             @SuppressWarnings("unchecked")
             List<byte[]> entries = (List<byte[]>) answer[0];
             page = entries;

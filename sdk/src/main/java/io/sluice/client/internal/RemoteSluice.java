@@ -25,6 +25,7 @@ public final class RemoteSluice implements Sluice {
 
     private final BinaryContext binary = new BinaryContext();
     private final Nodes nodes;
+    private final Routing routing;
     private final ClientTransport transport;
     private final StreamerRegistry streamers;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -36,7 +37,13 @@ public final class RemoteSluice implements Sluice {
      */
     public RemoteSluice(ClientSettings config) {
         this.nodes = new Nodes(Objects.requireNonNull(config, "config"), binary);
-        this.transport = new ClientTransport(nodes, config.maxFrameSize());
+        try {
+            this.routing = new Routing(nodes, config);
+        } catch (RuntimeException e) {
+            nodes.close();
+            throw e;
+        }
+        this.transport = new ClientTransport(nodes, routing, config.maxFrameSize());
         this.streamers = new StreamerRegistry(transport, binary, "the client");
     }
 
@@ -53,16 +60,22 @@ public final class RemoteSluice implements Sluice {
     private <K, V> Cache<K, V> create(CacheConfig config, boolean ifAbsent) {
         Objects.requireNonNull(config, "config");
         ensureOpen();
+        java.util.function.Function<String, java.util.concurrent.CompletableFuture<Integer>> create = node ->
+                nodes.call(node, false, c -> Frames.request(c.alloc(), Op.CREATE_CACHE, out -> {
+                    Wire.writeString(out, config.name());
+                    out.writeInt(config.partitions());
+                    out.writeByte(ifAbsent ? 1 : 0);
+                    CacheStoreWire.write(out, config.store());
+                }), body -> Wire.readInt(body, "partitions"), config.name());
         int partitions = 0;
-        for (String node : nodes.ids()) {
-            partitions = nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.CREATE_CACHE, out -> {
-                Wire.writeString(out, config.name());
-                out.writeInt(config.partitions());
-                out.writeByte(ifAbsent ? 1 : 0);
-                CacheStoreWire.write(out, config.store());
-            }), body -> Wire.readInt(body, "partitions"), config.name()));
+        if (routing.clustered()) {
+            partitions = routing.callAny(create); // the cluster's catalogue has it on every node
+        } else {
+            for (String node : nodes.ids()) {
+                partitions = nodes.await(create.apply(node));
+            }
         }
-        return new RemoteCache<>(config.name(), partitions, nodes, binary, false);
+        return new RemoteCache<>(config.name(), partitions, nodes, routing, binary, false);
     }
 
     /** Destroys the cache on every node; true if any node had it. */
@@ -70,11 +83,16 @@ public final class RemoteSluice implements Sluice {
     public boolean destroyCache(String name) {
         Objects.requireNonNull(name, "name");
         ensureOpen();
+        java.util.function.Function<String, java.util.concurrent.CompletableFuture<Boolean>> destroy = node ->
+                nodes.call(node, false,
+                        c -> Frames.request(c.alloc(), Op.DESTROY_CACHE, out -> Wire.writeString(out, name)),
+                        body -> Wire.readByte(body, "existed") != 0, name);
+        if (routing.clustered()) {
+            return routing.callAny(destroy); // the cluster's catalogue: every node drops it
+        }
         boolean existed = false;
         for (String node : nodes.ids()) {
-            existed |= nodes.await(nodes.call(node, false,
-                    c -> Frames.request(c.alloc(), Op.DESTROY_CACHE, out -> Wire.writeString(out, name)),
-                    body -> Wire.readByte(body, "existed") != 0, name));
+            existed |= nodes.await(destroy.apply(node));
         }
         return existed;
     }
@@ -83,17 +101,22 @@ public final class RemoteSluice implements Sluice {
     public <K, V> Cache<K, V> cache(String name) {
         Objects.requireNonNull(name, "name");
         ensureOpen();
-        return new RemoteCache<>(name, transport.partitions(name), nodes, binary, false);
+        return new RemoteCache<>(name, transport.partitions(name), nodes, routing, binary, false);
     }
 
     /** The union of every node's cache names (CACHE_NAMES), each name once, in the order the nodes gave them. */
     @Override
     public java.util.List<String> cacheNames() {
         ensureOpen();
+        java.util.function.Function<String, java.util.concurrent.CompletableFuture<java.util.List<String>>> ask =
+                node -> nodes.call(node, false, c -> Frames.request(c.alloc(), Op.CACHE_NAMES, out -> { }),
+                        io.sluice.protocol.internal.CacheNamesCodec::read, null);
+        if (routing.clustered()) {
+            return java.util.List.copyOf(routing.callAny(ask)); // the catalogue is cluster-wide
+        }
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         for (String node : nodes.ids()) {
-            names.addAll(nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.CACHE_NAMES, out -> { }),
-                    io.sluice.protocol.internal.CacheNamesCodec::read, null)));
+            names.addAll(nodes.await(ask.apply(node)));
         }
         return java.util.List.copyOf(names);
     }
@@ -134,6 +157,7 @@ public final class RemoteSluice implements Sluice {
             return;
         }
         RuntimeException failure = streamers.closeAll();
+        routing.close();
         nodes.close();
         if (failure != null) {
             throw failure;

@@ -21,6 +21,17 @@ public interface StreamerTransport {
     List<String> nodeIds();
 
     /**
+     * Per partition the id of the node that owns it now, when a cluster's map says so: the same array until the
+     * owners change (it must not be modified), so a streamer looks an owner up per batch without any other work.
+     * A partition no node serves now names a node id the transport holds its batches under until one does.
+     *
+     * @return null when owners are the rendezvous ranking of {@link #nodeIds()} (a standalone node, an embedded one)
+     */
+    default String[] partitionOwners(int partitions) {
+        return null;
+    }
+
+    /**
      * Sends a request to a node. The future completes with one outcome per batch of the request,
      * in the request's order, once every batch has been applied or has failed; it completes
      * exceptionally only if the request as a whole could not be handled (the node went away,

@@ -6,9 +6,9 @@ import io.sluice.protocol.internal.StreamerTransport;
 import java.util.List;
 
 /**
- * Partition to owner node, computed once per topology: the node list is compared with the cached
- * one on each lookup (a short list compare per batch), and the whole table is rebuilt when it
- * changes.
+ * Partition to owner node: the transport's table when it routes by a cluster's map (an array per map), else
+ * computed once per topology: the node list is compared with the cached one on each lookup (a short list compare
+ * per batch), and the whole table is rebuilt when it changes.
  */
 final class PartitionOwners {
 
@@ -27,6 +27,10 @@ final class PartitionOwners {
      * @throws IllegalArgumentException if the topology has no nodes
      */
     String owner(int partition) {
+        String[] mapped = transport.partitionOwners(partitions);
+        if (mapped != null) {
+            return mapped[partition]; // a cluster's map
+        }
         List<String> nodes = transport.nodeIds();
         Table current = table;
         if (nodes.isEmpty()) {

@@ -1,61 +1,313 @@
 package io.sluice.node.internal.cluster;
 
+import io.sluice.CacheConfig;
+import io.sluice.cluster.internal.ClusterMembership;
 import io.sluice.cluster.internal.ClusterSettings;
+import io.sluice.cluster.internal.PartitionRoles;
+import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.protocol.internal.ClusterMap;
+import io.sluice.protocol.internal.NotOwnerException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
- * STUB (issue 26 skeleton; the nodeside helper replaces the body, keeping these signatures): a node's membership
- * of its cluster. Made before the node's server starts (it serves nothing until it has joined), joined once the
- * server's port is known.
+ * A node's membership of its cluster: made before the node's server starts (it serves nothing until it has joined),
+ * joined once the server's port is known. On joining it applies the cluster's catalogue of caches and types to the
+ * node, then serves the partitions Helix gives it ({@link NodeRoles}: taking each over from its last owner,
+ * {@link PartitionTakeover}; giving it up once the writes in flight are done, {@link ServedPartitions}), drops the
+ * data of partitions retired from it ({@link RetiredPartitions}) and follows the catalogue's changes. The server
+ * sees it as a {@link ClusterView}, and creates and destroys caches through it ({@link #createCache},
+ * {@link #destroyCache}). Thread-safe.
  */
 public final class ClusterNode implements ClusterView, AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
+    /** How long giving a partition up waits at most for the writes in flight on it. */
+    static final Duration DRAIN_BOUND = Duration.ofSeconds(30);
+    /** The map before joining: no members, no partitions, nothing served. */
+    private static final ClusterMap NOT_JOINED = new ClusterMap(0, List.of(), new int[0]);
+
+    /** How a node joins a cluster: Helix's membership in a running node; tests may bring their own. */
+    @FunctionalInterface
+    public interface MembershipJoin {
+        /** @throws IllegalStateException naming the ZooKeeper address or cluster when it cannot join */
+        ClusterMembership join(ClusterSettings settings, PartitionRoles roles);
+    }
+
+    private final NodeEngine node;
+    private final MembershipJoin membershipJoin;
+    private final LocalPartitions local;
+    /** The background thread: catalogue changes, type merges, dropping retired data (never Helix's threads). */
+    private final ExecutorService background;
+    private final CompletableFuture<ClusterParts> joined = new CompletableFuture<>();
+    private volatile PeerAccess peerAccess = PeerAccess.PLAIN;
+    /** Null until joined. */
+    private volatile ClusterParts parts;
+    private volatile String nodeId;
+    private volatile boolean closed;
+
+    /** A node that joins with Helix ({@code io.sluice.cluster.internal}). */
     public ClusterNode(NodeEngine node) {
+        this(node, ClusterNode::helix);
+    }
+
+    public ClusterNode(NodeEngine node, MembershipJoin membershipJoin) {
+        this.node = Objects.requireNonNull(node, "node");
+        this.membershipJoin = Objects.requireNonNull(membershipJoin, "membershipJoin");
+        this.local = new LocalPartitions(node);
+        this.background = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "sluice-cluster-background");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    private static ClusterMembership helix(ClusterSettings settings, PartitionRoles roles) {
+        throw new UnsupportedOperationException("Helix membership is not built in yet (branch helix)");
     }
 
     /**
-     * Joins the cluster: connects to ZooKeeper, applies the cluster's catalogue to the node, then takes the
-     * partitions Helix gives it.
+     * How this node connects to other members to pull the partitions it takes over (the cluster's token and TLS, as
+     * any client presents them). Set before {@link #join}; plain TCP without a token by default.
+     */
+    public ClusterNode peerAccess(PeerAccess access) {
+        this.peerAccess = Objects.requireNonNull(access, "access");
+        return this;
+    }
+
+    /**
+     * Joins the cluster: connects to ZooKeeper, applies the cluster's catalogue to the node (its caches and binary
+     * types), then takes the partitions Helix gives it. Once only.
      *
-     * @throws IllegalStateException naming the ZooKeeper address or cluster when it cannot join
+     * @throws IllegalStateException naming the ZooKeeper address or cluster when it cannot join, or if it joined or
+     *                               closed already
      */
     public void join(ClusterSettings settings) {
-        throw new UnsupportedOperationException("stub");
+        Objects.requireNonNull(settings, "settings");
+        synchronized (this) {
+            if (closed || nodeId != null) {
+                throw new IllegalStateException("node '" + settings.nodeId() + "' " + (closed ? "was closed"
+                        : "has joined already"));
+            }
+            nodeId = settings.nodeId();
+        }
+        ClusterMembership membership;
+        try {
+            membership = membershipJoin.join(settings, new NodeRoles(settings.nodeId(), joined));
+        } catch (RuntimeException | Error e) {
+            joined.completeExceptionally(e);
+            throw e;
+        }
+        try {
+            ClusterParts made = build(membership);
+            made.caches().join();
+            made.types().join();
+            parts = made;
+            joined.complete(made);
+            made.retired().sweepSoon();
+            LOG.info("node '{}' joined cluster '{}' at {} (map version {}, {} members, {} partitions, caches {})",
+                    settings.nodeId(), settings.clusterName(), settings.zookeeper(), membership.map().version(),
+                    membership.map().nodes().size(), membership.map().partitions(), node.cacheNames());
+        } catch (RuntimeException | Error e) {
+            joined.completeExceptionally(e);
+            try {
+                membership.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    private ClusterParts build(ClusterMembership membership) {
+        ClusterMap first = Objects.requireNonNull(membership.map(), "the membership's map");
+        String self = membership.nodeId();
+        ServedPartitions served = new ServedPartitions(self, first.partitions(), membership::map, DRAIN_BOUND);
+        MoveStats moves = new MoveStats(node.metrics().registry(), served::servedCount);
+        PeerConnections peers = new PeerConnections(self, peerAccess);
+        CatalogueSync caches = new CatalogueSync(node, membership.catalogue(), first.partitions());
+        TypesSync types = new TypesSync(node.binaryContext(), membership.catalogue(), background);
+        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, peers, moves);
+        RetiredPartitions retired = new RetiredPartitions(membership, served, local, moves, background);
+        membership.catalogue().onCachesChange(c -> background.execute(() -> {
+            try {
+                caches.apply();
+            } catch (RuntimeException e) {
+                LOG.error("could not apply the cluster's catalogue of caches to node '{}': {}", self, e.toString());
+            }
+        }));
+        membership.catalogue().onTypesChange(types::clusterChanged);
+        Set<String> members = new HashSet<>(ids(first));
+        membership.onMapChange(map -> {
+            mapChanged(members, map);
+            peers.retainMembers(map);
+            retired.sweepSoon();
+            types.learnedTypes();
+        });
+        return new ClusterParts(membership, served, local, moves, peers, caches, types, takeover, retired);
+    }
+
+    /** Logs members that joined or left (Helix calls this one map at a time). */
+    private void mapChanged(Set<String> members, ClusterMap map) {
+        Set<String> now = new HashSet<>(ids(map));
+        for (String id : now) {
+            if (!members.contains(id)) {
+                LOG.info("member '{}' joined the cluster (map version {})", id, map.version());
+            }
+        }
+        for (String id : members) {
+            if (!now.contains(id)) {
+                LOG.info("member '{}' left the cluster (map version {})", id, map.version());
+            }
+        }
+        members.clear();
+        members.addAll(now);
+    }
+
+    private static List<String> ids(ClusterMap map) {
+        return map.nodes().stream().map(ClusterMap.Member::id).toList();
+    }
+
+    private ClusterParts joined() {
+        ClusterParts p = parts;
+        if (p == null) {
+            throw new IllegalStateException("node '" + node.id() + "' has not joined its cluster"
+                    + (closed ? " (it left)" : " yet"));
+        }
+        return p;
+    }
+
+    /**
+     * Creates a cache in the whole cluster: written to the cluster's catalogue, then created on this node; the
+     * other members create it when they see the change. A config with {@link CacheConfig#DEFAULT_PARTITIONS} gets
+     * the cluster's partition count.
+     *
+     * @param ifAbsent true for getOrCreateCache (an existing cache is returned as it is), false for createCache
+     * @return the cache on this node
+     * @throws IllegalArgumentException if the config asks for a partition count other than the cluster's
+     * @throws IllegalStateException    if {@code ifAbsent} is false and the cluster has the cache, or the node has
+     *                                  not joined
+     */
+    public NodeCache<Object, Object> createCache(CacheConfig config, boolean ifAbsent) {
+        Objects.requireNonNull(config, "config");
+        return joined().caches().create(config, ifAbsent);
+    }
+
+    /**
+     * Destroys a cache in the whole cluster: removed from the catalogue, then from this node; the other members
+     * destroy it when they see the change.
+     *
+     * @return true if the cluster or this node had it
+     * @throws IllegalStateException if the node has not joined
+     */
+    public boolean destroyCache(String name) {
+        Objects.requireNonNull(name, "name");
+        return joined().caches().destroy(name);
+    }
+
+    /**
+     * The node's binary context may have gained types (the server calls it after importing a client's PUT_TYPES):
+     * they are merged into the cluster's catalogue on a background thread. Never blocks; does nothing before joining.
+     */
+    public void typesImported() {
+        ClusterParts p = parts;
+        if (p != null) {
+            p.types().learnedTypes();
+        }
     }
 
     @Override
     public ClusterMap map() {
-        throw new UnsupportedOperationException("stub");
+        ClusterParts p = parts;
+        return p == null ? NOT_JOINED : p.membership().map();
     }
 
     @Override
     public void checkServes(int partition) {
-        throw new UnsupportedOperationException("stub");
+        servedOrRefuse(partition).checkServes(partition);
     }
 
     @Override
     public void enter(int partition) {
-        throw new UnsupportedOperationException("stub");
+        servedOrRefuse(partition).enter(partition);
     }
 
     @Override
     public void exit(int partition) {
-        throw new UnsupportedOperationException("stub");
+        ClusterParts p = parts;
+        if (p != null) {
+            p.served().exit(partition);
+        }
     }
 
     @Override
     public boolean serves(int partition) {
-        throw new UnsupportedOperationException("stub");
+        ClusterParts p = parts;
+        return p != null && p.served().serves(partition);
+    }
+
+    private ServedPartitions servedOrRefuse(int partition) {
+        ClusterParts p = parts;
+        if (p == null) {
+            throw new NotOwnerException("partition " + partition + " is not served by node '" + node.id()
+                    + "': it has not joined its cluster" + (closed ? " (it left)" : " yet"));
+        }
+        return p.served();
     }
 
     @Override
     public String statusJson() {
-        throw new UnsupportedOperationException("stub");
+        ClusterParts p = parts;
+        String id = nodeId != null ? nodeId : node.id();
+        return p == null ? ClusterStatus.json(id, false, NOT_JOINED, null, local, null)
+                : ClusterStatus.json(id, !closed, p.membership().map(), p.served(), local, p.moves());
     }
 
-    /** Leaves the cluster. Idempotent. */
+    /** Leaves the cluster: stops serving, ends the membership (its partitions move or wait), stops its threads. Idempotent. */
     @Override
     public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        joined.completeExceptionally(new IllegalStateException("node '" + nodeId + "' left its cluster"));
+        ClusterParts p = parts;
+        if (p != null) {
+            p.served().stopAll();
+            try {
+                p.membership().close();
+            } finally {
+                background.shutdownNow();
+                awaitBackground();
+                p.peers().close();
+                p.moves().close();
+            }
+            LOG.info("node '{}' left its cluster", nodeId);
+        } else {
+            background.shutdownNow();
+        }
+    }
+
+    private void awaitBackground() {
+        try {
+            if (!background.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warn("node '{}': the cluster's background thread did not end within 10 s", nodeId);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

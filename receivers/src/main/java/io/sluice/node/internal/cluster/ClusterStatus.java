@@ -1,0 +1,69 @@
+package io.sluice.node.internal.cluster;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.protocol.internal.ClusterMap;
+
+/**
+ * The node's cluster status as JSON (NODE_STATUS's answer, the status command):
+ * <pre>{@code
+ * {"nodeId": "a", "joined": true, "mapVersion": 12, "partitions": 1024,
+ *  "members": [{"id": "a", "host": "127.0.0.1", "port": 10800, "partitions": 341}, ...],
+ *  "partitionsServed": 341, "entriesServed": 1000000,
+ *  "moves": {"inProgress": 0, "done": 12, "entries": 40000, "bytes": 4400000, "lastMillis": 35,
+ *            "droppedPartitions": 3, "droppedEntries": 9000}}
+ * }</pre>
+ * {@code members[].partitions} counts the partitions the map gives each member.
+ */
+final class ClusterStatus {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ClusterStatus() {
+    }
+
+    static String json(String nodeId, boolean joined, ClusterMap map, ServedPartitions served, LocalPartitions local,
+                       MoveStats moves) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("nodeId", nodeId);
+        root.put("joined", joined);
+        root.put("mapVersion", map.version());
+        root.put("partitions", map.partitions());
+        int[] owned = new int[map.nodes().size()];
+        for (int p = 0; p < map.partitions(); p++) {
+            if (map.ownerIndex(p) != ClusterMap.NO_OWNER) {
+                owned[map.ownerIndex(p)]++;
+            }
+        }
+        ArrayNode members = root.putArray("members");
+        for (int i = 0; i < owned.length; i++) {
+            ClusterMap.Member m = map.nodes().get(i);
+            members.addObject().put("id", m.id()).put("host", m.host()).put("port", m.port())
+                    .put("partitions", owned[i]);
+        }
+        int servedCount = 0;
+        long entries = 0;
+        if (served != null) {
+            for (int p = 0; p < served.partitions(); p++) {
+                if (served.serves(p)) {
+                    servedCount++;
+                    entries += local.size(p);
+                }
+            }
+        }
+        root.put("partitionsServed", servedCount);
+        root.put("entriesServed", entries);
+        ObjectNode m = root.putObject("moves");
+        if (moves != null) {
+            m.put("inProgress", moves.inProgress()).put("done", moves.done()).put("entries", moves.entries())
+                    .put("bytes", moves.bytes()).put("lastMillis", moves.lastMillis())
+                    .put("droppedPartitions", moves.droppedPartitions()).put("droppedEntries", moves.droppedEntries());
+        }
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the status as JSON", e);
+        }
+    }
+}

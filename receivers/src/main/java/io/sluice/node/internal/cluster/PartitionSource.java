@@ -1,0 +1,25 @@
+package io.sluice.node.internal.cluster;
+
+import io.sluice.client.internal.PartitionScanConnection;
+import io.sluice.protocol.internal.ClusterMap;
+
+/**
+ * Where a node taking a partition over reads its entries: another member, page by page (PARTITION_SCAN over the
+ * network in a running cluster; {@link PeerConnections}).
+ */
+interface PartitionSource {
+
+    /**
+     * The page of the cache's partition after the key {@code after} (exclusive; null for the first page).
+     *
+     * @throws io.sluice.CacheNotFoundException if the member has no such cache
+     * @throws io.sluice.NodeUnreachableException if the member cannot be reached
+     */
+    PartitionScanConnection.Page page(String cache, int partition, byte[] after, int max);
+
+    /** Opens (or reuses) the source of a member of the map. */
+    @FunctionalInterface
+    interface Opener {
+        PartitionSource open(ClusterMap.Member member);
+    }
+}

@@ -1,0 +1,111 @@
+package io.sluice.node.internal.cluster;
+
+import io.sluice.CacheNotFoundException;
+import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.client.internal.PartitionScanConnection;
+import io.sluice.cluster.internal.ClusterMembership;
+import io.sluice.protocol.internal.ClusterMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Taking a partition over (Helix's SLAVE -> MASTER on this node): if the partition's last owner
+ * ({@link io.sluice.cluster.internal.PartitionOwnerLog}) is another member of the map, this node's copy is cleared
+ * and every cache's entries of the partition are pulled from that member page by page and applied here in logged
+ * batches; once they are durable this node records itself as the owner and starts serving. If the last owner is
+ * this node, nobody, or a node the map no longer names, the local data is served as it is (a node back within the
+ * rebalance delay keeps its own). Runs on Helix's threads, holding the partition's move lock.
+ */
+final class PartitionTakeover {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionTakeover.class);
+    /** Entries per PARTITION_SCAN page (the serving node caps it too). */
+    static final int PAGE = 4096;
+
+    private final ClusterMembership membership;
+    private final ServedPartitions served;
+    private final LocalPartitions local;
+    private final PartitionSource.Opener sources;
+    private final MoveStats stats;
+
+    PartitionTakeover(ClusterMembership membership, ServedPartitions served, LocalPartitions local,
+                      PartitionSource.Opener sources, MoveStats stats) {
+        this.membership = membership;
+        this.served = served;
+        this.local = local;
+        this.sources = sources;
+        this.stats = stats;
+    }
+
+    /** Returns once this node holds the partition whole and serves it. @throws RuntimeException if the pull failed */
+    void lead(int partition) {
+        String self = membership.nodeId();
+        ReentrantLock lock = served.moveLock(partition);
+        lock.lock();
+        try {
+            String last = membership.owners().lastOwner(partition);
+            if (last != null && !last.equals(self)) {
+                ClusterMap map = membership.map();
+                ClusterMap.Member from = map.member(last);
+                if (from != null) {
+                    pull(partition, from);
+                } else {
+                    LOG.info("partition {}: its last owner '{}' is not in the map (version {}); serving this node's"
+                            + " data of it as it is", partition, last, map.version());
+                }
+            }
+            if (!self.equals(last)) {
+                membership.owners().recordOwner(partition, self);
+            }
+            served.serve(partition);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void pull(int partition, ClusterMap.Member from) {
+        long start = System.nanoTime();
+        long entries = 0;
+        long bytes = 0;
+        boolean ok = false;
+        stats.started();
+        try {
+            // Stale entries of an earlier time this node held the partition must not outlive the pull.
+            long stale = local.clear(partition);
+            PartitionSource source = sources.open(from);
+            GrowableBuffer scratch = new GrowableBuffer(64 * 1024);
+            for (String cache : local.caches()) {
+                byte[] after = null;
+                boolean more = true;
+                while (more) {
+                    PartitionScanConnection.Page page;
+                    try {
+                        page = source.page(cache, partition, after, PAGE);
+                    } catch (CacheNotFoundException absent) {
+                        break; // created after that member left it, or destroyed since: nothing of it to pull
+                    }
+                    try {
+                        bytes += local.apply(cache, partition, page.keysAndValues(), scratch);
+                    } catch (CacheNotFoundException destroyed) {
+                        break; // destroyed here meanwhile
+                    }
+                    entries += page.entries();
+                    more = page.more() && page.entries() > 0;
+                    if (page.entries() > 0) {
+                        after = page.keysAndValues().get(page.keysAndValues().size() - 2);
+                    }
+                }
+            }
+            local.awaitDurable();
+            ok = true;
+            LOG.info("partition {}: took it over from '{}' at {}: {} entries, {} bytes in {} ms{}", partition, from.id(),
+                    from.address(), entries, bytes, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+                    stale > 0 ? " (" + stale + " stale entries of this node's older copy removed first)" : "");
+        } finally {
+            stats.ended(ok, entries, bytes, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package io.sluice.server.internal;
+
+import io.sluice.affinity.internal.Partitioner;
+import io.sluice.node.internal.NodeCache;
+import io.sluice.node.internal.cluster.ClusterView;
+import io.sluice.protocol.internal.BatchOutcome;
+import io.sluice.protocol.internal.BatchRequest;
+import io.sluice.protocol.internal.ClusterMap;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * Which requests a cluster member serves, as its {@link ClusterView} says: reads pass {@link ClusterView#checkServes},
+ * writes run between {@link ClusterView#enter} and {@link ClusterView#exit} (so a node giving a partition up waits
+ * for them), and a request for a partition the node does not serve fails with
+ * {@link io.sluice.protocol.internal.NotOwnerException} (error kind NOT_OWNER). A key's partition is computed as the
+ * client computes it ({@link Partitioner} over the cache's partition count). A standalone node has no view: every
+ * check passes and nothing is entered.
+ */
+final class PartitionGate {
+
+    /** A write run inside the gate. */
+    @FunctionalInterface
+    interface Write<T> {
+        T run() throws Exception;
+    }
+
+    /** Null on a standalone node. */
+    private final ClusterView view;
+
+    PartitionGate(ClusterView view) {
+        this.view = view;
+    }
+
+    boolean clustered() {
+        return view != null;
+    }
+
+    /** The map clients route by; only on a cluster member. */
+    ClusterMap map() {
+        return view.map();
+    }
+
+    String statusJson() {
+        return view.statusJson();
+    }
+
+    static int partitionOf(NodeCache<?, ?> cache, byte[] key) {
+        return Partitioner.partition(key, 0, key.length, cache.partitions());
+    }
+
+    /** Passes if the node serves the key's partition (for reads). */
+    void checkKey(NodeCache<?, ?> cache, byte[] key) {
+        if (view != null) {
+            view.checkServes(partitionOf(cache, key));
+        }
+    }
+
+    /** Passes if the node serves every key's partition (GET_ALL). */
+    void checkKeys(NodeCache<?, ?> cache, List<byte[]> keys) {
+        if (view != null) {
+            for (byte[] key : keys) {
+                view.checkServes(partitionOf(cache, key));
+            }
+        }
+    }
+
+    /** Passes if the node serves the partition (SCAN, SIZE of named partitions). */
+    void checkPartition(int partition) {
+        if (view != null) {
+            view.checkServes(partition);
+        }
+    }
+
+    /** True if the node serves the partition now (a standalone node serves all). */
+    boolean serves(int partition) {
+        return view == null || view.serves(partition);
+    }
+
+    /**
+     * Runs a write of these keys with each of their partitions entered; none is entered (and the write does not
+     * run) unless the node serves them all.
+     */
+    <T> T write(NodeCache<?, ?> cache, List<byte[]> keys, Write<T> write) throws Exception {
+        if (view == null) {
+            return write.run();
+        }
+        int[] entered = new int[keys.size()];
+        int n = 0;
+        try {
+            for (byte[] key : keys) {
+                int p = partitionOf(cache, key);
+                if (!contains(entered, n, p)) {
+                    view.enter(p);
+                    entered[n++] = p;
+                }
+            }
+            return write.run();
+        } finally {
+            for (int i = 0; i < n; i++) {
+                view.exit(entered[i]);
+            }
+        }
+    }
+
+    private static boolean contains(int[] values, int n, int value) {
+        for (int i = 0; i < n; i++) {
+            if (values[i] == value) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Applies a STREAM request's batches of partitions the node serves, each partition entered until the request's
+     * batches are applied (and durable); a batch of a partition it does not serve gets a failed outcome with the
+     * view's error (NOT_OWNER) while the others are applied. Outcomes come back in the request's order.
+     *
+     * @param apply applies a request (the node's transport)
+     */
+    CompletableFuture<List<BatchOutcome>> stream(BatchRequest request,
+                                                 Function<BatchRequest, CompletableFuture<List<BatchOutcome>>> apply) {
+        if (view == null) {
+            return apply.apply(request);
+        }
+        List<BatchRequest.PartitionBatch> batches = request.batches();
+        BatchOutcome[] refused = new BatchOutcome[batches.size()];
+        List<BatchRequest.PartitionBatch> admitted = new ArrayList<>(batches.size());
+        for (int i = 0; i < batches.size(); i++) {
+            BatchRequest.PartitionBatch b = batches.get(i);
+            try {
+                view.enter(b.partition());
+                admitted.add(b);
+            } catch (RuntimeException notServed) {
+                refused[i] = BatchOutcome.failure(0, b.entries().size(), notServed);
+            }
+        }
+        if (admitted.size() == batches.size()) {
+            return exitWhenDone(admitted, request, apply);
+        }
+        CompletableFuture<List<BatchOutcome>> applied = admitted.isEmpty()
+                ? CompletableFuture.completedFuture(List.of())
+                : exitWhenDone(admitted, new BatchRequest(request.cacheName(), request.receiver(),
+                request.allowOverwrite(), request.skipStore(), admitted), apply);
+        return applied.thenApply(outcomes -> {
+            List<BatchOutcome> all = new ArrayList<>(batches.size());
+            int next = 0;
+            for (BatchOutcome r : refused) {
+                all.add(r != null ? r : outcomes.get(next++));
+            }
+            return all;
+        });
+    }
+
+    private CompletableFuture<List<BatchOutcome>> exitWhenDone(
+            List<BatchRequest.PartitionBatch> entered, BatchRequest request,
+            Function<BatchRequest, CompletableFuture<List<BatchOutcome>>> apply) {
+        CompletableFuture<List<BatchOutcome>> applied;
+        try {
+            applied = apply.apply(request);
+        } catch (RuntimeException e) {
+            applied = CompletableFuture.failedFuture(e);
+        }
+        return applied.whenComplete((outcomes, error) -> {
+            for (BatchRequest.PartitionBatch b : entered) {
+                view.exit(b.partition());
+            }
+        });
+    }
+}

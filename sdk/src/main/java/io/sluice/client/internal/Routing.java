@@ -1,0 +1,272 @@
+package io.sluice.client.internal;
+
+import io.sluice.NodeUnreachableException;
+import io.sluice.affinity.internal.RendezvousAffinity;
+import io.sluice.protocol.internal.ClusterMap;
+import io.sluice.protocol.internal.Frames;
+import io.sluice.protocol.internal.Op;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Which node owns each partition, as this client knows it. At connect the client asks each reachable address for
+ * CLUSTER_MAP: if every node answers "standalone" (or predates the op) the client routes as it always has,
+ * rendezvous over the reachable nodes' ids; if any answers a map, the client routes by the newest map, reaching its
+ * members at the addresses it advertises. The map is refreshed when a node answers NOT_OWNER or cannot be reached
+ * ({@link #refresh}); a map replaces the current one only if its version is newer. Thread-safe.
+ *
+ * <p>Retries wait on the routing's own daemon threads (never on a connection's event loop); they end when idle.
+ */
+final class Routing implements AutoCloseable {
+
+    /**
+     * The owner the streamer's table names for a partition no node serves now: its batches queue under this name,
+     * and the transport holds them until an owner appears (or the request timeout passes).
+     */
+    static final String UNOWNED = "\u0000no owner";
+
+    private final Nodes nodes;
+    private final ClientSettings config;
+    private final ScheduledThreadPoolExecutor scheduler;
+    /** Null while standalone; once a map, always a map (newer ones replace it). */
+    private volatile ClusterMap map;
+    /** The streamer's per-partition owner ids of {@link #map}, made once per map. */
+    private volatile String[] table;
+    /** The refresh in progress, which later askers join; null when none is. */
+    private CompletableFuture<Void> refreshing;
+
+    Routing(Nodes nodes, ClientSettings config) {
+        this.nodes = nodes;
+        this.config = config;
+        this.scheduler = new ScheduledThreadPoolExecutor(2, r -> {
+            Thread t = new Thread(r, "sluice-client-routing");
+            t.setDaemon(true);
+            return t;
+        });
+        scheduler.setKeepAliveTime(1, TimeUnit.SECONDS);
+        scheduler.allowCoreThreadTimeOut(true);
+        scheduler.setRemoveOnCancelPolicy(true);
+        for (String id : nodes.ids()) {
+            ClusterMap answer = askMap(id);
+            if (answer != null) {
+                adopt(answer);
+            }
+        }
+    }
+
+    /** The map asked of a node at connect; null if it is standalone or predates CLUSTER_MAP. */
+    private ClusterMap askMap(String nodeId) {
+        try {
+            return nodes.await(nodes.call(nodeId, false, c -> Frames.request(c.alloc(), Op.CLUSTER_MAP, out -> { }),
+                    ClusterMap::read, null));
+        } catch (IllegalArgumentException unknownOp) {
+            return null; // a node older than op 17 is standalone
+        } catch (NodeUnreachableException goneSinceConnect) {
+            return null; // routed to as before; its requests fail as they would have
+        }
+    }
+
+    /** True when the client routes by a cluster's map. */
+    boolean clustered() {
+        return map != null;
+    }
+
+    /** The current map; null while standalone. */
+    ClusterMap map() {
+        return map;
+    }
+
+    long version() {
+        ClusterMap m = map;
+        return m == null ? -1 : m.version();
+    }
+
+    /**
+     * The owner of a partition now: standalone, rendezvous over the reachable nodes; in a cluster, the map's owner,
+     * or null while no node serves it.
+     *
+     * @throws IllegalStateException if the cache's partition count is not the cluster's
+     */
+    String owner(int partition, int partitions) {
+        ClusterMap m = map;
+        if (m == null) {
+            return RendezvousAffinity.owner(partition, nodes.ids());
+        }
+        checkPartitions(m, partitions);
+        return m.owner(partition);
+    }
+
+    /**
+     * The streamer's owner table for the current map (an owner id per partition, {@link #UNOWNED} where none serves
+     * it): the same array until the map changes. Null while standalone.
+     */
+    String[] ownerTable(int partitions) {
+        ClusterMap m = map;
+        if (m == null) {
+            return null;
+        }
+        checkPartitions(m, partitions);
+        return table;
+    }
+
+    private static void checkPartitions(ClusterMap m, int partitions) {
+        if (m.partitions() != partitions) {
+            throw new IllegalStateException("the cache has " + partitions + " partitions but the cluster's map has "
+                    + m.partitions() + ": every cache of a cluster has the cluster's partition count");
+        }
+    }
+
+    /** The nodes to ask when any one will do: the configured ones that answered at connect, then the map's others. */
+    List<String> anyNodes() {
+        Set<String> ids = new LinkedHashSet<>(nodes.ids());
+        ClusterMap m = map;
+        if (m != null) {
+            for (ClusterMap.Member member : m.nodes()) {
+                ids.add(member.id());
+            }
+        }
+        return new ArrayList<>(ids);
+    }
+
+    /**
+     * Runs a request that any node answers alike (the catalogue is cluster-wide): on the first node of
+     * {@link #anyNodes()} that can be reached.
+     *
+     * @throws NodeUnreachableException if none can
+     */
+    <T> T callAny(java.util.function.Function<String, CompletableFuture<T>> call) {
+        NodeUnreachableException unreachable = null;
+        for (String id : anyNodes()) {
+            try {
+                return nodes.await(call.apply(id));
+            } catch (NodeUnreachableException e) {
+                if (unreachable == null) {
+                    unreachable = e;
+                } else {
+                    unreachable.addSuppressed(e);
+                }
+            }
+        }
+        throw unreachable != null ? unreachable : new NodeUnreachableException("no node of the cluster is known");
+    }
+
+    /**
+     * Asks for the map again: first the node that answered NOT_OWNER (if any), then every other known node until
+     * one answers; its map is taken if it is newer. Concurrent askers share one refresh. Never fails.
+     *
+     * @param first the node to ask first, or null
+     */
+    CompletableFuture<Void> refresh(String first) {
+        CompletableFuture<Void> done;
+        synchronized (this) {
+            if (refreshing != null) {
+                return refreshing;
+            }
+            done = new CompletableFuture<>();
+            refreshing = done;
+        }
+        Runnable ask = () -> {
+            try {
+                List<String> order = anyNodes();
+                if (first != null) {
+                    order.remove(first);
+                    order.add(0, first);
+                }
+                for (String id : order) {
+                    try {
+                        ClusterMap answer = nodes.callOnce(id, c -> Frames.request(c.alloc(), Op.CLUSTER_MAP,
+                                out -> { }), ClusterMap::read).get(config.requestTimeout().toMillis(),
+                                TimeUnit.MILLISECONDS);
+                        if (answer != null) {
+                            adopt(answer);
+                            break;
+                        }
+                    } catch (Exception unreachable) {
+                        // ask the next node
+                    }
+                }
+            } finally {
+                synchronized (this) {
+                    refreshing = null;
+                }
+                done.complete(null);
+            }
+        };
+        try {
+            scheduler.execute(ask);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            synchronized (this) {
+                refreshing = null;
+            }
+            done.complete(null);
+        }
+        return done;
+    }
+
+    /** Takes a map if it is newer than the current one, making its members known. */
+    private synchronized void adopt(ClusterMap candidate) {
+        ClusterMap current = map;
+        if (current != null && candidate.version() <= current.version()) {
+            return;
+        }
+        for (ClusterMap.Member m : candidate.nodes()) {
+            nodes.addMember(m.id(), new Address(m.host(), m.port()));
+        }
+        String[] owners = new String[candidate.partitions()];
+        for (int p = 0; p < owners.length; p++) {
+            String owner = candidate.owner(p);
+            owners[p] = owner == null ? UNOWNED : owner;
+        }
+        table = owners;
+        map = candidate;
+    }
+
+    /** The wait before retry number {@code attempt} (1 = the first retry): exponential with jitter, capped. */
+    long backoffMillis(int attempt) {
+        long base = config.retryInitialBackoff().toMillis();
+        long wait = Math.min(ClientSettings.MAX_BACKOFF.toMillis(), base << Math.min(20, Math.max(0, attempt - 1)));
+        return Math.max(1, (long) (wait * (0.5 + ThreadLocalRandom.current().nextDouble())));
+    }
+
+    /** Runs a task on the routing's threads after the delay. */
+    void schedule(Runnable task, long delayMillis) {
+        try {
+            scheduler.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            task.run(); // the client closed: the task fails on the closed client instead of hanging
+        }
+    }
+
+    long requestTimeoutNanos() {
+        return config.requestTimeout().toNanos();
+    }
+
+    /** The error when no node served partitions within the request timeout. */
+    NodeUnreachableException noOwner(String what, List<Integer> partitions, int attempts, Throwable last) {
+        NodeUnreachableException e = new NodeUnreachableException(what + ": no node served partition"
+                + (partitions.size() == 1 ? " " + partitions.get(0) : "s " + shortList(partitions))
+                + " within " + config.requestTimeout() + " (ClientConfig.requestTimeout; " + attempts
+                + " attempt(s), map version " + version() + ")" + (last == null ? "" : "; last: " + last.getMessage()));
+        if (last != null) {
+            e.addSuppressed(last);
+        }
+        return e;
+    }
+
+    private static String shortList(List<Integer> partitions) {
+        return partitions.size() <= 10 ? partitions.toString()
+                : partitions.subList(0, 10) + " and " + (partitions.size() - 10) + " more";
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+    }
+}
