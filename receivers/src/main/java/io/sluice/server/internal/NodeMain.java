@@ -1,8 +1,11 @@
 package io.sluice.server.internal;
 
+import io.sluice.node.ClusterConfig;
+import io.sluice.node.NodeConfig;
 import io.sluice.node.internal.NodeEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.sluice.server.internal.command.StatusCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,7 +22,8 @@ import java.util.concurrent.CountDownLatch;
  * fail with its cause, answers them, and exits 0.
  */
 @Command(name = "sluice-node", mixinStandardHelpOptions = true, version = "sluice-node 0.1",
-        description = "Runs a Sluice node that serves remote clients over TCP.")
+        description = "Runs a Sluice node that serves remote clients over TCP.",
+        subcommands = {StatusCommand.class})
 public final class NodeMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeMain.class);
@@ -41,9 +45,26 @@ public final class NodeMain implements Callable<Integer> {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     public static void main(String[] args) {
+        quietClusterLibraries();
         int code = new CommandLine(new NodeMain()).execute(args);
         if (code != 0) {
             System.exit(code);
+        }
+    }
+
+    /**
+     * Helix logs hundreds of lines per run at INFO and WARN (and the controller ERROR until members join), the
+     * ZooKeeper client a few per connection: the node's log keeps their warnings and errors only (Helix's errors
+     * only), unless a {@code -Dorg.slf4j.simpleLogger.log.*} property says otherwise. Set before their loggers exist.
+     */
+    static void quietClusterLibraries() {
+        setIfAbsent("org.slf4j.simpleLogger.log.org.apache.helix", "error");
+        setIfAbsent("org.slf4j.simpleLogger.log.org.apache.zookeeper", "warn");
+    }
+
+    private static void setIfAbsent(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
         }
     }
 
@@ -52,13 +73,19 @@ public final class NodeMain implements Callable<Integer> {
         NodeFileConfig file;
         NodeEngine node;
         ServerConfig serverConfig;
+        ClusterConfig clusterConfig;
         MetricsExport metrics = null;
         try {
             file = config == null ? NodeFileConfig.empty() : NodeFileConfig.read(config);
             serverConfig = file.serverConfig(host, port);
+            NodeConfig nodeConfig = file.nodeConfig();
+            clusterConfig = nodeConfig.cluster().orElse(null);
+            if (clusterConfig != null) {
+                ClusterJoin.check(clusterConfig, serverConfig); // before anything starts
+            }
             Integer httpPort = file.metricsPort(metricsPort);
             metrics = MetricsExport.start(serverConfig.host(), httpPort);
-            node = new NodeEngine(file.nodeConfig(), metrics.registry());
+            node = new NodeEngine(nodeConfig, metrics.registry());
         } catch (IllegalArgumentException | IllegalStateException e) {
             if (metrics != null) {
                 metrics.close();
@@ -67,19 +94,43 @@ public final class NodeMain implements Callable<Integer> {
             return 2;
         }
         SluiceServer server;
+        ClusterJoin cluster = null;
         try {
+            if (clusterConfig != null) {
+                cluster = ClusterJoin.create(node, clusterConfig, serverConfig);
+            }
             // The file's caches are in file.nodeConfig(): the node created them, or put recovered ones in front of
-            // their stores, as it started.
-            server = SluiceServer.start(node, serverConfig);
+            // their stores, as it started. A member serves nothing until it has joined.
+            server = SluiceServer.start(node, serverConfig, cluster == null ? null : cluster.view());
         } catch (RuntimeException e) {
             System.err.println("sluice-node: " + e.getMessage());
+            if (cluster != null) {
+                cluster.close();
+            }
             node.close();
             metrics.close();
             return 2;
         }
+        if (cluster != null) {
+            try {
+                cluster.join(server.address());
+            } catch (RuntimeException e) {
+                System.err.println("sluice-node: " + e.getMessage());
+                cluster.close();
+                server.close();
+                node.close();
+                server.closeConnections();
+                metrics.close();
+                return 2;
+            }
+        }
         MetricsExport export = metrics;
-        onStopSignal(() -> stop(node, server, export));
+        ClusterJoin member = cluster;
+        onStopSignal(() -> stop(member, node, server, export));
         LOG.info("node {} started: {}, {}", node.id(), node.config(), file.describe());
+        if (member != null) {
+            LOG.info("joined: {}", member.describe());
+        }
         if (export.httpAddress() != null) {
             LOG.info("metrics: Prometheus text at http://{}:{}/metrics, MBeans in JMX domain '{}'",
                     export.httpAddress().getHostString(), export.httpAddress().getPort(), MetricsExport.JMX_DOMAIN);
@@ -93,8 +144,20 @@ public final class NodeMain implements Callable<Integer> {
         return 0;
     }
 
-    /** Drains and stops: no new requests; batches in flight finish and are answered; then the connections close. */
-    private void stop(NodeEngine node, SluiceServer server, MetricsExport metrics) {
+    /**
+     * Leaves the cluster (its partitions move, or wait out the rebalance delay, at once rather than after the
+     * session timeout), then drains and stops: no new requests; batches in flight finish and are answered; then the
+     * connections close.
+     */
+    private void stop(ClusterJoin cluster, NodeEngine node, SluiceServer server, MetricsExport metrics) {
+        if (cluster != null) {
+            LOG.info("stopping: leaving the cluster");
+            try {
+                cluster.close();
+            } catch (RuntimeException e) {
+                LOG.warn("leaving the cluster: {}", e.toString());
+            }
+        }
         LOG.info("stopping: no new requests; finishing the batches in flight");
         server.close();
         try {

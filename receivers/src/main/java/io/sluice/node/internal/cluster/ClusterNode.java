@@ -179,6 +179,11 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         return map.nodes().stream().map(ClusterMap.Member::id).toList();
     }
 
+    /** The parts once joined, or null (for tests in this package). */
+    ClusterParts joinedParts() {
+        return parts;
+    }
+
     private ClusterParts joined() {
         ClusterParts p = parts;
         if (p == null) {

@@ -1,0 +1,196 @@
+package io.sluice.server.internal.command;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.client.internal.Address;
+import io.sluice.protocol.internal.ClusterMap;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the status command found: the partition map one of the given nodes holds, and each member's own status
+ * document (NODE_STATUS), or why it gave none. Rendered as a table for people or as one JSON document.
+ *
+ * @param asked       the node that gave the map
+ * @param map         its map, or null if that node is standalone
+ * @param members     one report per member of the map (the standalone node alone if there is no map)
+ */
+record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * One member: where it is, the partitions the map gives it, and its status document or the error that
+     * replaced it.
+     */
+    record MemberReport(String id, String address, int partitions, JsonNode status, String error) {
+    }
+
+    /**
+     * Asks the given nodes, in order, for the map until one answers, then asks every member of that map for its
+     * status.
+     *
+     * @throws IOException naming the addresses and the first error if none of them answers
+     */
+    static StatusReport read(List<Address> addresses, String token, Duration timeout) throws IOException {
+        List<String> errors = new ArrayList<>();
+        for (Address a : addresses) {
+            try (AdminConnection first = AdminConnection.open(a, token, timeout)) {
+                ClusterMap map = first.clusterMap();
+                if (map == null) {
+                    return new StatusReport(a, null, List.of(report(first.nodeId(), a.toString(), 0, first)));
+                }
+                List<MemberReport> members = new ArrayList<>();
+                for (int i = 0; i < map.nodes().size(); i++) {
+                    ClusterMap.Member m = map.nodes().get(i);
+                    int owned = owned(map, i);
+                    if (m.id().equals(first.nodeId())) {
+                        members.add(report(m.id(), m.address(), owned, first));
+                        continue;
+                    }
+                    try (AdminConnection c = AdminConnection.open(new Address(m.host(), m.port()), token, timeout)) {
+                        members.add(report(m.id(), m.address(), owned, c));
+                    } catch (IOException e) {
+                        members.add(new MemberReport(m.id(), m.address(), owned, null, e.getMessage()));
+                    }
+                }
+                return new StatusReport(a, map, members);
+            } catch (IOException e) {
+                errors.add(e.getMessage());
+            }
+        }
+        throw new IOException(addresses.size() == 1 ? errors.get(0)
+                : "none of " + addresses + " answered; " + String.join("; ", errors));
+    }
+
+    private static MemberReport report(String id, String address, int partitions, AdminConnection c) {
+        try {
+            return new MemberReport(id, address, partitions, JSON.readTree(c.status()), null);
+        } catch (JsonProcessingException e) {
+            return new MemberReport(id, address, partitions, null, "its status is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            return new MemberReport(id, address, partitions, null, e.getMessage());
+        }
+    }
+
+    private static int owned(ClusterMap map, int member) {
+        int n = 0;
+        for (int p = 0; p < map.partitions(); p++) {
+            n += map.ownerIndex(p) == member ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Partitions no node serves now (moving, or their node away within the rebalance delay). */
+    int unowned() {
+        int n = 0;
+        for (int p = 0; p < map.partitions(); p++) {
+            n += map.ownerIndex(p) == ClusterMap.NO_OWNER ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** The table people read. */
+    String table() {
+        StringBuilder b = new StringBuilder();
+        if (map == null) {
+            MemberReport node = members.get(0);
+            b.append("standalone node ").append(node.id()).append(" at ").append(node.address())
+                    .append(" (not a cluster member)\n");
+            b.append(String.format("%-12s %-22s %12s %s%n", "node", "address", "entries", "status"));
+            b.append(String.format("%-12s %-22s %12s %s%n", node.id(), node.address(), standaloneEntries(node),
+                    state(node)));
+            return b.toString();
+        }
+        b.append("map version ").append(map.version()).append(": ").append(map.partitions()).append(" partitions, ")
+                .append(map.nodes().size()).append(" members, ").append(unowned())
+                .append(" partitions without an owner (asked ").append(asked).append(")\n");
+        String row = "%-12s %-22s %10s %8s %12s %7s %6s %s%n";
+        b.append(String.format(row, "node", "address", "partitions", "served", "entries", "moving", "moved",
+                "status"));
+        List<String> moving = new ArrayList<>();
+        for (MemberReport m : members) {
+            long inProgress = number(m, "moves", "inProgress");
+            b.append(String.format(row, m.id(), m.address(), m.partitions(), text(number(m, "partitionsServed", null)),
+                    text(number(m, "entriesServed", null)), text(inProgress), text(number(m, "moves", "done")),
+                    state(m)));
+            if (inProgress > 0) {
+                moving.add(m.id() + " is taking over " + inProgress + " partition" + (inProgress == 1 ? "" : "s"));
+            }
+        }
+        b.append(moving.isEmpty() ? "no moves in progress\n" : "moves in progress: " + String.join(", ", moving)
+                + "\n");
+        return b.toString();
+    }
+
+    /** A number of the member's status ({@code field}, or {@code field.sub}), or -1 if it has none. */
+    private static long number(MemberReport m, String field, String sub) {
+        JsonNode v = m.status() == null ? null : m.status().get(field);
+        if (v != null && sub != null) {
+            v = v.get(sub);
+        }
+        return v != null && v.isNumber() ? v.asLong() : -1;
+    }
+
+    private static String text(long n) {
+        return n < 0 ? "?" : String.valueOf(n);
+    }
+
+    /** A standalone node's entries: the sum of its caches' sizes. */
+    private static String standaloneEntries(MemberReport m) {
+        JsonNode caches = m.status() == null ? null : m.status().get("caches");
+        if (caches == null || !caches.isObject()) {
+            return "?";
+        }
+        long n = 0;
+        for (JsonNode size : caches) {
+            n += size.asLong();
+        }
+        return String.valueOf(n);
+    }
+
+    private static String state(MemberReport m) {
+        if (m.error() != null) {
+            return m.error();
+        }
+        JsonNode joined = m.status() == null ? null : m.status().get("joined");
+        return joined != null && !joined.asBoolean(true) ? "not joined" : "ok";
+    }
+
+    /** Everything as one JSON document: the map's summary and each member's status document as it sent it. */
+    String json() {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("asked", asked.toString());
+        if (map != null) {
+            ObjectNode m = root.putObject("map");
+            m.put("version", map.version());
+            m.put("partitions", map.partitions());
+            m.put("withoutOwner", unowned());
+        }
+        ArrayNode list = root.putArray("members");
+        for (MemberReport r : members) {
+            ObjectNode o = list.addObject();
+            o.put("id", r.id());
+            o.put("address", r.address());
+            if (map != null) {
+                o.put("partitions", r.partitions());
+            }
+            if (r.status() != null) {
+                o.set("status", r.status());
+            } else {
+                o.put("error", r.error());
+            }
+        }
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
