@@ -130,8 +130,9 @@ public final class LoadGenerator implements Callable<Integer> {
     @Option(names = FORK_SAMPLES, hidden = true)
     boolean forkSamples;
 
-    @Option(names = "--connect", paramLabel = "HOST:PORT",
-            description = "Load a remote node (sluice-node.jar) instead of an embedded one.")
+    @Option(names = "--connect", paramLabel = "HOST:PORT[,HOST:PORT...]",
+            description = "Load a remote node (sluice-node.jar) instead of an embedded one; several addresses: the"
+                    + " members of a cluster (any one bootstraps, the client routes by the cluster's map).")
     String connect;
 
     @Option(names = "--start-node",
@@ -430,10 +431,16 @@ public final class LoadGenerator implements Callable<Integer> {
         };
     }
 
-    private void checkConnect(String address) {
+    private void checkConnect(String addresses) {
         if (startNode) {
             throw invalid("--connect and --start-node exclude each other: --start-node starts its own node");
         }
+        for (String address : addresses.split(",", -1)) {
+            checkAddress(address.trim());
+        }
+    }
+
+    private void checkAddress(String address) {
         int colon = address.lastIndexOf(':');
         int port = -1;
         if (colon > 0) {

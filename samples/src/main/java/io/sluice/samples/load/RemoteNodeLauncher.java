@@ -5,7 +5,8 @@ import io.sluice.client.ClientConfig;
 import io.sluice.client.SluiceClient;
 
 /**
- * Connects to a remote node for each mode (a fresh client; the mode's cache is new on the node).
+ * Connects to a remote node, or the members of a cluster (addresses separated by commas), for each mode (a fresh
+ * client; the mode's cache is new on the node).
  * The node's own config decides its page size and region, so those arguments are not used.
  */
 final class RemoteNodeLauncher implements NodeLauncher {
@@ -18,7 +19,8 @@ final class RemoteNodeLauncher implements NodeLauncher {
 
     @Override
     public Sluice start(Integer pageSize, long regionMaxBytes) {
-        return SluiceClient.connect(ClientConfig.addresses(address));
+        return SluiceClient.connect(ClientConfig.addresses(java.util.Arrays.stream(address.split(","))
+                .map(String::trim).toArray(String[]::new)));
     }
 
     @Override

@@ -54,6 +54,7 @@ class LoadGeneratorOptionsTest {
             "--values=json              | --values is 'json'; it must be binary, pojo or both",
             "--connect=localhost        | --connect is 'localhost'; it must be HOST:PORT",
             "--connect=localhost:99999  | --connect is 'localhost:99999'; it must be HOST:PORT",
+            "--connect=h:1,localhost    | --connect is 'localhost'; it must be HOST:PORT",
             "--csv=/no/such/dir/r.csv   | --csv is /no/such/dir/r.csv; its directory /no/such/dir does not exist",
             "--plot=/no/such/dir/r.svg  | --plot is /no/such/dir/r.svg; its directory /no/such/dir does not exist",
             "--plot=run.jpg             | --plot is run.jpg; sluice-load draws SVG or PNG: name the file .svg or .png",
