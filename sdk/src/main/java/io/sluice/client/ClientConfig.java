@@ -65,7 +65,10 @@ public final class ClientConfig {
         return settings.tlsTrustedCertificates();
     }
 
-    /** The nodes' addresses, {@code host:port}. */
+    /**
+     * The nodes' addresses, {@code host:port}. For a cluster any one reachable address is enough: the client asks it
+     * for the cluster's map and reaches the other members at the addresses the map gives.
+     */
     public List<String> addresses() {
         return settings.addresses();
     }
@@ -84,6 +87,10 @@ public final class ClientConfig {
         return settings.connectTimeout();
     }
 
+    /**
+     * Bound of one request; in a cluster also how long the client keeps sending a request's entries again to a
+     * partition's new owner (or waits for a partition without owner) before it fails naming the partition.
+     */
     public Duration requestTimeout() {
         return settings.requestTimeout();
     }

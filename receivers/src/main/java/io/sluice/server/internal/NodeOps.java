@@ -69,21 +69,14 @@ final class NodeOps {
                 yield () -> {
                     CacheConfig named = CacheConfig.named(cache).withPartitions(partitions);
                     CacheConfig config = store == null ? named : named.withStore(store);
-                    // CLUSTER-CATALOGUE: on a cluster member the cache must be created through the cluster's
-                    // catalogue (ClusterNode, nodeside), so that every node has it; this is the one call site.
-                    if (ifAbsent) {
-                        node.getOrCreateCache(config);
-                    } else {
-                        node.createCache(config);
-                    }
-                    int n = node.nodeCache(cache).partitions();
+                    int n = gate.createCache(node, config, ifAbsent); // a cluster member: cluster-wide
                     return out -> out.writeInt(n);
                 };
             }
             case DESTROY_CACHE -> {
                 String cache = Wire.readString(in, "cache name");
                 yield () -> {
-                    boolean existed = node.destroyCache(cache);
+                    boolean existed = gate.destroyCache(node, cache);
                     return out -> out.writeByte(existed ? 1 : 0);
                 };
             }
@@ -209,6 +202,7 @@ final class NodeOps {
     Call putTypes(ByteBuf in) {
         byte[] types = Wire.readBlob(in, "type metadata");
         binary.importTypes(types);
+        gate.typesImported();
         return () -> out -> { };
     }
 

@@ -1,7 +1,10 @@
 package io.sluice.server.internal;
 
 import io.sluice.affinity.internal.Partitioner;
+import io.sluice.CacheConfig;
 import io.sluice.node.internal.NodeCache;
+import io.sluice.node.internal.NodeEngine;
+import io.sluice.node.internal.cluster.ClusterNode;
 import io.sluice.node.internal.cluster.ClusterView;
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
@@ -17,8 +20,10 @@ import java.util.function.Function;
  * writes run between {@link ClusterView#enter} and {@link ClusterView#exit} (so a node giving a partition up waits
  * for them), and a request for a partition the node does not serve fails with
  * {@link io.sluice.protocol.internal.NotOwnerException} (error kind NOT_OWNER). A key's partition is computed as the
- * client computes it ({@link Partitioner} over the cache's partition count). A standalone node has no view: every
- * check passes and nothing is entered.
+ * client computes it ({@link Partitioner} over the cache's partition count). On a {@link ClusterNode} caches are
+ * created and destroyed through the cluster's catalogue (every member gets the change) and imported types are
+ * shared with the cluster. A standalone node has no view: every check passes, nothing is entered, caches are the
+ * node's own.
  */
 final class PartitionGate {
 
@@ -46,6 +51,38 @@ final class PartitionGate {
 
     String statusJson() {
         return view.statusJson();
+    }
+
+    /**
+     * CREATE_CACHE: through the cluster's catalogue on a cluster member, else on this node.
+     *
+     * @return the cache's partition count
+     */
+    int createCache(NodeEngine node, CacheConfig config, boolean ifAbsent) {
+        if (view != null && view instanceof ClusterNode cluster) {
+            return cluster.createCache(config, ifAbsent).partitions();
+        }
+        if (ifAbsent) {
+            node.getOrCreateCache(config);
+        } else {
+            node.createCache(config);
+        }
+        return node.nodeCache(config.name()).partitions();
+    }
+
+    /** DESTROY_CACHE: through the cluster's catalogue on a cluster member, else on this node. */
+    boolean destroyCache(NodeEngine node, String name) {
+        if (view != null && view instanceof ClusterNode cluster) {
+            return cluster.destroyCache(name);
+        }
+        return node.destroyCache(name);
+    }
+
+    /** After PUT_TYPES: a cluster member shares the types it learned (in the background). */
+    void typesImported() {
+        if (view != null && view instanceof ClusterNode cluster) {
+            cluster.typesImported();
+        }
     }
 
     static int partitionOf(NodeCache<?, ?> cache, byte[] key) {

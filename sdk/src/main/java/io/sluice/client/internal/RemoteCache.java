@@ -43,7 +43,8 @@ import java.util.stream.StreamSupport;
 
 /**
  * A cache of remote nodes: keys and values are encoded here, each operation goes to the node that
- * owns the key's partition (the streamer's affinity), and answers are decoded here — fetching the
+ * owns the key's partition ({@link Routing}: the streamer's affinity, or a cluster's map; refused requests go
+ * again to the new owner through {@link RoutedCall}), and answers are decoded here — fetching the
  * nodes' type metadata first when an answer holds a type this client does not know. Synchronous
  * operations wait for their answer; async ones complete on the common pool, never on a connection's
  * event loop. putAll/removeAll send each node one request of per-partition batches to its batched

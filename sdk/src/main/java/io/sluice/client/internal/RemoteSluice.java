@@ -78,7 +78,10 @@ public final class RemoteSluice implements Sluice {
         return new RemoteCache<>(config.name(), partitions, nodes, routing, binary, false);
     }
 
-    /** Destroys the cache on every node; true if any node had it. */
+    /**
+     * Destroys the cache on every node (in a cluster: through one node, the catalogue being cluster-wide); true if
+     * any had it.
+     */
     @Override
     public boolean destroyCache(String name) {
         Objects.requireNonNull(name, "name");
@@ -104,7 +107,10 @@ public final class RemoteSluice implements Sluice {
         return new RemoteCache<>(name, transport.partitions(name), nodes, routing, binary, false);
     }
 
-    /** The union of every node's cache names (CACHE_NAMES), each name once, in the order the nodes gave them. */
+    /**
+     * The union of every node's cache names (CACHE_NAMES), each name once, in the order the nodes gave them; in a
+     * cluster one node's (the catalogue is cluster-wide).
+     */
     @Override
     public java.util.List<String> cacheNames() {
         ensureOpen();

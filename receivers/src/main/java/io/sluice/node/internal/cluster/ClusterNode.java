@@ -132,6 +132,10 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
 
     private ClusterParts build(ClusterMembership membership) {
         ClusterMap first = Objects.requireNonNull(membership.map(), "the membership's map");
+        if (first.partitions() == 0) {
+            throw new IllegalStateException("the map of the cluster node '" + membership.nodeId() + "' joined has no"
+                    + " partitions (was it made with create-cluster?)");
+        }
         String self = membership.nodeId();
         ServedPartitions served = new ServedPartitions(self, first.partitions(), membership::map, DRAIN_BOUND);
         MoveStats moves = new MoveStats(node.metrics().registry(), served::servedCount);

@@ -24,6 +24,8 @@ final class PartitionTakeover {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionTakeover.class);
     /** Entries per PARTITION_SCAN page (the serving node caps it too). */
     static final int PAGE = 4096;
+    /** Pulls of one partition tried before the takeover fails. */
+    static final int PULL_ATTEMPTS = 3;
 
     private final ClusterMembership membership;
     private final ServedPartitions served;
@@ -40,22 +42,21 @@ final class PartitionTakeover {
         this.stats = stats;
     }
 
-    /** Returns once this node holds the partition whole and serves it. @throws RuntimeException if the pull failed */
-    void lead(int partition) {
+    /**
+     * Returns once this node holds the partition whole and serves it. A pull that fails (the last owner unreachable
+     * for a while) is tried again, with the map read afresh (a last owner that left the map is not waited for).
+     *
+     * @throws RuntimeException if the last pull failed: the partition is not served (Helix puts it in ERROR here)
+     * @throws InterruptedException if interrupted between attempts
+     */
+    void lead(int partition) throws InterruptedException {
         String self = membership.nodeId();
         ReentrantLock lock = served.moveLock(partition);
         lock.lock();
         try {
             String last = membership.owners().lastOwner(partition);
             if (last != null && !last.equals(self)) {
-                ClusterMap map = membership.map();
-                ClusterMap.Member from = map.member(last);
-                if (from != null) {
-                    pull(partition, from);
-                } else {
-                    LOG.info("partition {}: its last owner '{}' is not in the map (version {}); serving this node's"
-                            + " data of it as it is", partition, last, map.version());
-                }
+                pullFromLastOwner(partition, last);
             }
             if (!self.equals(last)) {
                 membership.owners().recordOwner(partition, self);
@@ -63,6 +64,29 @@ final class PartitionTakeover {
             served.serve(partition);
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void pullFromLastOwner(int partition, String last) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            ClusterMap map = membership.map();
+            ClusterMap.Member from = map.member(last);
+            if (from == null) {
+                LOG.info("partition {}: its last owner '{}' is not in the map (version {}); serving this node's"
+                        + " data of it as it is", partition, last, map.version());
+                return;
+            }
+            try {
+                pull(partition, from);
+                return;
+            } catch (RuntimeException e) {
+                if (attempt == PULL_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.warn("partition {}: pulling it from '{}' at {} failed (attempt {} of {}), trying again: {}",
+                        partition, last, from.address(), attempt, PULL_ATTEMPTS, e.toString());
+                Thread.sleep(1000L * attempt);
+            }
         }
     }
 

@@ -3,5 +3,23 @@
  * by entry), the cluster-wide caches and types applied to the local node, the map served to clients. Built on
  * {@code io.sluice.cluster.internal} (Helix and ZooKeeper, reached only when the node is configured for a cluster)
  * and the node; the server sees it through {@link io.sluice.node.internal.cluster.ClusterView}.
+ *
+ * <p>The classes, in the order a partition meets them:
+ * <ul>
+ *   <li>{@link io.sluice.node.internal.cluster.ClusterNode}: joins, wires the parts, the server's view and its way
+ *       to create and destroy caches cluster-wide;</li>
+ *   <li>{@link io.sluice.node.internal.cluster.NodeRoles}: Helix's role changes handed to the parts below;</li>
+ *   <li>{@link io.sluice.node.internal.cluster.PartitionTakeover}: SLAVE -> MASTER, pulling the partition from its
+ *       last owner through {@link io.sluice.node.internal.cluster.PeerConnections} (PARTITION_SCAN);</li>
+ *   <li>{@link io.sluice.node.internal.cluster.ServedPartitions}: the gate, served flags and writes in flight;</li>
+ *   <li>{@link io.sluice.node.internal.cluster.LocalPartitions}: a partition of every local cache, applied to and
+ *       cleared through the log;</li>
+ *   <li>{@link io.sluice.node.internal.cluster.RetiredPartitions}: dropping the copy of a partition another member
+ *       owns now, on the background thread;</li>
+ *   <li>{@link io.sluice.node.internal.cluster.CatalogueSync} and {@link io.sluice.node.internal.cluster.TypesSync}:
+ *       the catalogue's caches ({@link io.sluice.node.internal.cluster.CacheDescription}) and types on this node;</li>
+ *   <li>{@link io.sluice.node.internal.cluster.MoveStats} and {@link io.sluice.node.internal.cluster.ClusterStatus}:
+ *       meters and the status document.</li>
+ * </ul>
  */
 package io.sluice.node.internal.cluster;

@@ -21,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.ArrayList;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -136,6 +138,51 @@ class PartitionMoveTest {
             assertThat(restarted.nodeCache("orders").store(3).size()).isZero();
             assertThat(restarted.nodeCache("orders").store(4).size()).isEqualTo(kept);
         }
+    }
+
+    @Test
+    void aWriteInFlightOnTheOldOwnerIsOnTheNewOneAfterTheMove() throws Exception {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            TwoNodes.Node a = c.start("a");
+            c.cluster.assign("a");
+            NodeCache<Object, Object> onA = load(a);
+            TwoNodes.Node b = c.start("b");
+            long key = keysOf(onA, 7, 1).get(0);
+            a.cluster().enter(7); // a request admitted on the old owner, not applied yet
+
+            CompletableFuture<Void> move = CompletableFuture.runAsync(() -> {
+                try {
+                    c.cluster.move(7, "b");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> !a.cluster().serves(7));
+            assertThatThrownBy(() -> a.cluster().enter(7)).isInstanceOf(NotOwnerException.class);
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                    .until(() -> !move.isDone() && !b.cluster().serves(7));
+            onA.put(key, "written " + key);
+            a.cluster().exit(7);
+            move.get(30, TimeUnit.SECONDS);
+            assertThat(b.cluster().serves(7)).isTrue();
+            assertThat(b.engine().nodeCache("orders").get(key)).isEqualTo("written " + key);
+        }
+    }
+
+    /** Keys above the loaded ones whose partition is p. */
+    private static List<Long> keysOf(NodeCache<Object, Object> cache, int p, int count) {
+        List<Long> keys = new ArrayList<>();
+        io.sluice.binary.internal.GrowableBuffer buf = new io.sluice.binary.internal.GrowableBuffer(16);
+        io.sluice.binary.internal.BinaryContext binary = new io.sluice.binary.internal.BinaryContext();
+        for (long k = ENTRIES; keys.size() < count; k++) {
+            buf.reset();
+            binary.encode(k, buf);
+            if (cache.partitionOf(buf.array(), 0, buf.position()) == p) {
+                keys.add(k);
+            }
+        }
+        return keys;
     }
 
     /** Creates "orders" through the cluster and puts ENTRIES entries on the node. */
