@@ -107,6 +107,13 @@ final class Nodes implements AutoCloseable {
         }
     }
 
+    /** True if the node's connection is open now (a request to it opens none). */
+    boolean isConnected(String nodeId) {
+        Node node = byId.get(nodeId);
+        NodeConnection c = node == null ? null : node.current;
+        return c != null && c.isOpen();
+    }
+
     /** True if the calling thread is the client's event loop (which must not block, nor open connections). */
     boolean onEventLoop() {
         for (io.netty.util.concurrent.EventExecutor e : group) {

@@ -88,11 +88,7 @@ final class RoutedCall<T> {
         if (partitions.length == 0) {
             return CompletableFuture.completedFuture(List.of());
         }
-        if (nodes.onEventLoop()) {
-            routing.schedule(call::round, 0); // a send may open a connection, which an event loop must not wait for
-        } else {
-            call.round();
-        }
+        call.round();
         return call.result;
     }
 
@@ -127,14 +123,23 @@ final class RoutedCall<T> {
         for (Map.Entry<String, List<Integer>> group : groups.entrySet()) {
             String node = group.getKey();
             int[] items = group.getValue().stream().mapToInt(Integer::intValue).toArray();
-            CompletableFuture<List<T>> sent;
-            try {
-                sent = sender.send(node, items);
-            } catch (RuntimeException e) {
-                sent = CompletableFuture.failedFuture(e);
+            if (!nodes.isConnected(node) && nodes.onEventLoop()) {
+                // Sending opens the connection, which the event loop (completing an earlier request) must not wait for.
+                routing.schedule(() -> sendGroup(node, items), 0);
+            } else {
+                sendGroup(node, items);
             }
-            sent.whenComplete((list, error) -> groupDone(node, items, list, error));
         }
+    }
+
+    private void sendGroup(String node, int[] items) {
+        CompletableFuture<List<T>> sent;
+        try {
+            sent = sender.send(node, items);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((list, error) -> groupDone(node, items, list, error));
     }
 
     private void groupDone(String node, int[] items, List<T> list, Throwable error) {

@@ -151,7 +151,13 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
                 LOG.error("could not apply the cluster's catalogue of caches to node '{}': {}", self, e.toString());
             }
         }));
-        membership.catalogue().onTypesChange(types::clusterChanged);
+        membership.catalogue().onTypesChange(t -> background.execute(() -> {
+            try {
+                types.clusterChanged(t);
+            } catch (RuntimeException e) {
+                LOG.error("could not import the cluster's binary types into node '{}': {}", self, e.toString());
+            }
+        }));
         Set<String> members = new HashSet<>(ids(first));
         membership.onMapChange(map -> {
             mapChanged(members, map);
@@ -191,7 +197,8 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private ClusterParts joined() {
         ClusterParts p = parts;
         if (p == null) {
-            throw new IllegalStateException("node '" + node.id() + "' has not joined its cluster"
+            throw new IllegalStateException("node '" + (nodeId != null ? nodeId : node.id())
+                    + "' has not joined its cluster"
                     + (closed ? " (it left)" : " yet"));
         }
         return p;
@@ -269,8 +276,9 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private ServedPartitions servedOrRefuse(int partition) {
         ClusterParts p = parts;
         if (p == null) {
-            throw new NotOwnerException("partition " + partition + " is not served by node '" + node.id()
-                    + "': it has not joined its cluster" + (closed ? " (it left)" : " yet"));
+            throw new NotOwnerException("partition " + partition + " is not served by node '"
+                    + (nodeId != null ? nodeId : node.id()) + "': it has not joined its cluster"
+                    + (closed ? " (it left)" : " yet"));
         }
         return p.served();
     }

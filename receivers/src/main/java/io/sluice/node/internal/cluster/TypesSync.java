@@ -74,12 +74,12 @@ final class TypesSync {
         published = binary.typesVersion();
     }
 
-    /** The catalogue's types changed: imports them here. */
+    /** The catalogue's types changed: imports them here (on the background thread, not ZooKeeper's). */
     synchronized void clusterChanged(byte[] types) {
         boolean unpublished = binary.typesVersion() != published;
         importCluster(types);
         if (unpublished) {
-            learnedTypes(); // merged off this (ZooKeeper) thread
+            learnedTypes(); // merged in a task of its own
         } else {
             published = binary.typesVersion(); // what was imported came from the catalogue
         }

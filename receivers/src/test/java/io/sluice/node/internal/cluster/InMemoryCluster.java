@@ -137,6 +137,11 @@ final class InMemoryCluster {
         }
     }
 
+    /** The roles a member joined with (what Helix would call). */
+    PartitionRoles roles(String id) {
+        return member(id).roles;
+    }
+
     private synchronized Member member(String id) {
         Member m = members.get(id);
         if (m == null) {
