@@ -17,9 +17,11 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The node as its own process: {@code java -jar receivers/target/sluice-node.jar [--config node.json]
  * [--host H] [--port P] [--metrics-port M]}. Prints {@code sluice-node listening on HOST:PORT} once it
- * accepts connections. Its metrics are MBeans, and Prometheus text with a metrics port (docs/metrics.md).
- * On SIGTERM (or Ctrl-C) it stops taking requests, lets every batch in flight finish or
- * fail with its cause, answers them, and exits 0.
+ * accepts connections (a cluster member: once it has also joined its cluster, {@link ClusterJoin}). Its metrics
+ * are MBeans, and Prometheus text with a metrics port (docs/metrics.md). On SIGTERM (or Ctrl-C) it leaves its
+ * cluster if it is a member, stops taking requests, lets every batch in flight finish or fail with its cause,
+ * answers them, and exits 0. Exit 2 with a message for a bad config or a failed join. The jar's other commands
+ * ({@code zookeeper}, {@code create-cluster}, {@code status}) are the subcommands, in {@code command}.
  */
 @Command(name = "sluice-node", mixinStandardHelpOptions = true, version = "sluice-node 0.1",
         description = "Runs a Sluice node that serves remote clients over TCP.",
@@ -114,8 +116,8 @@ public final class NodeMain implements Callable<Integer> {
         if (cluster != null) {
             try {
                 cluster.join(server.address());
-            } catch (RuntimeException e) {
-                System.err.println("sluice-node: " + e.getMessage());
+            } catch (RuntimeException | LinkageError e) {
+                System.err.println("sluice-node: " + (e instanceof LinkageError ? e.toString() : e.getMessage()));
                 cluster.close();
                 server.close();
                 node.close();

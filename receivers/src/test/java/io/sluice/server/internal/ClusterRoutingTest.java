@@ -4,9 +4,11 @@ import io.sluice.Cache;
 import io.sluice.CacheConfig;
 import io.sluice.DataStreamer;
 import io.sluice.NodeUnreachableException;
+import io.sluice.Processors;
 import io.sluice.Sluice;
 import io.sluice.StreamerException;
 import io.sluice.affinity.internal.Partitioner;
+import io.sluice.binary.BinaryObject;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.client.ClientConfig;
@@ -192,6 +194,82 @@ class ClusterRoutingTest {
             assertThat(cache.size()).isEqualTo(distinctKeys(1, 2).size());
         }
         assertThat(cluster.writesInside).hasValue(0);
+    }
+
+    @Test
+    void keyedOpsFollowTheirPartitionToItsNewOwner() {
+        startNodes(3);
+        mapOver(0, 1, 2);
+        // Every node holds every entry (as if moved already): wherever a request lands, it finds its key.
+        for (NodeEngine node : engines) {
+            Cache<Long, BinaryObject> local = node.<Long, BinaryObject>cache(CACHE).withKeepBinary();
+            for (long k = 0; k < 1_000; k++) {
+                local.put(k, node.binary().builder("Order").setLong("q", k).build());
+            }
+        }
+        try (Sluice client = connect(0, Duration.ofSeconds(10))) {
+            Cache<Long, BinaryObject> cache = client.<Long, BinaryObject>cache(CACHE).withKeepBinary();
+            assertThat((long) cache.get(1L).field("q")).isEqualTo(1L);
+            long moved = keyOwnedBefore(2, 3);
+            Set<Long> all = range(0, 1_000);
+            // Before each operation node 2's partitions move (to node 0, then 1, ...): the client's map is stale each
+            // time, the old owner refuses, and the operation must reach the new one.
+            moveNode2PartitionsTo(0);
+            int refused = cluster.refusals.get();
+            assertThat((long) cache.get(moved).field("q")).isEqualTo(moved);
+            refused = assertRefusedSince(refused);
+            moveNode2PartitionsTo(1);
+            assertThat(cache.getAll(all)).hasSize(1_000);
+            refused = assertRefusedSince(refused);
+            moveNode2PartitionsTo(0);
+            Map<Long, Boolean> set = cache.invokeAll(all, Processors.setField("q", -5L));
+            assertThat(set).hasSize(1_000);
+            refused = assertRefusedSince(refused);
+            // The write ran on the new owner only.
+            assertThat((long) engines.get(0).<Long, BinaryObject>cache(CACHE).<BinaryObject>withKeepBinary()
+                    .get(moved).field("q")).isEqualTo(-5L);
+            assertThat((long) engines.get(1).<Long, BinaryObject>cache(CACHE).<BinaryObject>withKeepBinary()
+                    .get(moved).field("q")).isEqualTo(moved);
+            moveNode2PartitionsTo(1);
+            assertThat(cache.remove(moved)).isTrue();
+            refused = assertRefusedSince(refused);
+            assertThat(engines.get(0).cache(CACHE).get(moved)).isNotNull();
+            moveNode2PartitionsTo(0);
+            // Node 0 holds all its entries, the moved key included: counted once, by the owner of the map.
+            assertThat(cache.size()).isEqualTo(1_000);
+            refused = assertRefusedSince(refused);
+            moveNode2PartitionsTo(1);
+            assertThat(cache.scan().map(Map.Entry::getKey).collect(Collectors.toSet())).hasSize(999)
+                    .doesNotContain(moved);
+            assertRefusedSince(refused);
+        }
+        assertThat(cluster.writesInside).hasValue(0);
+    }
+
+    /** A new map: the partitions the first map gave node 2 now belong to {@code node}. */
+    private void moveNode2PartitionsTo(int node) {
+        int[] owners = FixedMapCluster.roundRobin(PARTITIONS, 3);
+        for (int p = 0; p < PARTITIONS; p++) {
+            if (owners[p] == 2) {
+                owners[p] = node;
+            }
+        }
+        cluster.setMap(members(0, 1, 2), owners);
+    }
+
+    private int assertRefusedSince(int before) {
+        int now = cluster.refusals.get();
+        assertThat(now).as("a node refused the stale client").isGreaterThan(before);
+        return now;
+    }
+
+    /** A key whose partition the round-robin map over {@code members} nodes gave to node {@code owner}. */
+    private static long keyOwnedBefore(int owner, int members) {
+        for (long k = 0; ; k++) {
+            if (partitionOf(k) % members == owner) {
+                return k;
+            }
+        }
     }
 
     @Test
