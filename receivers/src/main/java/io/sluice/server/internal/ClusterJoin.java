@@ -95,10 +95,10 @@ final class ClusterJoin implements AutoCloseable {
                 config.sessionTimeout());
     }
 
-    /** A line for the start log. */
-    String describe() {
-        return "node " + config.nodeId() + " of cluster " + config.name() + " (ZooKeeper " + config.zookeeper()
-                + "), advertised at " + host;
+    /** The member for the start log: its id, cluster and advertised address. */
+    String describe(InetSocketAddress server) {
+        return "'" + config.nodeId() + "' of cluster '" + config.name() + "' (advertised at " + host + ":"
+                + server.getPort() + ")";
     }
 
     /** Leaves the cluster. Idempotent. */

@@ -3,14 +3,15 @@ package io.sluice.server.internal;
 import io.sluice.node.ClusterConfig;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.internal.NodeEngine;
+import io.sluice.server.internal.command.StatusCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.sluice.server.internal.command.StatusCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -43,6 +44,9 @@ public final class NodeMain implements Callable<Integer> {
             + " http://HOST:PORT/metrics on the node's host; 0 = any free port (default: the config's metricsPort,"
             + " else off). JMX MBeans are always registered.")
     Integer metricsPort;
+
+    /** How long a stop waits for the node to leave its cluster. */
+    static final Duration LEAVE_BOUND = Duration.ofSeconds(15);
 
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -129,10 +133,8 @@ public final class NodeMain implements Callable<Integer> {
         MetricsExport export = metrics;
         ClusterJoin member = cluster;
         onStopSignal(() -> stop(member, node, server, export));
-        LOG.info("node {} started: {}, {}", node.id(), node.config(), file.describe());
-        if (member != null) {
-            LOG.info("joined: {}", member.describe());
-        }
+        LOG.info("node {} started: {}, {}", member == null ? node.id() : member.describe(server.address()),
+                node.config(), file.describe());
         if (export.httpAddress() != null) {
             LOG.info("metrics: Prometheus text at http://{}:{}/metrics, MBeans in JMX domain '{}'",
                     export.httpAddress().getHostString(), export.httpAddress().getPort(), MetricsExport.JMX_DOMAIN);
@@ -154,11 +156,7 @@ public final class NodeMain implements Callable<Integer> {
     private void stop(ClusterJoin cluster, NodeEngine node, SluiceServer server, MetricsExport metrics) {
         if (cluster != null) {
             LOG.info("stopping: leaving the cluster");
-            try {
-                cluster.close();
-            } catch (RuntimeException e) {
-                LOG.warn("leaving the cluster: {}", e.toString());
-            }
+            leave(cluster);
         }
         LOG.info("stopping: no new requests; finishing the batches in flight");
         server.close();
@@ -171,6 +169,31 @@ public final class NodeMain implements Callable<Integer> {
         metrics.close();
         LOG.info("stopped");
         stopped.countDown();
+    }
+
+    /**
+     * Leaves the cluster, waiting at most {@link #LEAVE_BOUND}: a stop must end even when ZooKeeper is gone (then the
+     * cluster notices the node's absence when its session times out). Helix's threads left behind end with the JVM.
+     */
+    private static void leave(ClusterJoin cluster) {
+        Thread leaving = new Thread(() -> {
+            try {
+                cluster.close();
+            } catch (RuntimeException e) {
+                LOG.warn("leaving the cluster: {}", e.toString());
+            }
+        }, "sluice-node-leave");
+        leaving.setDaemon(true);
+        leaving.start();
+        try {
+            leaving.join(LEAVE_BOUND.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (leaving.isAlive()) {
+            LOG.warn("leaving the cluster did not end within {} s (is ZooKeeper reachable?); stopping without it:"
+                    + " the cluster sees this node go when its session times out", LEAVE_BOUND.toSeconds());
+        }
     }
 
     /**

@@ -171,6 +171,11 @@ final class NodeOps {
             };
             case NODE_STATUS -> () -> {
                 String status = gate.clustered() ? gate.statusJson() : standaloneStatus();
+                if (status.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 0xFFFF) {
+                    // Checked here: a body writer that throws would leave the request unanswered.
+                    throw new IllegalStateException("the node's status is longer than a protocol string (65,535"
+                            + " UTF-8 bytes)");
+                }
                 return out -> Wire.writeString(out, status);
             };
             case TOPOLOGY -> () -> {

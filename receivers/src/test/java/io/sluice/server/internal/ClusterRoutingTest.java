@@ -273,6 +273,25 @@ class ClusterRoutingTest {
     }
 
     @Test
+    void aRefusingNodeWithAnOlderMapDoesNotHoldTheClientBack() {
+        startNodes(3);
+        mapOver(0, 1, 2);
+        try (Sluice client = connect(0, Duration.ofSeconds(10))) {
+            Cache<Long, Long> cache = client.cache(CACHE);
+            cache.put(1L, 1L);
+            // Node 2 refuses its old partitions by the new map but still hands out the old one when asked.
+            cluster.lagBehind(engines.get(2).id());
+            moveNode2PartitionsTo(0);
+            long moved = keyOwnedBefore(2, 3);
+            int refused = cluster.refusals.get();
+            cache.put(moved, 7L);
+            assertRefusedSince(refused);
+            assertThat(engines.get(0).cache(CACHE).get(moved)).isEqualTo(7L);
+            assertThat(engines.get(2).cache(CACHE).get(moved)).isNull();
+        }
+    }
+
+    @Test
     void aPartitionWithoutOwnerForAWhileIsDeliveredOnceItHasOne() throws Exception {
         startNodes(2);
         int unowned = 5;

@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicReference;
 final class FixedMapCluster {
 
     private final AtomicReference<ClusterMap> map = new AtomicReference<>();
+    /** Nodes that answer CLUSTER_MAP with an older map than the one they serve by (a node slow to see a change). */
+    private final java.util.Map<String, ClusterMap> lagging = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong version = new AtomicLong();
     /** NOT_OWNER answers given, all nodes. */
     final AtomicInteger refusals = new AtomicInteger();
@@ -33,6 +35,11 @@ final class FixedMapCluster {
 
     ClusterMap map() {
         return map.get();
+    }
+
+    /** From now on the node answers CLUSTER_MAP with the current map, whatever map is set later. */
+    void lagBehind(String nodeId) {
+        lagging.put(nodeId, map.get());
     }
 
     /** Owners spread over the members as the test likes: partition p to member p % n. */
@@ -58,7 +65,8 @@ final class FixedMapCluster {
             @Override
             public ClusterMap map() {
                 mapAsks.incrementAndGet();
-                return map.get();
+                ClusterMap old = lagging.get(nodeId);
+                return old != null ? old : map.get();
             }
 
             @Override

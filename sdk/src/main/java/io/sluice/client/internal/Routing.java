@@ -159,7 +159,8 @@ final class Routing implements AutoCloseable {
 
     /**
      * Asks for the map again: first the node that answered NOT_OWNER (if any), then every other known node until
-     * one answers; its map is taken if it is newer. Concurrent askers share one refresh. Never fails.
+     * one answers a newer map (nodes see a change one after the other; a map is taken only if it is newer).
+     * Concurrent askers share one refresh. Never fails.
      *
      * @param first the node to ask first, or null
      */
@@ -174,6 +175,7 @@ final class Routing implements AutoCloseable {
         }
         Runnable ask = () -> {
             try {
+                long before = version();
                 List<String> order = anyNodes();
                 if (first != null) {
                     order.remove(first);
@@ -186,7 +188,9 @@ final class Routing implements AutoCloseable {
                                 TimeUnit.MILLISECONDS);
                         if (answer != null) {
                             adopt(answer);
-                            break;
+                        }
+                        if (version() > before) {
+                            break; // a node that has not seen the change yet answers an older map: ask the next
                         }
                     } catch (Exception unreachable) {
                         // ask the next node

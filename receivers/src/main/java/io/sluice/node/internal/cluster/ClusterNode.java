@@ -168,8 +168,14 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         return new ClusterParts(membership, served, local, moves, peers, caches, types, takeover, retired);
     }
 
-    /** Logs members that joined or left (Helix calls this one map at a time). */
-    private void mapChanged(Set<String> members, ClusterMap map) {
+    /** Logs members that joined or left since the last map this node saw (maps may come on several threads). */
+    private static void mapChanged(Set<String> members, ClusterMap map) {
+        synchronized (members) {
+            logMembers(members, map);
+        }
+    }
+
+    private static void logMembers(Set<String> members, ClusterMap map) {
         Set<String> now = new HashSet<>(ids(map));
         for (String id : now) {
             if (!members.contains(id)) {
