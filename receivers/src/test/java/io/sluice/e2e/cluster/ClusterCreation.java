@@ -1,16 +1,14 @@
 package io.sluice.e2e.cluster;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
-/** Creates a cluster the way an operator does before its first node starts. */
+/** Creates a cluster the way {@code sluice-node.jar create-cluster} does, before its first node starts. */
 final class ClusterCreation {
 
     private ClusterCreation() {
     }
 
-    static void create(String zookeeper, String name, int partitions, Duration rebalanceDelay, Path dir)
-            throws Exception {
-        throw new UnsupportedOperationException("ClusterSetup is not there yet");
+    static void create(String zookeeper, String name, int partitions, Duration rebalanceDelay) {
+        throw new UnsupportedOperationException("ClusterSetup (branch helix) is not merged yet");
     }
 }

@@ -39,6 +39,12 @@ public final class ClusterProcesses implements AutoCloseable {
     /** The cluster's partition count: the default of a cluster created without one. */
     public static final int PARTITIONS = 1024;
 
+    static {
+        // ZooKeeper's server logs every session at INFO in the test's output: keep its warnings.
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.zookeeper", "warn");
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.curator", "warn");
+    }
+
     private static final Path JAR = Path.of(System.getProperty("sluice.node.jar", "target/sluice-node.jar"));
 
     private final TestingServer zookeeper;
@@ -67,7 +73,7 @@ public final class ClusterProcesses implements AutoCloseable {
                 -1, 500, -1), true);
         ClusterProcesses cluster = new ClusterProcesses(zk, dir, name);
         try {
-            ClusterCreation.create(zk.getConnectString(), name, PARTITIONS, rebalanceDelay, dir);
+            ClusterCreation.create(zk.getConnectString(), name, PARTITIONS, rebalanceDelay);
         } catch (Exception | Error e) {
             cluster.close();
             throw e;
