@@ -90,4 +90,19 @@ class RendezvousAffinityTest {
         assertThatThrownBy(() -> RendezvousAffinity.owner(7, List.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("partition 7");
     }
+
+    @Test
+    void rankingStartsWithTheOwnerAndDropsALeavingNodeWithoutReorderingTheRest() {
+        List<String> all = nodes(5);
+        for (int p = 0; p < PARTITIONS; p++) {
+            List<String> ranked = RendezvousAffinity.ranked(p, all);
+            assertThat(ranked).containsExactlyInAnyOrderElementsOf(all);
+            assertThat(ranked.get(0)).isEqualTo(RendezvousAffinity.owner(p, all));
+            List<String> without = new ArrayList<>(all);
+            without.remove("node-3");
+            List<String> expected = new ArrayList<>(ranked);
+            expected.remove("node-3");
+            assertThat(RendezvousAffinity.ranked(p, without)).as("partition %d", p).isEqualTo(expected);
+        }
+    }
 }

@@ -1,0 +1,145 @@
+package io.sluice.cluster.internal;
+
+import org.apache.helix.ConfigAccessor;
+import org.apache.helix.manager.zk.ZKHelixAdmin;
+import org.apache.helix.manager.zk.ZKHelixManager;
+import org.apache.helix.manager.zk.ZKUtil;
+import org.apache.helix.model.BuiltInStateModelDefinitions;
+import org.apache.helix.model.ClusterConfig;
+import org.apache.helix.model.IdealState;
+import org.apache.helix.zookeeper.api.client.HelixZkClient;
+
+import java.time.Duration;
+
+/**
+ * Creates and inspects a Sluice cluster in ZooKeeper (what {@code sluice-node.jar create-cluster} runs): the Helix
+ * cluster, the MasterSlave state model, and one resource {@code sluice} with P partitions, FULL_AUTO with
+ * {@link RendezvousPlacement}, one replica, delayed rebalance (a node away for less than the delay keeps its
+ * partitions, unserved meanwhile: minActiveReplicas 0).
+ */
+public final class ClusterSetup {
+
+    /** How long set-up waits for ZooKeeper before it fails naming the address. */
+    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+    private ClusterSetup() {
+    }
+
+    /**
+     * Creates the cluster; does nothing if it exists with the same partition count (the rebalance delay of an
+     * existing cluster is left as it is).
+     *
+     * @return true if created, false if it existed already
+     * @throws IllegalArgumentException if partitions is not in 1..32767 or the delay is negative
+     * @throws IllegalStateException    if the cluster exists with another partition count, or ZooKeeper cannot be
+     *                                  reached within {@link #CONNECT_TIMEOUT} (the message names the address)
+     */
+    public static boolean create(String zookeeper, String clusterName, int partitions, Duration rebalanceDelay) {
+        return create(zookeeper, clusterName, partitions, rebalanceDelay, CONNECT_TIMEOUT);
+    }
+
+    static boolean create(String zookeeper, String clusterName, int partitions, Duration rebalanceDelay,
+                          Duration timeout) {
+        if (partitions < 1 || partitions > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("partitions is " + partitions + "; a cluster has 1.."
+                    + Short.MAX_VALUE + " partitions");
+        }
+        if (rebalanceDelay.isNegative()) {
+            throw new IllegalArgumentException("rebalance delay is negative: " + rebalanceDelay);
+        }
+        HelixZkClient zk = ZkAccess.open(zookeeper, null, timeout);
+        try {
+            ZKHelixAdmin admin = new ZKHelixAdmin(zk);
+            if (ZKUtil.isClusterSetup(clusterName, zk)) {
+                IdealState existing = admin.getResourceIdealState(clusterName, ClusterPaths.RESOURCE);
+                if (existing != null) {
+                    if (existing.getNumPartitions() != partitions) {
+                        throw new IllegalStateException("cluster '" + clusterName + "' at " + zookeeper
+                                + " exists with " + existing.getNumPartitions() + " partitions, not " + partitions
+                                + "; the partition count is fixed when a cluster is created");
+                    }
+                    return false;
+                }
+            } else {
+                admin.addCluster(clusterName, false);
+            }
+            // addCluster adds no state model definitions.
+            if (admin.getStateModelDef(clusterName, ClusterPaths.STATE_MODEL) == null) {
+                admin.addStateModelDef(clusterName, ClusterPaths.STATE_MODEL,
+                        BuiltInStateModelDefinitions.MasterSlave.getStateModelDefinition());
+            }
+            ConfigAccessor configs = new ConfigAccessor(zk);
+            ClusterConfig cluster = configs.getClusterConfig(clusterName);
+            cluster.setDelayRebalaceEnabled(true);
+            cluster.setRebalanceDelayTime(rebalanceDelay.toMillis());
+            cluster.getRecord().setBooleanField(ZKHelixManager.ALLOW_PARTICIPANT_AUTO_JOIN, true);
+            configs.setClusterConfig(clusterName, cluster);
+
+            admin.addResource(clusterName, ClusterPaths.RESOURCE, partitions, ClusterPaths.STATE_MODEL,
+                    IdealState.RebalanceMode.FULL_AUTO.name());
+            // Without rebalance() the ideal state names no partitions and no external view ever appears.
+            admin.rebalance(clusterName, ClusterPaths.RESOURCE, 1);
+            IdealState ideal = admin.getResourceIdealState(clusterName, ClusterPaths.RESOURCE);
+            ideal.setRebalanceStrategy(RendezvousPlacement.class.getName());
+            ideal.setMinActiveReplicas(0);
+            ideal.setDelayRebalanceEnabled(true);
+            ideal.setRebalanceDelay(rebalanceDelay.toMillis());
+            admin.setResourceIdealState(clusterName, ClusterPaths.RESOURCE, ideal);
+            return true;
+        } finally {
+            zk.close();
+        }
+    }
+
+    /**
+     * Whether the cluster exists (with its resource).
+     *
+     * @throws IllegalStateException if ZooKeeper cannot be reached within {@link #CONNECT_TIMEOUT}
+     */
+    public static boolean exists(String zookeeper, String clusterName) {
+        HelixZkClient zk = ZkAccess.open(zookeeper, null, CONNECT_TIMEOUT);
+        try {
+            return readPartitions(zk, clusterName) > 0;
+        } finally {
+            zk.close();
+        }
+    }
+
+    /**
+     * The cluster's partition count.
+     *
+     * @throws IllegalStateException if the cluster does not exist (the message says how to create it), or
+     *                               ZooKeeper cannot be reached within {@link #CONNECT_TIMEOUT}
+     */
+    public static int partitions(String zookeeper, String clusterName) {
+        HelixZkClient zk = ZkAccess.open(zookeeper, null, CONNECT_TIMEOUT);
+        try {
+            return requirePartitions(zk, zookeeper, clusterName);
+        } finally {
+            zk.close();
+        }
+    }
+
+    /** The partition count, or 0 if the cluster or its resource does not exist. */
+    static int readPartitions(HelixZkClient zk, String clusterName) {
+        if (!ZKUtil.isClusterSetup(clusterName, zk)) {
+            return 0;
+        }
+        IdealState ideal = new ZKHelixAdmin(zk).getResourceIdealState(clusterName, ClusterPaths.RESOURCE);
+        return ideal == null ? 0 : ideal.getNumPartitions();
+    }
+
+    static int requirePartitions(HelixZkClient zk, String zookeeper, String clusterName) {
+        int partitions = readPartitions(zk, clusterName);
+        if (partitions <= 0) {
+            throw missing(zookeeper, clusterName);
+        }
+        return partitions;
+    }
+
+    static IllegalStateException missing(String zookeeper, String clusterName) {
+        return new IllegalStateException("cluster '" + clusterName + "' does not exist in ZooKeeper at " + zookeeper
+                + "; create it first: java -jar sluice-node.jar create-cluster --zookeeper " + zookeeper
+                + " --name " + clusterName);
+    }
+}
