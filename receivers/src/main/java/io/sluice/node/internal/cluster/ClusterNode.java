@@ -74,7 +74,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     }
 
     private static ClusterMembership helix(ClusterSettings settings, PartitionRoles roles) {
-        throw new UnsupportedOperationException("Helix membership is not built in yet (branch helix)");
+        return io.sluice.cluster.internal.HelixMembership.join(settings, roles);
     }
 
     /**
