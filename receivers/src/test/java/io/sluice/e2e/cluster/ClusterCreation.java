@@ -1,5 +1,7 @@
 package io.sluice.e2e.cluster;
 
+import io.sluice.cluster.internal.ClusterSetup;
+
 import java.time.Duration;
 
 /** Creates a cluster the way {@code sluice-node.jar create-cluster} does, before its first node starts. */
@@ -9,6 +11,8 @@ final class ClusterCreation {
     }
 
     static void create(String zookeeper, String name, int partitions, Duration rebalanceDelay) {
-        throw new UnsupportedOperationException("ClusterSetup (branch helix) is not merged yet");
+        if (!ClusterSetup.create(zookeeper, name, partitions, rebalanceDelay)) {
+            throw new IllegalStateException("cluster " + name + " existed already at " + zookeeper);
+        }
     }
 }
