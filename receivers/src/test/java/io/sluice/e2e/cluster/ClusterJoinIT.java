@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * acknowledged and stored once (size exact, each key with its value), and the only partitions whose owner
  * changed are those the new node owns now, their entries streamed to it; the new node reports its moves.
  */
-@Timeout(300)
+@Timeout(480)
 class ClusterJoinIT {
 
     @Test
@@ -24,10 +24,8 @@ class ClusterJoinIT {
         long n = OrderLoad.entries();
         try (ClusterProcesses cluster = ClusterProcesses.create("join", Duration.ofSeconds(60))) {
             try {
-                for (String id : new String[] {"node-1", "node-2", "node-3"}) {
-                    cluster.start(id);
-                }
-                ClusterMap before = cluster.awaitSettled(Duration.ofSeconds(60));
+                cluster.startAll("node-1", "node-2", "node-3");
+                ClusterMap before = cluster.awaitSettled(ClusterProcesses.SETTLE);
                 try (Sluice client = cluster.client()) {
                     client.getOrCreateCache(CacheConfig.named(OrderLoad.CACHE));
                     OrderLoad load = OrderLoad.start(client, 0, n, "load", Duration.ofSeconds(10));
@@ -36,7 +34,7 @@ class ClusterJoinIT {
                     long joinAt = System.nanoTime();
                     cluster.start("node-4");
                     load.assertCompleted(n, Duration.ofSeconds(200));
-                    ClusterMap after = cluster.awaitSettled(Duration.ofSeconds(90));
+                    ClusterMap after = cluster.awaitSettled(ClusterProcesses.SETTLE);
                     System.out.printf("ClusterJoinIT: node-4 joined after %,d acknowledged; settled %.1f s later%n",
                             n / 4, (System.nanoTime() - joinAt) / 1e9);
 

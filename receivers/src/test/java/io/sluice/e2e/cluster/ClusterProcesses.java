@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +43,12 @@ public final class ClusterProcesses implements AutoCloseable {
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.zookeeper", "warn");
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.curator", "warn");
     }
+
+    /**
+     * How long a map may take to settle: Helix moves 1,024 partitions through OFFLINE, SLAVE and MASTER, which took
+     * 25-80 s on two busy cores.
+     */
+    public static final Duration SETTLE = Duration.ofSeconds(180);
 
     private static final Path JAR = Path.of(System.getProperty("sluice.node.jar", "target/sluice-node.jar"));
 
@@ -91,10 +96,23 @@ public final class ClusterProcesses implements AutoCloseable {
 
     /** Starts a node (again, after a stop, on its old port and directory) and waits until it listens. */
     public NodeProcess start(String nodeId) {
-        if (running.containsKey(nodeId)) {
-            throw new IllegalStateException(nodeId + " runs already");
+        return register(nodeId, launch(nodeId));
+    }
+
+    private synchronized NodeProcess register(String nodeId, NodeProcess node) {
+        started.add(node);
+        running.put(nodeId, node);
+        return node;
+    }
+
+    private NodeProcess launch(String nodeId) {
+        int port;
+        synchronized (this) {
+            if (running.containsKey(nodeId)) {
+                throw new IllegalStateException(nodeId + " runs already");
+            }
+            port = ports.computeIfAbsent(nodeId, id -> freePort());
         }
-        int port = ports.computeIfAbsent(nodeId, id -> freePort());
         Path data = dir.resolve(nodeId);
         String config = """
                 {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "%s", "applyThreads": 2,
@@ -104,10 +122,29 @@ public final class ClusterProcesses implements AutoCloseable {
                 zookeeper(), name, nodeId);
         List<String> jvm = List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
                 "-XX:+UseSerialGC");
-        NodeProcess node = NodeProcess.start(JAR, List.of(), config, jvm, dir.resolve("logs"), List.of(), port);
-        started.add(node);
-        running.put(nodeId, node);
-        return node;
+        return NodeProcess.start(JAR, List.of(), config, jvm, dir.resolve("logs"), List.of(), port);
+    }
+
+    /**
+     * Starts the nodes at once and waits until each listens: they join together, so the first does not take every
+     * partition only to hand two thirds on.
+     */
+    public void startAll(String... nodeIds) {
+        List<java.util.concurrent.CompletableFuture<NodeProcess>> starts = new ArrayList<>();
+        for (String id : nodeIds) {
+            starts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> launch(id)));
+        }
+        RuntimeException failed = null;
+        for (int i = 0; i < nodeIds.length; i++) {
+            try {
+                register(nodeIds[i], starts.get(i).join());
+            } catch (RuntimeException e) {
+                failed = failed == null ? e : failed;
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     /** SIGTERM and wait for the exit. @return its exit code */
@@ -160,6 +197,7 @@ public final class ClusterProcesses implements AutoCloseable {
      * @return that map
      */
     public ClusterMap awaitSettled(Duration atMost) {
+        long start = System.nanoTime();
         AtomicReference<String> last = new AtomicReference<>("no map yet");
         AtomicReference<ClusterMap> settled = new AtomicReference<>();
         try {
@@ -170,7 +208,7 @@ public final class ClusterProcesses implements AutoCloseable {
                 }
                 ClusterMap first = maps.values().iterator().next();
                 Map<String, Integer> owned = partitionsPerOwner(first);
-                last.set("versions " + versions(maps) + ", owners " + owned);
+                last.set(describe(maps));
                 if (maps.values().stream().allMatch(first::equals) && !owned.containsKey(null)
                         && owned.keySet().equals(running.keySet())) {
                     settled.set(first);
@@ -182,6 +220,8 @@ public final class ClusterProcesses implements AutoCloseable {
             throw new AssertionError("no settled map of " + running.keySet() + " within " + atMost + ": " + last.get(),
                     e);
         }
+        System.out.printf("cluster %s: map version %d settled on %s after %.1f s%n", name, settled.get().version(),
+                running.keySet(), (System.nanoTime() - start) / 1e9);
         return settled.get();
     }
 
@@ -206,10 +246,11 @@ public final class ClusterProcesses implements AutoCloseable {
         return moved;
     }
 
-    private static Map<String, Long> versions(Map<String, ClusterMap> maps) {
-        Map<String, Long> v = new HashMap<>();
-        maps.forEach((id, m) -> v.put(id, m == null ? -1 : m.version()));
-        return v;
+    private static String describe(Map<String, ClusterMap> maps) {
+        StringBuilder out = new StringBuilder();
+        maps.forEach((id, m) -> out.append(id).append(m == null ? " standalone" : " has map version " + m.version()
+                + ", partitions per owner " + partitionsPerOwner(m)).append("; "));
+        return out.toString();
     }
 
     /** The last 150 lines each node wrote, for a failing test's output. */

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * into one cache: the map spreads the 1,024 partitions evenly, and every entry reads back through either
  * client, the cache's size exact. CI size 200,000 entries ({@code -Dsluice.cluster.it.entries} for more).
  */
-@Timeout(300)
+@Timeout(480)
 class ClusterStreamingIT {
 
     @Test
@@ -25,10 +25,8 @@ class ClusterStreamingIT {
         long n = OrderLoad.entries();
         try (ClusterProcesses cluster = ClusterProcesses.create("streaming", Duration.ofSeconds(60))) {
             try {
-                for (String id : new String[] {"node-1", "node-2", "node-3"}) {
-                    cluster.start(id);
-                }
-                ClusterMap map = cluster.awaitSettled(Duration.ofSeconds(60));
+                cluster.startAll("node-1", "node-2", "node-3");
+                ClusterMap map = cluster.awaitSettled(ClusterProcesses.SETTLE);
                 Map<String, Integer> owned = ClusterProcesses.partitionsPerOwner(map);
                 double fair = ClusterProcesses.PARTITIONS / 3.0;
                 assertThat(owned.values()).as("partitions per node %s", owned)

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * gone and misses one that serves a quarter of the partitions, and still it delivers every entry, which a new
  * client reads back.
  */
-@Timeout(240)
+@Timeout(480)
 class StaleMapIT {
 
     @Test
@@ -24,10 +24,8 @@ class StaleMapIT {
         long n = OrderLoad.entries();
         try (ClusterProcesses cluster = ClusterProcesses.create("stale", Duration.ofSeconds(1))) {
             try {
-                for (String id : new String[] {"node-1", "node-2", "node-3"}) {
-                    cluster.start(id);
-                }
-                ClusterMap before = cluster.awaitSettled(Duration.ofSeconds(60));
+                cluster.startAll("node-1", "node-2", "node-3");
+                ClusterMap before = cluster.awaitSettled(ClusterProcesses.SETTLE);
                 try (Sluice stale = cluster.client()) {
                     // The client learns the map: it creates the cache and stores an entry through its owner.
                     stale.getOrCreateCache(CacheConfig.named(OrderLoad.CACHE));
@@ -36,7 +34,7 @@ class StaleMapIT {
 
                     assertThat(cluster.stop("node-3")).as("node-3's exit code on SIGTERM").isZero();
                     cluster.start("node-4");
-                    ClusterMap after = cluster.awaitSettled(Duration.ofSeconds(60));
+                    ClusterMap after = cluster.awaitSettled(ClusterProcesses.SETTLE);
                     assertThat(after.version()).as("map version").isGreaterThan(before.version());
                     assertThat(after.member("node-3")).as("node-3 in the new map").isNull();
 

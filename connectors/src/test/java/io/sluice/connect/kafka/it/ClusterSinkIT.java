@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  * {@code sluice.addresses} naming the three: every record of a four-partition topic ends up in the cluster's
  * cache once, with its value, whichever node owns its partition.
  */
-@Timeout(value = 240, unit = TimeUnit.SECONDS)
+@Timeout(value = 480, unit = TimeUnit.SECONDS)
 class ClusterSinkIT {
 
     private static final String CONNECTOR = "io.sluice.connect.kafka.SluiceSinkConnector";
@@ -49,10 +49,8 @@ class ClusterSinkIT {
         assertThat(plugin.resolve("lib")).as("the packaged plugin (run after package)").isDirectory();
         try (ClusterProcesses cluster = ClusterProcesses.create("sink", Duration.ofSeconds(60))) {
             try {
-                for (String id : new String[] {"node-1", "node-2", "node-3"}) {
-                    cluster.start(id);
-                }
-                ClusterMap map = cluster.awaitSettled(Duration.ofSeconds(60));
+                cluster.startAll("node-1", "node-2", "node-3");
+                ClusterMap map = cluster.awaitSettled(ClusterProcesses.SETTLE);
                 assertThat(map.nodes()).hasSize(3);
                 try (KafkaBroker broker = new KafkaBroker(dir);
                      ConnectWorker worker = new ConnectWorker(broker.bootstrap(), plugin.getParent().toAbsolutePath(),
