@@ -7,6 +7,9 @@ import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,7 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The layers of Sluice and no cycles between its packages. From the bottom: the SDK (what a client links), the
  * page store (pages, free list, trees, the region), the log and checkpoints over it, then the node (receivers,
- * processors, cache stores, server, {@code SluiceNode}). A layer sees the ones below it, never one above; and no
+ * processors, cache stores, server, {@code SluiceNode}). Beside the node, the cluster's coordination on Helix
+ * ({@code io.sluice.cluster}) sees the SDK alone, and neither the SDK nor the page store sees it (the node, which
+ * joins a cluster, does). A layer sees the ones below it, never one above; and no
  * two packages depend on each other, directly or around a loop, so each can be read, tested and moved (the
  * cluster builds on the node) on its own.
  *
@@ -38,6 +43,8 @@ class LayerRulesArchTest {
     /** The page store's core: the region, pages, free list and trees, below the log and checkpoints. */
     static final String[] PAGE_STORE_CORE = {"io.sluice.pagestore.internal", "io.sluice.pagestore.internal.page..",
             "io.sluice.pagestore.internal.freelist..", "io.sluice.pagestore.internal.tree.."};
+    /** The cluster's coordination on Helix and ZooKeeper (module sluice-cluster). */
+    static final String[] CLUSTER = {"io.sluice.cluster.."};
     /** The log and checkpoints, which sit on the page store. */
     static final String[] LOG = {"io.sluice.pagestore.internal.wal..", "io.sluice.pagestore.internal.checkpoint.."};
 
@@ -45,7 +52,8 @@ class LayerRulesArchTest {
     void theRulesSeeEveryLayer() {
         assertThat(SLUICE.stream().map(c -> c.getPackageName())).contains("io.sluice", "io.sluice.client.internal",
                 "io.sluice.node", "io.sluice.node.internal", "io.sluice.pagestore.internal.page",
-                "io.sluice.pagestore.internal.wal", "io.sluice.cachestore.jdbc", "io.sluice.server.internal");
+                "io.sluice.pagestore.internal.wal", "io.sluice.cachestore.jdbc", "io.sluice.server.internal",
+                "io.sluice.cluster.internal");
     }
 
     @Test
@@ -66,6 +74,16 @@ class LayerRulesArchTest {
     @Test
     void theSdkSeesNothingOfTheNode() {
         sdkBelowTheNode().check(SLUICE);
+    }
+
+    @Test
+    void theClusterSeesTheSdkOnly() {
+        clusterOnTheSdk().check(SLUICE);
+    }
+
+    @Test
+    void neitherTheSdkNorThePageStoreSeesTheCluster() {
+        clusterAboveSdkAndPageStore().check(SLUICE);
     }
 
     /** Every package its own slice ({@code io.sluice.node} and {@code io.sluice.node.internal} are two). */
@@ -92,6 +110,20 @@ class LayerRulesArchTest {
                 .should().dependOnClassesThat().resideInAnyPackage(concat(NODE,
                         new String[]{"io.sluice.pagestore.internal..", "io.sluice.connect.."}))
                 .because("a client application links the SDK alone; the node and the connector are built on it");
+    }
+
+    static ArchRule clusterOnTheSdk() {
+        return classes().that().resideInAnyPackage(CLUSTER)
+                .should().onlyDependOnClassesThat(resideInAnyPackage(concat(SDK, CLUSTER))
+                        .or(resideOutsideOfPackage("io.sluice..")))
+                .because("the cluster's coordination is Helix glue over the SDK's map and affinity; the node uses it"
+                        + " through interfaces (PartitionRoles, ClusterMembership), never the other way round");
+    }
+
+    static ArchRule clusterAboveSdkAndPageStore() {
+        return noClasses().that().resideInAnyPackage(concat(SDK, new String[]{"io.sluice.pagestore.internal.."}))
+                .should().dependOnClassesThat().resideInAnyPackage(CLUSTER)
+                .because("a client and an embedded standalone node run without Helix and ZooKeeper on the class path");
     }
 
     private static String[] concat(String[] a, String[] b) {

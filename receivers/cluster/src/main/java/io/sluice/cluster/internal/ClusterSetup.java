@@ -17,6 +17,9 @@ import java.time.Duration;
  * {@link RendezvousPlacement}, one replica, delayed rebalance (a node away for less than the delay keeps its
  * partitions, unserved meanwhile: minActiveReplicas 0).
  */
+// Helix 2 deprecates its single-ZooKeeper client API for the realm-aware (multi-ZooKeeper) one, which needs a routing
+// service; Sluice runs on one ZooKeeper (ensemble), as Pinot does.
+@SuppressWarnings("deprecation")
 public final class ClusterSetup {
 
     /** How long set-up waits for ZooKeeper before it fails naming the address. */

@@ -27,6 +27,9 @@ import java.util.function.Consumer;
  * watch on its session ({@link SessionWatch}), and a second ZooKeeper client, with bounded retries, for the
  * catalogue and the owner log (Sluice's data needs no session of its own: nothing of it is ephemeral).
  */
+// Helix 2 deprecates its single-ZooKeeper client API for the realm-aware (multi-ZooKeeper) one, which needs a routing
+// service; Sluice runs on one ZooKeeper (ensemble), as Pinot does.
+@SuppressWarnings("deprecation")
 public final class HelixMembership implements ClusterMembership {
 
     private static final Logger LOG = LoggerFactory.getLogger(HelixMembership.class);

@@ -2,9 +2,12 @@ package io.sluice.cluster.internal;
 
 import org.apache.helix.InstanceType;
 import org.apache.helix.SystemPropertyKeys;
+import org.apache.helix.controller.pipeline.Pipeline;
 import org.apache.helix.manager.zk.ZKHelixManager;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 
+import java.util.HashSet;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -33,7 +36,10 @@ final class MembershipManager extends ZKHelixManager {
             String oldSession = System.setProperty(SystemPropertyKeys.ZK_SESSION_TIMEOUT, timeout);
             String oldConnect = System.setProperty(SystemPropertyKeys.ZK_CONNECTION_TIMEOUT, timeout);
             try {
-                return new MembershipManager(settings, states);
+                MembershipManager manager = new MembershipManager(settings, states);
+                // Sluice runs no Helix tasks: the task pipeline would only double the leader's work per event.
+                manager.setEnabledControlPipelineTypes(new HashSet<>(Set.of(Pipeline.Type.DEFAULT)));
+                return manager;
             } finally {
                 restore(SystemPropertyKeys.ZK_SESSION_TIMEOUT, oldSession);
                 restore(SystemPropertyKeys.ZK_CONNECTION_TIMEOUT, oldConnect);

@@ -17,6 +17,10 @@ public interface PartitionRoles {
     /**
      * SLAVE -> MASTER: returns once the node holds the partition whole and serves it (taking its entries from the
      * partition's last owner first if that was another node: {@link PartitionOwnerLog}).
+     *
+     * <p>Also called with no transition, on the membership's session thread, for each partition this node is still
+     * MASTER of when its connection came back in the same session after {@link #sessionLost()} (Helix sends nothing
+     * then: as far as it knows nothing changed), so the node serves those partitions again.
      */
     void lead(int partition) throws Exception;
 
@@ -30,8 +34,10 @@ public interface PartitionRoles {
     void drop(int partition) throws Exception;
 
     /**
-     * The node's ZooKeeper session expired or it lost its connection past the session timeout: another node may
-     * own its partitions now, so it serves none of them until Helix gives them back (called on a ZooKeeper thread).
+     * The node's ZooKeeper session expired, or it has been disconnected for a third of the session timeout (the
+     * client notices silence after two thirds of it, so ZooKeeper may expire the session by then): another node may
+     * own its partitions now, so it serves none of them until they come back, through transitions after an expiry
+     * or through {@link #lead} when the same session is back (called on the membership's session thread).
      */
     void sessionLost();
 }

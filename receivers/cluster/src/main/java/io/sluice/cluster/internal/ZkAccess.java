@@ -14,6 +14,9 @@ import java.time.Duration;
  * naming the address. Helix's layout is read and written as ZNRecords, Sluice's data below
  * {@link ClusterPaths#sluiceRoot()} as raw bytes.
  */
+// Helix 2 deprecates its single-ZooKeeper client API for the realm-aware (multi-ZooKeeper) one, which needs a routing
+// service; Sluice runs on one ZooKeeper (ensemble), as Pinot does.
+@SuppressWarnings("deprecation")
 final class ZkAccess {
 
     private ZkAccess() {

@@ -28,6 +28,9 @@ import java.util.function.UnaryOperator;
  * client, and fired again after a new session) call the listeners with the whole state read afresh, on the
  * client's event thread.
  */
+// Helix 2 deprecates its single-ZooKeeper client API for the realm-aware (multi-ZooKeeper) one, which needs a routing
+// service; Sluice runs on one ZooKeeper (ensemble), as Pinot does.
+@SuppressWarnings("deprecation")
 final class ZkCatalogue implements ClusterCatalogue, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZkCatalogue.class);

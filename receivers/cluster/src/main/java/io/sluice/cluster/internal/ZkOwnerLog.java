@@ -11,6 +11,9 @@ import java.nio.charset.StandardCharsets;
  * (UTF-8), so that partitions moving at once write to different znodes. Thread-safe; each call is one or two
  * ZooKeeper round trips, retried while the connection is lost for up to the client's operation timeout.
  */
+// Helix 2 deprecates its single-ZooKeeper client API for the realm-aware (multi-ZooKeeper) one, which needs a routing
+// service; Sluice runs on one ZooKeeper (ensemble), as Pinot does.
+@SuppressWarnings("deprecation")
 final class ZkOwnerLog implements PartitionOwnerLog {
 
     private final HelixZkClient zk;

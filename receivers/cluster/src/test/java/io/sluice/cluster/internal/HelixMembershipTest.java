@@ -27,7 +27,10 @@ import static org.awaitility.Awaitility.await;
 @Timeout(180)
 class HelixMembershipTest {
 
-    /** 256, not the default 1024: Helix settles 3 nodes x 1024 partitions in one JVM in ~35 s, 256 in a few. */
+    /**
+     * 256, not the default 1024: three nodes joining one after the other in one JVM settled 1024 partitions in
+     * ~35 s on a quiet 2-core machine and not within 90 s at load 20 (each transition is several ZooKeeper writes).
+     */
     private static final int PARTITIONS = 256;
     private static final Duration DELAY = Duration.ofSeconds(6);
     private static final Duration SESSION = Duration.ofSeconds(4);
