@@ -145,6 +145,26 @@ final class CatalogueSync {
     }
 
     /**
+     * The cache on this node; one the catalogue has and this node has not created yet (the change notification is
+     * on its way) is created now.
+     *
+     * @throws CacheNotFoundException if neither has it
+     */
+    NodeCache<Object, Object> cache(String name) {
+        NodeCache<Object, Object> local = localOrNull(name);
+        if (local != null) {
+            return local;
+        }
+        synchronized (lock) {
+            byte[] description = catalogue.caches().get(name);
+            if (description == null) {
+                throw new CacheNotFoundException(name);
+            }
+            return ensureLocal(CacheDescription.decode(description));
+        }
+    }
+
+    /**
      * Destroys a cache in the cluster: removed from the catalogue, then here (the others follow).
      *
      * @return true if the cluster or this node had it

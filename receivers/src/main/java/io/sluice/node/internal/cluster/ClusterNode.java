@@ -3,6 +3,7 @@ package io.sluice.node.internal.cluster;
 import io.sluice.CacheConfig;
 import io.sluice.cluster.internal.ClusterMembership;
 import io.sluice.cluster.internal.ClusterSettings;
+import io.sluice.cluster.internal.HelixMembership;
 import io.sluice.cluster.internal.PartitionRoles;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
@@ -12,10 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -59,7 +58,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
 
     /** A node that joins with Helix ({@code io.sluice.cluster.internal}). */
     public ClusterNode(NodeEngine node) {
-        this(node, ClusterNode::helix);
+        this(node, HelixMembership::join);
     }
 
     public ClusterNode(NodeEngine node, MembershipJoin membershipJoin) {
@@ -71,10 +70,6 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-    }
-
-    private static ClusterMembership helix(ClusterSettings settings, PartitionRoles roles) {
-        return io.sluice.cluster.internal.HelixMembership.join(settings, roles);
     }
 
     /**
@@ -158,41 +153,14 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
                 LOG.error("could not import the cluster's binary types into node '{}': {}", self, e.toString());
             }
         }));
-        Set<String> members = new HashSet<>(ids(first));
+        MemberChanges members = new MemberChanges(first);
         membership.onMapChange(map -> {
-            mapChanged(members, map);
+            members.seen(map);
             peers.retainMembers(map);
             retired.sweepSoon();
             types.learnedTypes();
         });
         return new ClusterParts(membership, served, local, moves, peers, caches, types, takeover, retired);
-    }
-
-    /** Logs members that joined or left since the last map this node saw (maps may come on several threads). */
-    private static void mapChanged(Set<String> members, ClusterMap map) {
-        synchronized (members) {
-            logMembers(members, map);
-        }
-    }
-
-    private static void logMembers(Set<String> members, ClusterMap map) {
-        Set<String> now = new HashSet<>(ids(map));
-        for (String id : now) {
-            if (!members.contains(id)) {
-                LOG.info("member '{}' joined the cluster (map version {})", id, map.version());
-            }
-        }
-        for (String id : members) {
-            if (!now.contains(id)) {
-                LOG.info("member '{}' left the cluster (map version {})", id, map.version());
-            }
-        }
-        members.clear();
-        members.addAll(now);
-    }
-
-    private static List<String> ids(ClusterMap map) {
-        return map.nodes().stream().map(ClusterMap.Member::id).toList();
     }
 
     /** The parts once joined, or null (for tests in this package). */
@@ -224,6 +192,19 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     public NodeCache<Object, Object> createCache(CacheConfig config, boolean ifAbsent) {
         Objects.requireNonNull(config, "config");
         return joined().caches().create(config, ifAbsent);
+    }
+
+    /**
+     * The cache of that name on this node, created here first if the cluster's catalogue has it and this node has
+     * not applied that change yet (a client may use a cache through another member right after creating it). For
+     * the server's requests that name a cache.
+     *
+     * @throws io.sluice.CacheNotFoundException if neither this node nor the cluster has it
+     * @throws IllegalStateException            if the node has not joined
+     */
+    public NodeCache<Object, Object> cache(String name) {
+        Objects.requireNonNull(name, "name");
+        return joined().caches().cache(name);
     }
 
     /**

@@ -19,7 +19,8 @@
  *   <li>{@link io.sluice.node.internal.cluster.CatalogueSync} and {@link io.sluice.node.internal.cluster.TypesSync}:
  *       the catalogue's caches ({@link io.sluice.node.internal.cluster.CacheDescription}) and types on this node;</li>
  *   <li>{@link io.sluice.node.internal.cluster.MoveStats} and {@link io.sluice.node.internal.cluster.ClusterStatus}:
- *       meters and the status document.</li>
+ *       meters and the status document; {@link io.sluice.node.internal.cluster.MemberChanges}: the log of members
+ *       joining and leaving.</li>
  * </ul>
  */
 package io.sluice.node.internal.cluster;

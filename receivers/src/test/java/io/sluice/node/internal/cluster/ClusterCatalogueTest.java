@@ -91,6 +91,22 @@ class ClusterCatalogueTest {
     }
 
     @Test
+    void aCacheTheCatalogueHasIsFoundOnAMemberBeforeItsNotificationArrives() {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            TwoNodes.Node a = c.start("a");
+            // Written to the catalogue without notifying anyone: a notification still on its way.
+            c.cluster.caches().put("late", CacheDescription.encode(CacheConfig.named("late").withPartitions(PARTITIONS)));
+            assertThat(a.engine().cacheNames()).doesNotContain("late");
+
+            assertThat(a.cluster().cache("late").partitions()).isEqualTo(PARTITIONS);
+
+            assertThat(a.engine().cacheNames()).contains("late");
+            assertThatThrownBy(() -> a.cluster().cache("nowhere"))
+                    .isInstanceOf(io.sluice.CacheNotFoundException.class);
+        }
+    }
+
+    @Test
     void aTypeOneMemberLearnsReadsOnTheOthers() {
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
             TwoNodes.Node a = c.start("a");
