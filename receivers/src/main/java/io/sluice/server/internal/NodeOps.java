@@ -57,7 +57,7 @@ final class NodeOps {
             case CACHE_PARTITIONS -> {
                 String cache = Wire.readString(in, "cache name");
                 yield () -> {
-                    int n = node.nodeCache(cache).partitions();
+                    int n = gate.cache(node, cache).partitions();
                     return out -> out.writeInt(n);
                 };
             }
@@ -84,7 +84,7 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 byte[] key = key(in);
                 yield () -> {
-                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
                     gate.checkKey(c, key);
                     byte[] value = c.getEncoded(key);
                     return out -> {
@@ -102,7 +102,7 @@ final class NodeOps {
                 byte[] value = value(in);
                 yield () -> {
                     // Through the cache: write-through and write-behind see a remote put as an embedded one.
-                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
                     boolean changed = gate.write(c, List.of(key), () -> c.writeEncoded(key, 0, key.length,
                             value, 0, value.length, onlyIfAbsent));
                     return out -> out.writeByte(changed ? 1 : 0);
@@ -112,7 +112,7 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 byte[] key = key(in);
                 yield () -> {
-                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
                     boolean removed = gate.write(c, List.of(key), () -> c.removeEncoded(key, 0, key.length));
                     return out -> out.writeByte(removed ? 1 : 0);
                 };
@@ -121,7 +121,7 @@ final class NodeOps {
                 String cache = Wire.readString(in, "cache name");
                 int[] partitions = in.isReadable() ? partitions(in) : null;
                 yield () -> {
-                    long size = size(node.nodeCache(cache), partitions);
+                    long size = size(gate.cache(node, cache), partitions);
                     return out -> out.writeLong(size);
                 };
             }
@@ -134,7 +134,7 @@ final class NodeOps {
                 }
                 yield () -> {
                     // With read-through, the misses are loaded with one loadAll.
-                    NodeCache<Object, Object> c = node.nodeCache(cache);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
                     gate.checkKeys(c, keys);
                     List<byte[]> values = c.getAllEncoded(keys);
                     return out -> {
@@ -221,7 +221,7 @@ final class NodeOps {
             keys.add(key(in));
         }
         return () -> {
-            NodeCache<Object, Object> nc = node.nodeCache(cache);
+            NodeCache<Object, Object> nc = gate.cache(node, cache);
             return gate.write(nc, keys, () -> invokeAll(nc, processor, argument, keys));
         };
     }
@@ -338,7 +338,7 @@ final class NodeOps {
     }
 
     private Consumer<ByteBuf> scan(String cache, int partition, byte[] after, int max) {
-        NodeCache<Object, Object> c = node.nodeCache(cache);
+        NodeCache<Object, Object> c = gate.cache(node, cache);
         checkRange(c, partition);
         StoreCursor cursor = after == null ? c.store(partition).cursor() : c.store(partition).cursorAfter(after);
         List<byte[]> page = new ArrayList<>();

@@ -4,11 +4,13 @@ import io.sluice.affinity.internal.Partitioner;
 import io.sluice.CacheConfig;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
+import io.sluice.node.internal.NodeMetrics;
 import io.sluice.node.internal.cluster.ClusterNode;
 import io.sluice.node.internal.cluster.ClusterView;
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
 import io.sluice.protocol.internal.ClusterMap;
+import io.sluice.protocol.internal.ErrorKind;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,9 +37,12 @@ final class PartitionGate {
 
     /** Null on a standalone node. */
     private final ClusterView view;
+    /** Counts refused batches (refused requests are counted as any failed request). */
+    private final NodeMetrics metrics;
 
-    PartitionGate(ClusterView view) {
+    PartitionGate(ClusterView view, NodeMetrics metrics) {
         this.view = view;
+        this.metrics = metrics;
     }
 
     boolean clustered() {
@@ -68,6 +73,19 @@ final class PartitionGate {
             node.createCache(config);
         }
         return node.nodeCache(config.name()).partitions();
+    }
+
+    /**
+     * A cache a request names: on a cluster member, created here first if the cluster's catalogue has it and this
+     * node has not applied that change yet (a client may use it through another member right after creating it).
+     *
+     * @throws io.sluice.CacheNotFoundException if neither this node nor the cluster has it
+     */
+    NodeCache<Object, Object> cache(NodeEngine node, String name) {
+        if (view != null && view instanceof ClusterNode cluster) {
+            return cluster.cache(name);
+        }
+        return node.nodeCache(name);
     }
 
     /** DESTROY_CACHE: through the cluster's catalogue on a cluster member, else on this node. */
@@ -174,6 +192,7 @@ final class PartitionGate {
                 admitted.add(b);
             } catch (RuntimeException notServed) {
                 refused[i] = BatchOutcome.failure(0, b.entries().size(), notServed);
+                metrics.error(NodeMetrics.Scope.BATCH, ErrorKind.of(notServed));
             }
         }
         if (admitted.size() == batches.size()) {

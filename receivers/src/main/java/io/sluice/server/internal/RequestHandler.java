@@ -118,8 +118,14 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         StreamCodec.Request request = StreamCodec.decodeRequest(frame);
         int size = frame.capacity();
         backpressure.queue(size);
-        // On a cluster member each batch is admitted by its partition (NOT_OWNER for one the node does not serve).
-        gate.stream(request.toBatchRequest(), r -> node.transport().sendReceived(node.id(), r))
+        // On a cluster member each batch is admitted by its partition (NOT_OWNER for one the node does not serve),
+        // and a cache the catalogue has but this node has not created yet is created first.
+        gate.stream(request.toBatchRequest(), r -> {
+            if (gate.clustered()) {
+                gate.cache(node, r.cacheName());
+            }
+            return node.transport().sendReceived(node.id(), r);
+        })
                 .whenComplete((outcomes, error) -> {
                     frame.release();
                     if (error != null) {

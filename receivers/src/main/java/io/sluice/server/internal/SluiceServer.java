@@ -62,7 +62,7 @@ public final class SluiceServer implements AutoCloseable {
     private SluiceServer(NodeEngine node, ServerConfig config, ClusterView cluster) {
         this.node = node;
         this.config = config;
-        this.gate = new PartitionGate(cluster);
+        this.gate = new PartitionGate(cluster, node.metrics());
         this.receivedBytes = new ReceivedBytes(node.metrics());
         this.tls = config.tls() == null ? null : config.tls().serverContext(); // a bad key store fails the start
         this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sluice-server-accept"),

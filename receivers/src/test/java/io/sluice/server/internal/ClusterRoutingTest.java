@@ -326,6 +326,33 @@ class ClusterRoutingTest {
     }
 
     @Test
+    void aClientOfNodesNotJoinedYetWaitsForTheirMap() throws Exception {
+        startNodes(2);
+        cluster.setMap(List.of(), new int[0]); // what a member serves before it has joined: nothing, no partitions
+        try (Sluice client = connect(0, Duration.ofSeconds(30))) {
+            Cache<Long, Long> cache = client.cache(CACHE);
+            DataStreamer<Long, Long> s = client.dataStreamer(CACHE);
+            for (long k = 0; k < 1_000; k++) {
+                s.addData(k, k);
+            }
+            CompletableFuture<Void> flushed = CompletableFuture.runAsync(s::flush);
+            CompletableFuture<Void> put = cache.putAsync(-1L, -1L);
+            int asked = cluster.mapAsks.get();
+            await().atMost(20, TimeUnit.SECONDS).until(() -> cluster.mapAsks.get() >= asked + 2);
+            assertThat(flushed).isNotDone();
+            assertThat(put).isNotDone();
+            mapOver(0, 1);
+            flushed.get(30, TimeUnit.SECONDS);
+            put.get(30, TimeUnit.SECONDS);
+            s.close();
+            Set<Long> expected = range(0, 1_000);
+            expected.add(-1L);
+            assertThat(distinctKeys(0, 1)).isEqualTo(expected);
+            assertThat(cache.size()).isEqualTo(1_001);
+        }
+    }
+
+    @Test
     void noOwnerPastTheRequestTimeoutFailsNamingThePartition() {
         startNodes(2);
         int unowned = 7;

@@ -81,8 +81,9 @@ final class ClientTransport implements StreamerTransport {
             for (int i = 0; i < partitions.length; i++) {
                 partitions[i] = batches.get(i).partition();
             }
+            // The streamer checked the cache's partition count against the map when it looked its owners up.
             return RoutedCall.send(routing, nodes, "streaming to cache '" + request.cacheName() + "'", partitions,
-                    routing.map().partitions(), (node, items) -> {
+                    -1, (node, items) -> {
                         List<BatchRequest.PartitionBatch> part = new ArrayList<>(items.length);
                         for (int i : items) {
                             part.add(batches.get(i));

@@ -77,6 +77,7 @@ final class RoutedCall<T> {
      *
      * @param what       the operation and cache, for errors ("put to cache 'orders'")
      * @param partitions per item its partition
+     * @param partitionCount the cache's partitions (checked against the map's), or -1 if not known here
      * @param notOwner   whether an item's answer is a NOT_OWNER refusal; null if they never are
      * @param timedOut   the answer of an item still unserved at the deadline; null to fail the whole operation
      */

@@ -39,6 +39,8 @@ final class Routing implements AutoCloseable {
     private volatile ClusterMap map;
     /** The streamer's per-partition owner ids of {@link #map}, made once per map. */
     private volatile String[] table;
+    /** The owner table while the map has no partitions yet (its node has not joined): all {@link #UNOWNED}. */
+    private volatile String[] unowned;
     /** The refresh in progress, which later askers join; null when none is. */
     private CompletableFuture<Void> refreshing;
 
@@ -92,12 +94,16 @@ final class Routing implements AutoCloseable {
      * The owner of a partition now: standalone, rendezvous over the reachable nodes; in a cluster, the map's owner,
      * or null while no node serves it.
      *
+     * @param partitions the cache's partition count, or -1 if the caller does not know it (a map has the cluster's)
      * @throws IllegalStateException if the cache's partition count is not the cluster's
      */
     String owner(int partition, int partitions) {
         ClusterMap m = map;
         if (m == null) {
             return RendezvousAffinity.owner(partition, nodes.ids());
+        }
+        if (m.partitions() == 0) {
+            return null; // the map of a node that has not joined yet: no owner anywhere so far
         }
         checkPartitions(m, partitions);
         return m.owner(partition);
@@ -112,12 +118,21 @@ final class Routing implements AutoCloseable {
         if (m == null) {
             return null;
         }
+        if (m.partitions() == 0) {
+            String[] none = unowned; // not joined yet: every batch waits for an owner
+            if (none == null || none.length != partitions) {
+                none = new String[partitions];
+                java.util.Arrays.fill(none, UNOWNED);
+                unowned = none;
+            }
+            return none;
+        }
         checkPartitions(m, partitions);
         return table;
     }
 
     private static void checkPartitions(ClusterMap m, int partitions) {
-        if (m.partitions() != partitions) {
+        if (partitions >= 0 && m.partitions() != partitions) {
             throw new IllegalStateException("the cache has " + partitions + " partitions but the cluster's map has "
                     + m.partitions() + ": every cache of a cluster has the cluster's partition count");
         }
