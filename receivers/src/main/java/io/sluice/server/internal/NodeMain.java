@@ -3,7 +3,9 @@ package io.sluice.server.internal;
 import io.sluice.node.ClusterConfig;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.internal.NodeEngine;
+import io.sluice.server.internal.command.CreateClusterCommand;
 import io.sluice.server.internal.command.StatusCommand;
+import io.sluice.server.internal.command.ZooKeeperCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -26,7 +28,7 @@ import java.util.concurrent.CountDownLatch;
  */
 @Command(name = "sluice-node", mixinStandardHelpOptions = true, version = "sluice-node 0.1",
         description = "Runs a Sluice node that serves remote clients over TCP.",
-        subcommands = {StatusCommand.class})
+        subcommands = {ZooKeeperCommand.class, CreateClusterCommand.class, StatusCommand.class})
 public final class NodeMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeMain.class);
