@@ -166,10 +166,13 @@ public final class ClusterProcesses implements AutoCloseable {
         return running.values().stream().map(NodeProcess::address).toArray(String[]::new);
     }
 
-    /** A client that knows every running node's address. */
+    /**
+     * A client that knows every running node's address; its requests wait up to 90 s for a partition's owner (longer
+     * than a node restarted within the rebalance delay is away).
+     */
     public Sluice client() {
         return SluiceClient.connect(ClientConfig.builder().addresses(addresses())
-                .requestTimeout(Duration.ofSeconds(30)).build());
+                .requestTimeout(Duration.ofSeconds(90)).build());
     }
 
     /** The map as the given running node serves it. */

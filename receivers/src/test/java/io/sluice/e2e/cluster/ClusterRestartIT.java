@@ -13,14 +13,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A node of a three-node cluster stopped with SIGTERM during a load and started again on its persistent region
- * within the rebalance delay (30 s here): no partition moves (the owners are those of before, and no node took a
+ * within the rebalance delay (60 s, the default: a restart took 20-25 s on two busy cores): no partition moves (the owners are those of before, and no node took a
  * partition over), the load, held up while the node's partitions had no owner, resumes and completes, and every
  * acknowledged entry is there.
  */
 @Timeout(480)
 class ClusterRestartIT {
 
-    private static final Duration DELAY = Duration.ofSeconds(30);
+    private static final Duration DELAY = Duration.ofSeconds(60);
 
     @Test
     void aNodeRestartedWithinTheDelayGetsItsPartitionsBackWithoutMovingData() throws Exception {
@@ -38,6 +38,7 @@ class ClusterRestartIT {
                     load.awaitAcknowledged(n / 4, Duration.ofSeconds(120));
                     long stoppedAt = System.nanoTime();
                     assertThat(cluster.stop("node-2")).as("node-2's exit code on SIGTERM").isZero();
+                    double stopped = (System.nanoTime() - stoppedAt) / 1e9;
                     long acknowledgedAtStop = load.acknowledged();
                     assertThat(acknowledgedAtStop).as("acknowledged when node-2 stopped").isLessThan(n);
                     // Away: its partitions have no owner (they do not move), on the survivors' map.
@@ -51,8 +52,8 @@ class ClusterRestartIT {
                     assertThat(away).as("seconds node-2 was away (must stay within the delay)")
                             .isLessThan(DELAY.toSeconds());
                     ClusterMap after = cluster.awaitSettled(ClusterProcesses.SETTLE);
-                    System.out.printf("ClusterRestartIT: node-2 stopped after %,d acknowledged, back after %.1f s,"
-                            + " the map settled again after %.1f s%n", acknowledgedAtStop, away,
+                    System.out.printf("ClusterRestartIT: node-2 stopped after %,d acknowledged (SIGTERM to exit %.1f s),"
+                            + " back after %.1f s, the map settled again after %.1f s%n", acknowledgedAtStop, stopped, away,
                             (System.nanoTime() - stoppedAt) / 1e9);
 
                     assertThat(ClusterProcesses.movedPartitions(before, after)).as("partitions moved").isEmpty();
