@@ -105,6 +105,17 @@ class StatusCommandNodesTest {
                 "\"error\" : \"cannot reach the node at 127.0.0.1:" + down);
     }
 
+    @Test
+    void aMemberThatHasNotJoinedSaysSo() {
+        ClusterMap[] map = {new ClusterMap(0, List.of(), new int[0])};
+        SluiceServer server = server(view(map, "a", "{\"nodeId\":\"a\",\"joined\":false}"));
+        String address = "127.0.0.1:" + server.address().getPort();
+
+        assertThat(status("--connect", address)).as(err.toString()).isZero();
+
+        assertThat(out.toString()).isEqualTo("the node at " + address + " has not joined its cluster yet: no map\n");
+    }
+
     /** A member of a fixed map: serves what the map gives it, and answers a fixed status document. */
     private static ClusterView view(ClusterMap[] map, String id, String statusJson) {
         return new ClusterView() {

@@ -8,6 +8,7 @@ import io.sluice.protocol.internal.Wire;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A connection to one node for a node taking a partition over: reads a partition's entries page by page with
@@ -46,6 +47,18 @@ public final class PartitionScanConnection implements AutoCloseable {
         return nodeId;
     }
 
+    /** A page asked for and not yet read: the next page may be asked for meanwhile (pipelined). */
+    @FunctionalInterface
+    public interface PendingPage {
+        /**
+         * Waits for the page.
+         *
+         * @throws io.sluice.CacheNotFoundException if the node has no such cache
+         * @throws io.sluice.NodeUnreachableException if the node cannot be reached within the request timeout
+         */
+        Page get();
+    }
+
     /**
      * The page of the cache's partition after the key {@code after} (exclusive; null for the first page), at most
      * {@code max} entries (the node caps it).
@@ -54,22 +67,29 @@ public final class PartitionScanConnection implements AutoCloseable {
      * @throws io.sluice.NodeUnreachableException if the node cannot be reached within the request timeout
      */
     public Page page(String cache, int partition, byte[] after, int max) {
-        return nodes.await(nodes.call(nodeId, false, c -> Frames.request(c.alloc(), Op.PARTITION_SCAN, out -> {
-            Wire.writeString(out, cache);
-            out.writeInt(partition);
-            out.writeByte(after == null ? 0 : 1);
-            if (after != null) {
-                Wire.writeBlob(out, after, 0, after.length);
-            }
-            out.writeInt(max);
-        }), body -> {
-            int n = Wire.readCount(body, 8, "entry");
-            List<byte[]> entries = new ArrayList<>(2 * n);
-            for (int i = 0; i < 2 * n; i++) {
-                entries.add(Wire.readBlob(body, "scanned bytes"));
-            }
-            return new Page(entries, Wire.readByte(body, "more") != 0);
-        }, cache));
+        return request(cache, partition, after, max).get();
+    }
+
+    /** Asks for a page as {@link #page} does, without waiting for it. */
+    public PendingPage request(String cache, int partition, byte[] after, int max) {
+        CompletableFuture<Page> answer = nodes.call(nodeId, false, c -> Frames.request(c.alloc(), Op.PARTITION_SCAN,
+                out -> {
+                    Wire.writeString(out, cache);
+                    out.writeInt(partition);
+                    out.writeByte(after == null ? 0 : 1);
+                    if (after != null) {
+                        Wire.writeBlob(out, after, 0, after.length);
+                    }
+                    out.writeInt(max);
+                }), body -> {
+                    int n = Wire.readCount(body, 8, "entry");
+                    List<byte[]> entries = new ArrayList<>(2 * n);
+                    for (int i = 0; i < 2 * n; i++) {
+                        entries.add(Wire.readBlob(body, "scanned bytes"));
+                    }
+                    return new Page(entries, Wire.readByte(body, "more") != 0);
+                }, cache);
+        return () -> nodes.await(answer);
     }
 
     @Override

@@ -10,12 +10,10 @@ import io.sluice.protocol.internal.ClusterMap;
 interface PartitionSource {
 
     /**
-     * The page of the cache's partition after the key {@code after} (exclusive; null for the first page).
-     *
-     * @throws io.sluice.CacheNotFoundException if the member has no such cache
-     * @throws io.sluice.NodeUnreachableException if the member cannot be reached
+     * Asks for the page of the cache's partition after the key {@code after} (exclusive; null for the first page);
+     * the next may be asked for before this one is read.
      */
-    PartitionScanConnection.Page page(String cache, int partition, byte[] after, int max);
+    PartitionScanConnection.PendingPage request(String cache, int partition, byte[] after, int max);
 
     /** Opens (or reuses) the source of a member of the map. */
     @FunctionalInterface

@@ -8,6 +8,7 @@ import io.sluice.protocol.internal.ClusterMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -102,25 +103,25 @@ final class PartitionTakeover {
             PartitionSource source = sources.open(from);
             GrowableBuffer scratch = new GrowableBuffer(64 * 1024);
             for (String cache : local.caches()) {
-                byte[] after = null;
-                boolean more = true;
-                while (more) {
+                // The next page is asked for before this one is applied: the source reads while this node writes.
+                PartitionScanConnection.PendingPage pending = source.request(cache, partition, null, PAGE);
+                while (pending != null) {
                     PartitionScanConnection.Page page;
                     try {
-                        page = source.page(cache, partition, after, PAGE);
+                        page = pending.get();
                     } catch (CacheNotFoundException absent) {
                         break; // created after that member left it, or destroyed since: nothing of it to pull
                     }
+                    List<byte[]> keysAndValues = page.keysAndValues();
+                    pending = page.more() && page.entries() > 0
+                            ? source.request(cache, partition, keysAndValues.get(keysAndValues.size() - 2), PAGE)
+                            : null;
                     try {
-                        bytes += local.apply(cache, partition, page.keysAndValues(), scratch);
+                        bytes += local.apply(cache, partition, keysAndValues, scratch);
                     } catch (CacheNotFoundException destroyed) {
-                        break; // destroyed here meanwhile
+                        break; // destroyed here meanwhile (a page asked for is left unread)
                     }
                     entries += page.entries();
-                    more = page.more() && page.entries() > 0;
-                    if (page.entries() > 0) {
-                        after = page.keysAndValues().get(page.keysAndValues().size() - 2);
-                    }
                 }
             }
             local.awaitDurable();

@@ -36,7 +36,7 @@ final class PeerConnections implements PartitionSource.Opener, AutoCloseable {
             throw new IllegalStateException("node '" + nodeId + "' left the cluster");
         }
         PartitionScanConnection c = open.computeIfAbsent(member, m -> new PartitionScanConnection(settings(m)));
-        return c::page;
+        return c::request;
     }
 
     private ClientSettings settings(ClusterMap.Member member) {

@@ -108,6 +108,11 @@ record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
                     state(node)));
             return b.toString();
         }
+        if (map.partitions() == 0) {
+            // A member's map before it has joined: it names nobody.
+            return b.append("the node at ").append(asked).append(" has not joined its cluster yet: no map\n")
+                    .toString();
+        }
         b.append("map version ").append(map.version()).append(": ").append(map.partitions()).append(" partitions, ")
                 .append(map.nodes().size()).append(" members, ").append(unowned())
                 .append(" partitions without an owner (asked ").append(asked).append(")\n");
