@@ -43,7 +43,7 @@ class NodeOptionsTest {
                 .containsExactlyInAnyOrderElementsOf(NodeOptions.FILE.keys());
         assertThat(names(NodeFileConfig.PersistenceEntry.class.getRecordComponents()))
                 .containsExactlyInAnyOrderElementsOf(NodeOptions.PERSISTENCE.keys());
-        assertThat(names(NodeFileConfig.ClusterEntry.class.getRecordComponents()))
+        assertThat(names(io.sluice.server.internal.ClusterFileConfig.class.getRecordComponents()))
                 .containsExactlyInAnyOrderElementsOf(NodeOptions.CLUSTER.keys());
     }
 

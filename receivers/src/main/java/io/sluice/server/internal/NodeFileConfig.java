@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.sluice.CacheConfig;
 import io.sluice.EntryProcessor;
 import io.sluice.StreamReceiver;
-import io.sluice.node.ClusterConfig;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.NodeOptions;
 import io.sluice.node.PersistenceConfig;
@@ -61,7 +60,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                              Map<String, String> receivers, Map<String, String> processors, Long maxFrameSize,
                              Integer maxConnections, Long idleTimeoutSeconds, Long maxQueuedBytes, String token,
                              PersistenceEntry persistence, TlsEntry tls, Integer metricsPort,
-                             Map<String, StoreFileConfig.StoreEntry> stores, ClusterEntry cluster) {
+                             Map<String, StoreFileConfig.StoreEntry> stores, ClusterFileConfig cluster) {
 
     /** The keys a config file may have (what an unknown key's message lists): the node's declared options. */
     static final List<String> KEYS = NodeOptions.FILE.keys();
@@ -90,68 +89,11 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                           @JsonProperty("tls") TlsEntry tls,
                           @JsonProperty("metricsPort") Integer metricsPort,
                           @JsonProperty("stores") Map<String, StoreFileConfig.StoreEntry> stores,
-                          @JsonProperty("cluster") ClusterEntry cluster) {
+                          @JsonProperty("cluster") ClusterFileConfig cluster) {
         this(host, port, pageSize, size("dataRegionInitialSize", dataRegionInitialSize),
                 size("dataRegionMaxSize", dataRegionMaxSize), applyThreads, caches, receivers, processors,
                 size("maxFrameSize", maxFrameSize), maxConnections, idleTimeoutSeconds,
                 size("maxQueuedBytes", maxQueuedBytes), token, persistence, tls, metricsPort, stores, cluster);
-    }
-
-    /** The cluster the node joins: {@code zookeeper}, {@code name} and {@code nodeId} are required. */
-    public record ClusterEntry(String zookeeper, String name, String nodeId, String advertisedHost,
-                               Long sessionTimeoutMillis) {
-        @JsonCreator
-        public ClusterEntry(@JsonProperty("zookeeper") String zookeeper, @JsonProperty("name") String name,
-                            @JsonProperty("nodeId") String nodeId, @JsonProperty("advertisedHost") String advertisedHost,
-                            @JsonProperty("sessionTimeoutMillis") Long sessionTimeoutMillis) {
-            this.zookeeper = zookeeper;
-            this.name = name;
-            this.nodeId = nodeId;
-            this.advertisedHost = advertisedHost;
-            this.sessionTimeoutMillis = sessionTimeoutMillis;
-        }
-
-        /** The config it describes. @throws IllegalArgumentException naming the key of a missing or bad value */
-        ClusterConfig config() {
-            require(NodeOptions.ZOOKEEPER, zookeeper, "ZooKeeper's address, host:port[,host:port...]");
-            require(NodeOptions.CLUSTER_NAME, name, "the cluster's name (made with create-cluster)");
-            require(NodeOptions.NODE_ID, nodeId, "this node's id, unique in the cluster");
-            ClusterConfig config;
-            try {
-                config = ClusterConfig.of(zookeeper, name, nodeId);
-            } catch (IllegalArgumentException e) {
-                // Its message starts with the setting it refuses ("nodeId is 'a/b'; ...").
-                String key = java.util.stream.Stream.of(NodeOptions.ZOOKEEPER, NodeOptions.CLUSTER_NAME,
-                        NodeOptions.NODE_ID).map(NodeOptions.Option::fileKey)
-                        .filter(k -> String.valueOf(e.getMessage()).startsWith(k + " ")).findFirst().orElse("");
-                throw new IllegalArgumentException("key 'cluster" + (key.isEmpty() ? "" : "." + key) + "': "
-                        + e.getMessage(), e);
-            }
-            if (advertisedHost != null) {
-                config = set(NodeOptions.ADVERTISED_HOST, config, c -> c.withAdvertisedHost(advertisedHost));
-            }
-            if (sessionTimeoutMillis != null) {
-                config = set(NodeOptions.SESSION_TIMEOUT, config,
-                        c -> c.withSessionTimeout(Duration.ofMillis(sessionTimeoutMillis)));
-            }
-            return config;
-        }
-
-        private static void require(NodeOptions.Option<String> option, String value, String what) {
-            if (value == null || value.isBlank()) {
-                throw new IllegalArgumentException("key 'cluster." + option.fileKey() + "' is "
-                        + (value == null ? "missing" : "blank") + "; a cluster node needs " + what);
-            }
-        }
-
-        private static ClusterConfig set(NodeOptions.Option<?> option, ClusterConfig config,
-                                         java.util.function.UnaryOperator<ClusterConfig> setter) {
-            try {
-                return setter.apply(config);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("key 'cluster." + option.fileKey() + "': " + e.getMessage(), e);
-            }
-        }
     }
 
     /** The node's TLS: a PKCS#12 key store holding its key and certificate. Absent: plain TCP. */

@@ -62,12 +62,17 @@ public final class NodeMain implements Callable<Integer> {
 
     /**
      * Helix logs hundreds of lines per run at INFO and WARN (and the controller ERROR until members join), the
-     * ZooKeeper client a few per connection: the node's log keeps their warnings and errors only (Helix's errors
-     * only), unless a {@code -Dorg.slf4j.simpleLogger.log.*} property says otherwise. Set before their loggers exist.
+     * ZooKeeper client a few per connection and, while its server does not answer, a warning with a stack trace
+     * per second (the node's own message names the address when it gives up): the node's log keeps ZooKeeper's
+     * warnings and errors and Helix's errors only, unless a {@code -Dorg.slf4j.simpleLogger.log.*} property says
+     * otherwise. Set before their loggers exist.
      */
     static void quietClusterLibraries() {
         setIfAbsent("org.slf4j.simpleLogger.log.org.apache.helix", "error");
         setIfAbsent("org.slf4j.simpleLogger.log.org.apache.zookeeper", "warn");
+        setIfAbsent("org.slf4j.simpleLogger.log.org.apache.zookeeper.ClientCnxn", "error");
+        // The single server of the zookeeper command warns that it has no connection limit configured.
+        setIfAbsent("org.slf4j.simpleLogger.log.org.apache.zookeeper.server.ServerCnxnFactory", "error");
     }
 
     private static void setIfAbsent(String property, String value) {

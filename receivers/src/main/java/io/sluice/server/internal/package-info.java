@@ -9,7 +9,9 @@
  *   <li>{@link io.sluice.server.internal.RequestHandler}: streamed batches to the node's apply threads,
  *       every other operation to {@link io.sluice.server.internal.NodeOps};</li>
  *   <li>the node as a process: {@link io.sluice.server.internal.NodeMain} ({@code sluice-node.jar}), its
- *       file ({@link io.sluice.server.internal.NodeFileConfig}), settings ({@link io.sluice.server.internal.ServerConfig},
+ *       file ({@link io.sluice.server.internal.NodeFileConfig}, its {@code cluster} object
+ *       {@link io.sluice.server.internal.ClusterFileConfig}), its cluster membership
+ *       ({@link io.sluice.server.internal.ClusterJoin}), settings ({@link io.sluice.server.internal.ServerConfig},
  *       {@link io.sluice.server.internal.TlsConfig}) and metrics export
  *       ({@link io.sluice.server.internal.MetricsExport}); {@link io.sluice.server.internal.NodeProcess} starts one
  *       as a child process for tests and tools.</li>

@@ -284,8 +284,9 @@ final class Routing implements AutoCloseable {
                 : partitions.subList(0, 10) + " and " + (partitions.size() - 10) + " more";
     }
 
+    /** Lets waiting retries run (they fail on the closed client, so no future is left pending); takes no new ones. */
     @Override
     public void close() {
-        scheduler.shutdownNow();
+        scheduler.shutdown();
     }
 }
