@@ -57,6 +57,15 @@ public final class NodeProcess implements AutoCloseable {
      */
     public static NodeProcess start(Path jar, List<Path> classPath, String configJson, List<String> jvmArgs,
                                     Path workDir, List<String> commandPrefix) {
+        return start(jar, classPath, configJson, jvmArgs, workDir, commandPrefix, 0);
+    }
+
+    /**
+     * {@link #start(Path, List, String, List, Path, List)} on a given port (0 = any free one): a node restarted on
+     * its old port keeps its address, as a cluster member restarted by an operator would.
+     */
+    public static NodeProcess start(Path jar, List<Path> classPath, String configJson, List<String> jvmArgs,
+                                    Path workDir, List<String> commandPrefix, int port) {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar.toAbsolutePath() + " is missing: build it with"
                     + " ./mvnw -B -q -DskipTests package");
@@ -79,12 +88,12 @@ public final class NodeProcess implements AutoCloseable {
             command.add("--config");
             command.add(config.toString());
             command.add("--port");
-            command.add("0");
+            command.add(Integer.toString(port));
             Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
             StringBuffer stdout = new StringBuffer();
-            CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> readPort(process, stdout));
+            CompletableFuture<Integer> listening = CompletableFuture.supplyAsync(() -> readPort(process, stdout));
             try {
-                return new NodeProcess(process, port.get(60, TimeUnit.SECONDS), log, stdout);
+                return new NodeProcess(process, listening.get(60, TimeUnit.SECONDS), log, stdout);
             } catch (Exception e) {
                 process.destroyForcibly();
                 throw new IllegalStateException("the node did not start: " + e + "; its log: " + Files.readString(log), e);

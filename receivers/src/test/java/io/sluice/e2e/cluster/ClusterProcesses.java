@@ -1,0 +1,293 @@
+package io.sluice.e2e.cluster;
+
+import io.sluice.client.ClientConfig;
+import io.sluice.client.SluiceClient;
+import io.sluice.Sluice;
+import io.sluice.protocol.internal.ClusterMap;
+import io.sluice.server.internal.NodeProcess;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.awaitility.core.ConditionTimeoutException;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A cluster on loopback for the tests: ZooKeeper in the test JVM (curator-test's TestingServer, a short tick so
+ * that sessions may be short), the cluster created once, and nodes as processes from {@code sluice-node.jar}, each
+ * with a persistent region of its own under the test's directory and a port it keeps across restarts. Closing it
+ * kills every node still running and stops ZooKeeper. Public for the connectors' cluster test (receivers' test jar);
+ * the node jar is {@code target/sluice-node.jar}, or the system property {@code sluice.node.jar}.
+ */
+public final class ClusterProcesses implements AutoCloseable {
+
+    /** The cluster's partition count: the default of a cluster created without one. */
+    public static final int PARTITIONS = 1024;
+
+    static {
+        // ZooKeeper's server logs every session at INFO in the test's output: keep its warnings.
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.zookeeper", "warn");
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.curator", "warn");
+    }
+
+    /**
+     * How long a map may take to settle: Helix moves 1,024 partitions through OFFLINE, SLAVE and MASTER, which took
+     * 25-80 s on two busy cores.
+     */
+    public static final Duration SETTLE = Duration.ofSeconds(180);
+
+    private static final Path JAR = Path.of(System.getProperty("sluice.node.jar", "target/sluice-node.jar"));
+
+    private final TestingServer zookeeper;
+    private final Path dir;
+    private final String name;
+    private final Map<String, Integer> ports = new LinkedHashMap<>();
+    private final Map<String, NodeProcess> running = new LinkedHashMap<>();
+    /** Every process started, running or not: their logs are printed when a test fails. */
+    private final List<NodeProcess> started = new ArrayList<>();
+
+    private ClusterProcesses(TestingServer zookeeper, Path dir, String name) {
+        this.zookeeper = zookeeper;
+        this.dir = dir;
+        this.name = name;
+    }
+
+    /**
+     * Starts ZooKeeper and creates the cluster (P = {@link #PARTITIONS}).
+     *
+     * @param rebalanceDelay how long a node may be away and keep its partitions
+     */
+    public static ClusterProcesses create(String name, Duration rebalanceDelay) throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "cluster-" + name + "-");
+        // tickTime 500 ms: ZooKeeper grants sessions of 1-10 s (2-20 ticks), the node's default (10 s) included.
+        TestingServer zk = new TestingServer(new InstanceSpec(dir.resolve("zookeeper").toFile(), -1, -1, -1, true,
+                -1, 500, -1), true);
+        ClusterProcesses cluster = new ClusterProcesses(zk, dir, name);
+        try {
+            ClusterCreation.create(zk.getConnectString(), name, PARTITIONS, rebalanceDelay);
+        } catch (Exception | Error e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    public String zookeeper() {
+        return zookeeper.getConnectString();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Starts a node (again, after a stop, on its old port and directory) and waits until it listens. */
+    public NodeProcess start(String nodeId) {
+        return register(nodeId, launch(nodeId));
+    }
+
+    private synchronized NodeProcess register(String nodeId, NodeProcess node) {
+        started.add(node);
+        running.put(nodeId, node);
+        return node;
+    }
+
+    private NodeProcess launch(String nodeId) {
+        int port;
+        synchronized (this) {
+            if (running.containsKey(nodeId)) {
+                throw new IllegalStateException(nodeId + " runs already");
+            }
+            port = ports.computeIfAbsent(nodeId, id -> freePort());
+        }
+        Path data = dir.resolve(nodeId);
+        String config = """
+                {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "%s", "applyThreads": 2,
+                 "persistence": {"directory": "%s", "walMode": "LOG_ONLY"},
+                 "cluster": {"zookeeper": "%s", "name": "%s", "nodeId": "%s"}}
+                """.formatted(System.getProperty("sluice.cluster.it.region", "384m"), json(data.toString()),
+                zookeeper(), name, nodeId);
+        List<String> jvm = List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
+                "-XX:+UseSerialGC");
+        return NodeProcess.start(JAR, List.of(), config, jvm, dir.resolve("logs"), List.of(), port);
+    }
+
+    /**
+     * Starts the nodes at once and waits until each listens: they join together, so the first does not take every
+     * partition only to hand two thirds on.
+     */
+    public void startAll(String... nodeIds) {
+        List<java.util.concurrent.CompletableFuture<NodeProcess>> starts = new ArrayList<>();
+        for (String id : nodeIds) {
+            starts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> launch(id)));
+        }
+        RuntimeException failed = null;
+        for (int i = 0; i < nodeIds.length; i++) {
+            try {
+                register(nodeIds[i], starts.get(i).join());
+            } catch (RuntimeException e) {
+                failed = failed == null ? e : failed;
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    /** SIGTERM and wait for the exit. @return its exit code */
+    public int stop(String nodeId) {
+        return running.remove(nodeId).stop();
+    }
+
+    /** kill -9. */
+    public void kill(String nodeId) throws InterruptedException {
+        running.remove(nodeId).kill();
+    }
+
+    public NodeProcess node(String nodeId) {
+        return running.get(nodeId);
+    }
+
+    /** The addresses of the nodes running now. */
+    public String[] addresses() {
+        return running.values().stream().map(NodeProcess::address).toArray(String[]::new);
+    }
+
+    /**
+     * A client that knows every running node's address; its requests wait up to 90 s for a partition's owner (longer
+     * than a node restarted within the rebalance delay is away).
+     */
+    public Sluice client() {
+        return SluiceClient.connect(ClientConfig.builder().addresses(addresses())
+                .requestTimeout(Duration.ofSeconds(90)).build());
+    }
+
+    /** The map as the given running node serves it. */
+    public ClusterMap map(String nodeId) {
+        try {
+            return ProtocolProbe.map(running.get(nodeId).address());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The node's status JSON (NODE_STATUS). */
+    public String status(String nodeId) {
+        try {
+            return ProtocolProbe.status(running.get(nodeId).address());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Waits until every running node serves one map (the same version) in which every partition has an owner and
+     * the owners are exactly the running nodes.
+     *
+     * @return that map
+     */
+    public ClusterMap awaitSettled(Duration atMost) {
+        long start = System.nanoTime();
+        AtomicReference<String> last = new AtomicReference<>("no map yet");
+        AtomicReference<ClusterMap> settled = new AtomicReference<>();
+        try {
+            await().atMost(atMost).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+                Map<String, ClusterMap> maps = new TreeMap<>();
+                for (String id : running.keySet()) {
+                    maps.put(id, map(id));
+                }
+                ClusterMap first = maps.values().iterator().next();
+                Map<String, Integer> owned = partitionsPerOwner(first);
+                last.set(describe(maps));
+                if (maps.values().stream().allMatch(first::equals) && !owned.containsKey(null)
+                        && owned.keySet().equals(running.keySet())) {
+                    settled.set(first);
+                    return true;
+                }
+                return false;
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("no settled map of " + running.keySet() + " within " + atMost + ": " + last.get(),
+                    e);
+        }
+        System.out.printf("cluster %s: map version %d settled on %s after %.1f s%n", name, settled.get().version(),
+                running.keySet(), (System.nanoTime() - start) / 1e9);
+        return settled.get();
+    }
+
+    /** Partitions per owner id (null: partitions no node serves now), in id order. */
+    public static Map<String, Integer> partitionsPerOwner(ClusterMap map) {
+        Map<String, Integer> owned = new TreeMap<>((a, b) -> a == null ? (b == null ? 0 : -1)
+                : b == null ? 1 : a.compareTo(b));
+        for (int p = 0; p < map.partitions(); p++) {
+            owned.merge(map.owner(p), 1, Integer::sum);
+        }
+        return owned;
+    }
+
+    /** The partitions whose owner differs between the two maps (by node id). */
+    public static Set<Integer> movedPartitions(ClusterMap before, ClusterMap after) {
+        Set<Integer> moved = new TreeSet<>();
+        for (int p = 0; p < before.partitions(); p++) {
+            if (!java.util.Objects.equals(before.owner(p), after.owner(p))) {
+                moved.add(p);
+            }
+        }
+        return moved;
+    }
+
+    private static String describe(Map<String, ClusterMap> maps) {
+        StringBuilder out = new StringBuilder();
+        maps.forEach((id, m) -> out.append(id).append(m == null ? " standalone" : " has map version " + m.version()
+                + ", partitions per owner " + partitionsPerOwner(m)).append("; "));
+        return out.toString();
+    }
+
+    /** The last 150 lines each node wrote, for a failing test's output. */
+    public String logs() {
+        StringBuilder out = new StringBuilder();
+        for (NodeProcess node : started) {
+            String[] lines = node.output().split("\n");
+            out.append("---- node ").append(node.address()).append(" (pid ").append(node.pid()).append("), ")
+                    .append(Math.min(150, lines.length)).append(" of ").append(lines.length).append(" lines\n");
+            for (int i = Math.max(0, lines.length - 150); i < lines.length; i++) {
+                out.append(lines[i]).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (NodeProcess node : started) {
+            node.close(); // kill -9 of what still runs: the test is over
+        }
+        running.clear();
+        zookeeper.close();
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String json(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+}
