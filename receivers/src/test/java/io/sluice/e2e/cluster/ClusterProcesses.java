@@ -74,6 +74,9 @@ public final class ClusterProcesses implements AutoCloseable {
     public static ClusterProcesses create(String name, Duration rebalanceDelay) throws Exception {
         Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "cluster-" + name + "-");
         // tickTime 500 ms: ZooKeeper grants sessions of 1-10 s (2-20 ticks), the node's default (10 s) included.
+        // No fsync per write: a test's ZooKeeper need not survive a power cut, and Helix's many small writes
+        // settle 1,024 partitions about twice as fast without it.
+        System.setProperty("zookeeper.forceSync", "no");
         TestingServer zk = new TestingServer(new InstanceSpec(dir.resolve("zookeeper").toFile(), -1, -1, -1, true,
                 -1, 500, -1), true);
         ClusterProcesses cluster = new ClusterProcesses(zk, dir, name);
