@@ -23,6 +23,9 @@ import java.time.Duration;
 public final class ClusterSetup {
 
     /** How long set-up waits for ZooKeeper before it fails naming the address. */
+    /** How often the leading controller runs a rebalance even when nothing changed (see create). */
+    static final Duration REBALANCE_PERIOD = Duration.ofSeconds(10);
+
     public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
     private ClusterSetup() {
@@ -75,6 +78,11 @@ public final class ClusterSetup {
             ClusterConfig cluster = configs.getClusterConfig(clusterName);
             cluster.setDelayRebalaceEnabled(true);
             cluster.setRebalanceDelayTime(rebalanceDelay.toMillis());
+            // The leader also rebalances every REBALANCE_PERIOD, not only when something changes or its one-shot
+            // timer for the delay's end fires: that timer is one static task per resource name in Helix
+            // (RebalanceScheduler) and a stale one (a leader that stopped leading, a previous cluster in the JVM)
+            // kept a departed node's partitions ownerless past the delay (HelixMembershipTest, in the full build).
+            cluster.setRebalanceTimePeriod(REBALANCE_PERIOD.toMillis());
             cluster.getRecord().setBooleanField(ZKHelixManager.ALLOW_PARTICIPANT_AUTO_JOIN, true);
             configs.setClusterConfig(clusterName, cluster);
 
