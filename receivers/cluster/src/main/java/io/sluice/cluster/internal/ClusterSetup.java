@@ -146,11 +146,11 @@ public final class ClusterSetup {
             throw new IllegalStateException("cluster '" + clusterName + "' has no resource "
                     + ClusterPaths.RESOURCE + "; create it first (create-cluster)");
         }
-        if (replicas(now) >= replicas) {
+        if (replicaCount(now) >= replicas) {
             return;
         }
         boolean written = accessor.update(path, current -> {
-            if (current == null || replicas(current) >= replicas) {
+            if (current == null || replicaCount(current) >= replicas) {
                 return current;
             }
             IdealState ideal = new IdealState(current);
@@ -163,8 +163,25 @@ public final class ClusterSetup {
         }
     }
 
+    /**
+     * The cluster's replica count per partition (1 + backups).
+     *
+     * @throws IllegalStateException if the cluster does not exist, or ZooKeeper cannot be reached within
+     *                               {@link #CONNECT_TIMEOUT}
+     */
+    public static int replicas(String zookeeper, String clusterName) {
+        HelixZkClient zk = ZkAccess.open(zookeeper, null, CONNECT_TIMEOUT);
+        try {
+            requirePartitions(zk, zookeeper, clusterName);
+            return replicaCount(new ZKHelixAdmin(zk).getResourceIdealState(clusterName, ClusterPaths.RESOURCE)
+                    .getRecord());
+        } finally {
+            zk.close();
+        }
+    }
+
     /** The resource's replica count (1 if the ideal state names none). */
-    static int replicas(ZNRecord idealState) {
+    static int replicaCount(ZNRecord idealState) {
         try {
             return Integer.parseInt(new IdealState(idealState).getReplicas());
         } catch (NumberFormatException e) {
