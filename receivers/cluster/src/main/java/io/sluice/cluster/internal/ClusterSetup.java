@@ -18,8 +18,11 @@ import java.time.Duration;
 /**
  * Creates and inspects a Sluice cluster in ZooKeeper (what {@code sluice-node.jar create-cluster} runs): the Helix
  * cluster, the MasterSlave state model, and one resource {@code sluice} with P partitions, FULL_AUTO with
- * {@link RendezvousPlacement}, one replica, delayed rebalance (a node away for less than the delay keeps its
- * partitions, unserved meanwhile: minActiveReplicas 0).
+ * {@link RendezvousPlacement}, 1 + backups replicas, delayed rebalance with minActiveReplicas 0: a node away for
+ * less than the delay keeps its replicas (without backups its partitions are unserved meanwhile); with backups,
+ * each partition it led is led at once by its first backup (Helix makes MASTER the first live node of the
+ * preference list, which keeps the away node for the delay), and only the re-creation of its replicas on other
+ * nodes waits for the delay (BackupPlacementTest).
  */
 // Helix 2 deprecates its single-ZooKeeper client API for the realm-aware (multi-ZooKeeper) one, which needs a routing
 // service; Sluice runs on one ZooKeeper (ensemble), as Pinot does.
