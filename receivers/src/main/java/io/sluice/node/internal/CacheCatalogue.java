@@ -53,6 +53,8 @@ final class CacheCatalogue {
     private final BinaryContext binary;
     private final CacheServices services;
     private final RecoveredKeys recoveredKeys;
+    /** The node's journal tap, seen by every partition's journal. */
+    private final TappedJournal.Slot tap = new TappedJournal.Slot();
 
     CacheCatalogue(NodeState state, DataRegion region, WriteAheadLog wal,
                    Map<String, ? extends Supplier<? extends CacheStore<?, ?>>> stores,
@@ -64,6 +66,11 @@ final class CacheCatalogue {
         this.binary = binary;
         this.services = services;
         this.recoveredKeys = recoveredKeys;
+    }
+
+    /** Installs the tap every partition's journal hands its writes to ({@link JournalTap#NONE} for none). */
+    void journalTap(JournalTap tap) {
+        this.tap.tap = Objects.requireNonNull(tap, "tap");
     }
 
     /** The lock that orders cache creation, dropping and store attachment. */
@@ -220,7 +227,8 @@ final class CacheCatalogue {
         PartitionStore[] partitions = new PartitionStore[config.partitions()];
         try {
             for (int p = 0; p < partitions.length; p++) {
-                partitions[p] = region.createPartition(wal == null ? StoreJournal.NONE : wal.journal(cacheId, p));
+                partitions[p] = region.createPartition(new TappedJournal(
+                        wal == null ? StoreJournal.NONE : wal.journal(cacheId, p), config.name(), p, tap));
             }
         } catch (RuntimeException e) {
             for (PartitionStore store : partitions) {

@@ -184,6 +184,14 @@ public final class NodeEngine implements NodeRuntime {
     }
 
     /**
+     * Installs the tap that sees every write of every partition (a cluster member replicating to backups), in
+     * place of the one before; {@link JournalTap#NONE} removes it. Writes made from then on reach it.
+     */
+    public void journalTap(JournalTap tap) {
+        catalogue.journalTap(tap);
+    }
+
+    /**
      * Calls done (with null, or the log's failure) once every write made so far is durable per the WAL
      * mode: at once without persistence, else on this thread or the log's writer thread (it must not block).
      */
