@@ -164,7 +164,8 @@ public final class HelixMembership implements ClusterMembership {
         ClusterSetup.raiseReplicas(store, settings.clusterName(), replicas);
     }
 
-    private org.apache.zookeeper.ZooKeeper zooKeeper() {
+    /** The ZooKeeper handle of this node's Helix session now, or null before it connected. */
+    org.apache.zookeeper.ZooKeeper zooKeeper() {
         // null until the manager exists (the lease's thread starts after it is made)
         MembershipManager m = manager;
         return m == null ? null : m.zooKeeper();
