@@ -186,10 +186,11 @@ final class BackupStream implements AutoCloseable {
                 }
                 continue;
             }
-            acknowledge(id, first + frame.size() - 1);
+            // Refusals first: a partition fenced by a stale epoch is so before its waiters are released.
             if (!refusals.isEmpty()) {
                 onRefusals.accept(this, refusals);
             }
+            acknowledge(id, first + frame.size() - 1);
         }
     }
 
