@@ -201,6 +201,24 @@ final class NodeOps {
                 return out -> io.sluice.protocol.internal.CacheNamesCodec.write(out, names);
             };
             case INVOKE_ALL -> invokeAll(in);
+            case REPLICA_FOLLOW -> {
+                String member = Wire.readString(in, "member id");
+                int partition = Wire.readInt(in, "partition");
+                yield () -> {
+                    long[] following = gate.followedBy(member, partition);
+                    return out -> out.writeLong(following[0]).writeLong(following[1]);
+                };
+            }
+            case REPLICA_SYNCED -> {
+                String member = Wire.readString(in, "member id");
+                int partition = Wire.readInt(in, "partition");
+                long epoch = Wire.readLong(in, "epoch");
+                long ticket = Wire.readLong(in, "ticket");
+                yield () -> {
+                    gate.syncedBy(member, partition, epoch, ticket);
+                    return out -> { };
+                };
+            }
             default -> throw new Wire.MalformedFrameException("op " + op + " is not served here");
         };
         if (in.isReadable()) {
