@@ -260,6 +260,17 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         servedOrRefuse(partition).checkServes(partition);
     }
 
+    /** Passes as {@link #checkServes}, or if this node is one of the partition's backups in sync (a caught-up copy). */
+    @Override
+    public void checkServesOrBacks(int partition) {
+        ClusterParts p = parts;
+        if (p != null && partition >= 0 && partition < p.membership().map().partitions()
+                && !p.served().serves(partition) && p.backup().state(partition) == BackupReplication.IN_SYNC) {
+            return;
+        }
+        checkServes(partition);
+    }
+
     @Override
     public void enter(int partition) {
         servedOrRefuse(partition).enter(partition);
