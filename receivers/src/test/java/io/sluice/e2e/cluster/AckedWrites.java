@@ -23,7 +23,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A write load for the failover tests: unique Long keys, each with a String value made from the key, written by a
- * client's DataStreamer and, one in ten, by {@code putAsync}, paced at a steady rate, on threads of their own; it
+ * client's DataStreamer and, one in ten, by {@code putAsync}, paced at a steady rate (no catching up after the
+ * client was held up), on a thread of its own; it
  * records which keys the cluster ACKNOWLEDGED (their future completed without error) and when. {@link #verify}
  * reads every acknowledged key back.
  */
@@ -97,8 +98,11 @@ final class AckedWrites implements AutoCloseable {
         Semaphore inFlight = new Semaphore(PUTS_IN_FLIGHT);
         try (DataStreamer<Long, String> streamer = client.dataStreamer(cache, StreamerOptions.builder()
                 .autoFlushInterval(Duration.ofMillis(100)).timeout(Duration.ofSeconds(120)).build())) {
+            long due = System.nanoTime();
             for (int k = 0; k < ackedAt.length() && !stopping; k++) {
-                LockSupport.parkNanos(start + k * 1_000_000_000L / rate - System.nanoTime());
+                // The steady rate, without a burst after the client was held up (no partition owner for a while).
+                due = Math.max(due + 1_000_000_000L / rate, System.nanoTime() - 100_000_000L);
+                LockSupport.parkNanos(due - System.nanoTime());
                 int key = k;
                 issued.incrementAndGet();
                 if (k % PUT_EVERY == PUT_EVERY - 1) {
