@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
 import io.sluice.protocol.internal.CacheCreateWire;
+import io.sluice.protocol.internal.CacheOptionsWire;
 import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.binary.internal.BinaryContext;
@@ -56,8 +57,15 @@ final class NodeOps {
             case CACHE_PARTITIONS -> {
                 String cache = Wire.readString(in, "cache name");
                 yield () -> {
-                    int n = gate.cache(node, cache).partitions();
-                    return out -> out.writeInt(n);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
+                    int n = c.partitions();
+                    CacheOptionsWire.Options options = CacheOptionsWire.Options.of(c.config());
+                    return out -> {
+                        out.writeInt(n);
+                        if (!options.isDefault()) {
+                            CacheOptionsWire.write(out, options); // a tail: a client of before reads only the count
+                        }
+                    };
                 };
             }
             case CREATE_CACHE -> {
@@ -155,7 +163,7 @@ final class NodeOps {
                 boolean owned = op == Op.SCAN;
                 yield () -> {
                     if (owned) {
-                        gate.checkPartition(partition);
+                        gate.checkScan(gate.cache(node, cache), partition);
                     }
                     return scan(cache, partition, after, max);
                 };

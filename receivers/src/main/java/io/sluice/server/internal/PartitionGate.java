@@ -137,6 +137,21 @@ final class PartitionGate {
         }
     }
 
+    /**
+     * Passes if the node may answer a SCAN of the cache's partition: it serves it, or the cache has backups and the
+     * node is one of the partition's backups ({@link ClusterView#checkServesOrBacks}: a {@code readFromBackup}
+     * client scans there).
+     */
+    void checkScan(NodeCache<?, ?> cache, int partition) {
+        if (view != null) {
+            if (cache.config().backups() > 0) {
+                view.checkServesOrBacks(partition);
+            } else {
+                view.checkServes(partition);
+            }
+        }
+    }
+
     /** True if the node serves the partition now (a standalone node serves all). */
     boolean serves(int partition) {
         return view == null || view.serves(partition);

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.Objects;
 import java.util.function.Consumer;
 import io.sluice.protocol.internal.ReplicaCodec;
@@ -58,6 +59,8 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     /** Null until joined. */
     private volatile ClusterParts parts;
     private volatile String nodeId;
+    /** Which partitions this node backs in sync (scans from backups): see {@link #backupReads}. */
+    private volatile IntPredicate backsInSync = this::backupInMap;
     private volatile boolean closed;
 
     /** A node that joins with Helix ({@code io.sluice.cluster.internal}). */
@@ -258,6 +261,35 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     @Override
     public void checkServes(int partition) {
         servedOrRefuse(partition).checkServes(partition);
+    }
+
+    /**
+     * Says which partitions this node backs in sync, for scans from backups ({@link #checkServesOrBacks}); until
+     * replication says so, a partition whose backups in the map include this node.
+     */
+    public void backupReads(IntPredicate backsInSync) {
+        this.backsInSync = Objects.requireNonNull(backsInSync, "backsInSync");
+    }
+
+    @Override
+    public void checkServesOrBacks(int partition) {
+        if (!serves(partition) && !backsInSync.test(partition)) {
+            checkServes(partition); // refuses, naming the partition and the map
+        }
+    }
+
+    /** True if the current map lists this node among the partition's backups (SLAVE in Helix's external view). */
+    private boolean backupInMap(int partition) {
+        ClusterMap m = map();
+        if (partition < 0 || partition >= m.partitions()) {
+            return false;
+        }
+        for (int i = 0; i < m.backupCount(partition); i++) {
+            if (m.nodes().get(m.backupIndex(partition, i)).id().equals(nodeId)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

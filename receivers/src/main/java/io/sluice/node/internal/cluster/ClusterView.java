@@ -27,6 +27,17 @@ public interface ClusterView {
     void checkServes(int partition);
 
     /**
+     * Passes if this node serves the partition now or backs it (one of its backups that caught up): for scans of a
+     * cache with backups, which a {@code readFromBackup} client may send to a backup. A backup may lag its primary
+     * by the writes not acknowledged yet under PRIMARY_SYNC or FULL_ASYNC.
+     *
+     * @throws NotOwnerException naming the partition, this node and its map version otherwise
+     */
+    default void checkServesOrBacks(int partition) {
+        checkServes(partition);
+    }
+
+    /**
      * Admits a write to the partition: passes as {@link #checkServes} does, and then the caller must call
      * {@link #exit} once the write was applied or failed.
      *
