@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -47,7 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class CacheCore {
 
     private final CacheServices services;
-    private final CacheConfig config;
+    /** The config, shared with this cache's views: its options may change (a replayed or new OPTIONS record). */
+    private final AtomicReference<CacheConfig> config;
     private final PartitionStore[] stores;
     private final ValueCodec codec;
     /** The cache store, shared with this cache's views; it may be attached after a restart. */
@@ -59,10 +61,11 @@ final class CacheCore {
 
     CacheCore(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
               StoreSlot storeSlot) {
-        this(services, config, stores, codec, storeSlot, false, newLocks(stores.length));
+        this(services, new AtomicReference<>(config), stores, codec, storeSlot, false, newLocks(stores.length));
     }
 
-    private CacheCore(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
+    private CacheCore(CacheServices services, AtomicReference<CacheConfig> config, PartitionStore[] stores,
+                      ValueCodec codec,
                       StoreSlot storeSlot, boolean skipStore, ReentrantLock[] writeOrder) {
         this.writeOrder = writeOrder;
         this.services = services;
@@ -102,7 +105,17 @@ final class CacheCore {
     }
 
     CacheConfig config() {
-        return config;
+        return config.get();
+    }
+
+    /** Gives the cache (and its views) new options: same name, partitions and store. */
+    void changeConfig(CacheConfig changed) {
+        CacheConfig old = config.get();
+        if (!changed.name().equals(old.name()) || changed.partitions() != old.partitions()) {
+            throw new IllegalArgumentException("cache '" + old.name() + "' with " + old.partitions()
+                    + " partitions cannot become " + changed);
+        }
+        config.set(changed);
     }
 
     ValueCodec codec() {

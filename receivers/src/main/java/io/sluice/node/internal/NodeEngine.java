@@ -141,7 +141,7 @@ public final class NodeEngine implements NodeRuntime {
                 recoveredKeys, wal, region, metrics);
         try {
             try {
-                reattachment.openCaches(this::getOrCreateCache);
+                reattachment.openCaches(this::openDeclared);
             } finally {
                 capture.cachesOpened();
             }
@@ -181,6 +181,14 @@ public final class NodeEngine implements NodeRuntime {
     /** Checkpoints completed since the start (0 without persistence). */
     public long checkpoints() {
         return checkpointer == null ? 0 : checkpointer.completed();
+    }
+
+    /**
+     * Installs the tap that sees every write of every partition (a cluster member replicating to backups), in
+     * place of the one before; {@link JournalTap#NONE} removes it. Writes made from then on reach it.
+     */
+    public void journalTap(JournalTap tap) {
+        catalogue.journalTap(tap);
     }
 
     /**
@@ -259,12 +267,28 @@ public final class NodeEngine implements NodeRuntime {
      * (or of the one {@link NodeConfig#caches()} declares for it). One that could not be put in front of it
      * (the node does not register that store, or it failed to open) is attached here to the store the config
      * names. A config whose store differs from an attached cache's changes nothing (a warning says so).
+     *
+     * @throws IllegalStateException if the cache exists with other backups, write sync mode, reads from backups or
+     *                               indexes than the config's ({@link ExistingCacheCheck})
      */
     @Override
     public <K, V> Cache<K, V> getOrCreateCache(CacheConfig config) {
+        return getOrCreate(config, true);
+    }
+
+    /**
+     * At start, a cache {@link NodeConfig#caches()} declares: as {@link #getOrCreateCache}, but a recovered cache
+     * declared with other options keeps the ones it was created with (a warning names both), so that a config file
+     * that lags the cache (a cluster member's copy took the catalogue's options) does not stop the start.
+     */
+    private void openDeclared(CacheConfig config) {
+        getOrCreate(config, false);
+    }
+
+    private <K, V> Cache<K, V> getOrCreate(CacheConfig config, boolean strictOptions) {
         Objects.requireNonNull(config, "config");
         NodeCache<Object, Object> existing = catalogue.get(config.name());
-        if (existing == null || (config.store() != null && existing.storeBridge() == null)) {
+        if (existing == null) {
             synchronized (catalogue.lock()) {
                 state.ensureNotClosing();
                 existing = catalogue.get(config.name());
@@ -272,10 +296,17 @@ public final class NodeEngine implements NodeRuntime {
                     return cast(catalogue.create(config));
                 }
             }
-            if (config.store() != null && existing.storeBridge() == null) {
-                reattachment.attachRecovered(existing, config.store());
-                return cast(existing);
-            }
+        }
+        if (strictOptions) {
+            ExistingCacheCheck.requireSameOptions(existing.config(), config, "node '" + id + "'");
+        } else if (!ExistingCacheCheck.sameOptions(existing.config(), config)) {
+            LOG.warn("cache '{}' is declared as {} but was created as {}: it keeps the options it was created with",
+                    config.name(), config, existing.config());
+        }
+        if (config.store() != null && existing.storeBridge() == null) {
+            state.ensureNotClosing();
+            reattachment.attachRecovered(existing, config.store());
+            return cast(existing);
         }
         CacheStoreBridge bridge = existing.storeBridge();
         if (config.store() != null && bridge != null && !config.store().equals(bridge.config())) {
@@ -294,6 +325,20 @@ public final class NodeEngine implements NodeRuntime {
     @Override
     public boolean destroyCache(String name) {
         return catalogue.destroy(name);
+    }
+
+    /**
+     * Gives an existing cache the options of {@code config} (backups, write sync mode, reads from backups,
+     * indexes; logged): a cluster member's copy follows the cluster's catalogue. Indexes it had keep their ids.
+     *
+     * @throws io.sluice.CacheNotFoundException if there is no such cache
+     */
+    public void adoptOptions(CacheConfig config) {
+        synchronized (catalogue.lock()) {
+            state.ensureNotClosing();
+            NodeCache<Object, Object> cache = catalogue.nodeCache(config.name());
+            catalogue.changeOptions(cache, catalogue.options(catalogue.idOf(cache)).changedTo(config));
+        }
     }
 
     /** The cache of that name. @throws CacheNotFoundException if there is none */

@@ -3,8 +3,8 @@ package io.sluice.server.internal;
 import io.netty.buffer.ByteBuf;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
-import io.sluice.CacheStoreConfig;
-import io.sluice.protocol.internal.CacheStoreWire;
+import io.sluice.protocol.internal.CacheCreateWire;
+import io.sluice.protocol.internal.CacheOptionsWire;
 import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.binary.internal.BinaryContext;
@@ -57,18 +57,24 @@ final class NodeOps {
             case CACHE_PARTITIONS -> {
                 String cache = Wire.readString(in, "cache name");
                 yield () -> {
-                    int n = gate.cache(node, cache).partitions();
-                    return out -> out.writeInt(n);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
+                    int n = c.partitions();
+                    CacheOptionsWire.Options options = CacheOptionsWire.Options.of(c.config());
+                    return out -> {
+                        out.writeInt(n);
+                        if (!options.isDefault()) {
+                            CacheOptionsWire.write(out, options); // a tail: a client of before reads only the count
+                        }
+                    };
                 };
             }
             case CREATE_CACHE -> {
                 String cache = Wire.readString(in, "cache name");
                 int partitions = Wire.readInt(in, "partitions");
-                boolean ifAbsent = Wire.readByte(in, "if absent") != 0;
-                CacheStoreConfig store = CacheStoreWire.read(in);
+                CacheCreateWire.Tail tail = CacheCreateWire.readTail(in);
+                boolean ifAbsent = tail.ifAbsent();
                 yield () -> {
-                    CacheConfig named = CacheConfig.named(cache).withPartitions(partitions);
-                    CacheConfig config = store == null ? named : named.withStore(store);
+                    CacheConfig config = tail.applyTo(CacheConfig.named(cache).withPartitions(partitions));
                     int n = gate.createCache(node, config, ifAbsent); // a cluster member: cluster-wide
                     return out -> out.writeInt(n);
                 };
@@ -157,7 +163,7 @@ final class NodeOps {
                 boolean owned = op == Op.SCAN;
                 yield () -> {
                     if (owned) {
-                        gate.checkPartition(partition);
+                        gate.checkScan(gate.cache(node, cache), partition);
                     }
                     return scan(cache, partition, after, max);
                 };
@@ -195,6 +201,24 @@ final class NodeOps {
                 return out -> io.sluice.protocol.internal.CacheNamesCodec.write(out, names);
             };
             case INVOKE_ALL -> invokeAll(in);
+            case REPLICA_FOLLOW -> {
+                String member = Wire.readString(in, "member id");
+                int partition = Wire.readInt(in, "partition");
+                yield () -> {
+                    long[] following = gate.followedBy(member, partition);
+                    return out -> out.writeLong(following[0]).writeLong(following[1]);
+                };
+            }
+            case REPLICA_SYNCED -> {
+                String member = Wire.readString(in, "member id");
+                int partition = Wire.readInt(in, "partition");
+                long epoch = Wire.readLong(in, "epoch");
+                long ticket = Wire.readLong(in, "ticket");
+                yield () -> {
+                    gate.syncedBy(member, partition, epoch, ticket);
+                    return out -> { };
+                };
+            }
             default -> throw new Wire.MalformedFrameException("op " + op + " is not served here");
         };
         if (in.isReadable()) {

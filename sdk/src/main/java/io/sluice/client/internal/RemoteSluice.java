@@ -2,7 +2,8 @@ package io.sluice.client.internal;
 
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
-import io.sluice.protocol.internal.CacheStoreWire;
+import io.sluice.protocol.internal.CacheCreateWire;
+import io.sluice.protocol.internal.CacheOptionsWire;
 import io.sluice.DataStreamer;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
@@ -64,8 +65,7 @@ public final class RemoteSluice implements Sluice {
                 nodes.call(node, false, c -> Frames.request(c.alloc(), Op.CREATE_CACHE, out -> {
                     Wire.writeString(out, config.name());
                     out.writeInt(config.partitions());
-                    out.writeByte(ifAbsent ? 1 : 0);
-                    CacheStoreWire.write(out, config.store());
+                    CacheCreateWire.writeTail(out, config, ifAbsent);
                 }), body -> Wire.readInt(body, "partitions"), config.name());
         int partitions = 0;
         if (routing.clustered()) {
@@ -75,7 +75,13 @@ public final class RemoteSluice implements Sluice {
                 partitions = nodes.await(create.apply(node));
             }
         }
-        return new RemoteCache<>(config.name(), partitions, nodes, routing, binary, false);
+        return new RemoteCache<>(config.name(), partitions, nodes, routing, binary, false, scansBackups(
+                CacheOptionsWire.Options.of(config)));
+    }
+
+    /** Whether a cache's scans may read from backups: it has backups and asks for reads from them. */
+    private static boolean scansBackups(CacheOptionsWire.Options options) {
+        return options.readFromBackup() && options.backups() > 0;
     }
 
     /**
@@ -104,7 +110,9 @@ public final class RemoteSluice implements Sluice {
     public <K, V> Cache<K, V> cache(String name) {
         Objects.requireNonNull(name, "name");
         ensureOpen();
-        return new RemoteCache<>(name, transport.partitions(name), nodes, routing, binary, false);
+        ClientTransport.CacheShape shape = transport.shape(name);
+        return new RemoteCache<>(name, shape.partitions(), nodes, routing, binary, false,
+                scansBackups(shape.options()));
     }
 
     /**

@@ -33,7 +33,17 @@ public enum ErrorKind {
      * its node is away): the client refreshes its map (CLUSTER_MAP) and sends the entries again, within its
      * request timeout.
      */
-    NOT_OWNER(11);
+    NOT_OWNER(11),
+    /**
+     * A backup refused a primary's record: the partition has a newer primary (a higher epoch) than the sender. The
+     * sender stops acknowledging writes to the partition and stops serving it.
+     */
+    STALE_EPOCH(12),
+    /**
+     * The member is not a caught-up follower of the sender for the partition (it does not back it, leads it, or
+     * has not asked to follow): the sender stops counting it for the partition until it asks again.
+     */
+    NOT_FOLLOWING(13);
 
     private static final ErrorKind[] BY_CODE = new ErrorKind[256];
 
@@ -58,6 +68,10 @@ public enum ErrorKind {
     public static ErrorKind of(Throwable t) {
         if (t instanceof NotOwnerException) {
             return NOT_OWNER;
+        } else if (t instanceof StaleEpochException) {
+            return STALE_EPOCH;
+        } else if (t instanceof NotFollowingException) {
+            return NOT_FOLLOWING;
         } else if (t instanceof CacheNotFoundException) {
             return CACHE_NOT_FOUND;
         } else if (t instanceof CacheStoreException) {
@@ -99,6 +113,8 @@ public enum ErrorKind {
             case NULL_ARGUMENT -> new NullPointerException(message);
             case NODE_STOPPING -> new RejectedExecutionException(message);
             case NOT_OWNER -> new NotOwnerException(message);
+            case STALE_EPOCH -> new StaleEpochException(message);
+            case NOT_FOLLOWING -> new NotFollowingException(message);
             case TYPE_MISMATCH -> new SluiceException("binary type mismatch on the node: " + message);
             default -> new SluiceException("the node failed: " + message);
         };
