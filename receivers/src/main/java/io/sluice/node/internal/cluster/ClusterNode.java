@@ -339,7 +339,8 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         ClusterParts p = parts;
         String id = nodeId != null ? nodeId : node.id();
         return p == null ? ClusterStatus.json(id, false, NOT_JOINED, null, local, null)
-                : ClusterStatus.json(id, !closed, p.membership().map(), p.served(), local, p.moves());
+                : ClusterStatus.json(id, !closed, p.membership().map(), p.served(), local, p.moves(),
+                p.primary(), p.backup());
     }
 
     /** Leaves the cluster: stops serving, ends the membership (its partitions move or wait), stops its threads. Idempotent. */

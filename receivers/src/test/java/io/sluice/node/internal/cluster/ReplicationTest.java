@@ -283,6 +283,12 @@ class ReplicationTest {
             }
             assertSameContent(a, b);
             assertThat(a.engine().nodeCache(CACHE).size()).isGreaterThan(1000);
+            com.fasterxml.jackson.databind.JsonNode ofB = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(b.cluster().statusJson()).get("replication");
+            assertThat(ofB.get("backed").asInt()).isEqualTo(PARTITIONS);
+            assertThat(ofB.get("inSync").asInt()).isEqualTo(PARTITIONS);
+            assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(a.cluster().statusJson())
+                    .get("replication").get("followersInSync").asInt()).isEqualTo(PARTITIONS);
         }
     }
 
