@@ -1,6 +1,8 @@
 package io.sluice.node.internal.cluster;
 
+import io.sluice.CacheNotFoundException;
 import io.sluice.client.internal.PeerConnection;
+import io.sluice.protocol.internal.CacheNamesCodec;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.pagestore.internal.BatchApplyException;
 import io.sluice.pagestore.internal.BatchMode;
@@ -31,8 +33,8 @@ import java.util.function.Supplier;
  *
  * <p>Catching up ({@link #follow}, a primary that changed in the map, a stream that lost records): the partition
  * goes CATCHING_UP with the map's owner as its primary, asks it for the records from now on (REPLICA_FOLLOW, which
- * answers the primary's epoch), clears this node's copy of the replicated caches' partition and pulls it from the
- * primary (PARTITION_SCAN), while the records that come meanwhile are buffered; then applies the buffer, is
+ * answers the primary's epoch), makes sure it has every cache the primary has (CACHE_NAMES), clears this node's copy
+ * of the replicated caches' partition and pulls it from the primary (PARTITION_SCAN), while the records that come meanwhile are buffered; then applies the buffer, is
  * IN_SYNC, and tells the primary (REPLICA_SYNCED), which counts it for FULL_SYNC from then on.
  *
  * <p>A record is refused with STALE_EPOCH if its epoch is lower than the highest this node knows for the partition,
@@ -261,6 +263,24 @@ final class BackupReplication implements AutoCloseable {
             }
             place.epoch = epoch;
             place.ticket = ticket;
+        }
+        try {
+            // Every cache the primary has is here before the pull (the catalogue's change may not have reached this
+            // node yet): a replicated cache missing here would be neither pulled nor complete.
+            PeerConnection c = links.to(primary);
+            for (String name : c.await(c.send(Op.CACHE_NAMES, out -> { }, CacheNamesCodec::read))) {
+                try {
+                    caches.apply(name);
+                } catch (CacheNotFoundException gone) {
+                    // destroyed meanwhile
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.info("partition {}: reading the caches of '{}' failed, trying again: {}", partition, primary,
+                    e.toString());
+            toWaiting(place, generation);
+            retryLater(partition, generation);
+            return;
         }
         ReentrantLock lock = served.moveLock(partition);
         lock.lock();

@@ -293,6 +293,30 @@ class ReplicationTest {
     }
 
     @Test
+    void aBackupCatchingUpBeforeItHeardOfACachePullsItToo() throws Exception {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            TwoNodes.Node a = c.start("a");
+            TwoNodes.Node b = c.start("b");
+            c.cluster.assign("a");
+            c.cluster.holdCacheNotices(); // b does not hear of the cache before it catches up
+            NodeCache<Object, Object> onA = a.cluster().createCache(config(WriteSyncMode.FULL_SYNC, 1), true);
+            java.util.Map<Object, Object> entries = new java.util.HashMap<>();
+            for (long k = 0; k < 2000; k++) {
+                entries.put(k, "value " + k);
+            }
+            onA.putAll(entries);
+            assertThat(b.engine().cacheNames()).doesNotContain(CACHE);
+            for (int p = 0; p < PARTITIONS; p++) {
+                c.cluster.addBackup(p, "b");
+            }
+            for (int p = 0; p < PARTITIONS; p++) {
+                awaitInSync(a, p, "b");
+            }
+            assertSameContent(a, b);
+        }
+    }
+
+    @Test
     void aBackupTooFarBehindIsDroppedFromInSyncAndCatchesUpAgain() throws Exception {
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
             // a's streams hold at most 16 KiB of unsent records: a held backup overflows it at once.
