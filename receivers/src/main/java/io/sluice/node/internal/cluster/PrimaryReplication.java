@@ -293,6 +293,15 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
 
     /** A stream reset: its member stops counting for every partition (it catches up again when it learns it). */
     void streamReset(BackupStream stream) {
+        try {
+            markOutOfSync(stream);
+        } finally {
+            // A FULL_SYNC write that found it in sync between the reset and the line above waits for it no longer.
+            stream.releaseWaiters();
+        }
+    }
+
+    private void markOutOfSync(BackupStream stream) {
         for (int p = 0; p < partitions; p++) {
             synchronized (slots[p]) {
                 Follower[] f = followers.get(p);
