@@ -53,6 +53,8 @@ final class BackupReplication implements AutoCloseable {
     /** Records buffered per partition while it catches up, at most (then the catch-up starts over). */
     static final long BUFFER_BYTES = 64L << 20;
     private static final long RETRY_MILLIS = 1000;
+    /** How long a catch-up waits at most for the primary's answer to one of its requests. */
+    static final long MEMBER_REQUEST_SECONDS = 10;
 
     /** One partition's place (guarded by itself). */
     private static final class Place {
@@ -243,11 +245,10 @@ final class BackupReplication implements AutoCloseable {
         long epoch;
         long ticket;
         try {
-            PeerConnection c = links.to(primary);
-            long[] answer = c.await(c.send(Op.REPLICA_FOLLOW, out -> {
+            long[] answer = call(primary, Op.REPLICA_FOLLOW, out -> {
                 Wire.writeString(out, self);
                 out.writeInt(partition);
-            }, body -> new long[]{Wire.readLong(body, "epoch"), Wire.readLong(body, "ticket")}));
+            }, body -> new long[]{Wire.readLong(body, "epoch"), Wire.readLong(body, "ticket")});
             epoch = answer[0];
             ticket = answer[1];
         } catch (RuntimeException e) {
@@ -267,8 +268,7 @@ final class BackupReplication implements AutoCloseable {
         try {
             // Every cache the primary has is here before the pull (the catalogue's change may not have reached this
             // node yet): a replicated cache missing here would be neither pulled nor complete.
-            PeerConnection c = links.to(primary);
-            for (String name : c.await(c.send(Op.CACHE_NAMES, out -> { }, CacheNamesCodec::read))) {
+            for (String name : call(primary, Op.CACHE_NAMES, out -> { }, CacheNamesCodec::read)) {
                 try {
                     caches.apply(name);
                 } catch (CacheNotFoundException gone) {
@@ -318,13 +318,12 @@ final class BackupReplication implements AutoCloseable {
             lock.unlock();
         }
         try {
-            PeerConnection c = links.to(primary);
-            c.await(c.send(Op.REPLICA_SYNCED, out -> {
+            call(primary, Op.REPLICA_SYNCED, out -> {
                 Wire.writeString(out, self);
                 out.writeInt(partition);
                 out.writeLong(epoch);
                 out.writeLong(ticket);
-            }, body -> null));
+            }, body -> null);
             LOG.info("partition {}: in sync with '{}' (epoch {}): {} entries pulled in {} ms", partition, primary,
                     epoch, moved.entries(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         } catch (RuntimeException e) {
@@ -332,6 +331,26 @@ final class BackupReplication implements AutoCloseable {
                     e.toString());
             toWaiting(place, generation);
             retryLater(partition, generation);
+        }
+    }
+
+    /**
+     * A request to the primary, answered within {@link #MEMBER_REQUEST_SECONDS} (the catch-up threads are few: one
+     * that does not answer must not hold them long).
+     */
+    private <T> T call(String primary, Op op, java.util.function.Consumer<io.netty.buffer.ByteBuf> body,
+                       Function<io.netty.buffer.ByteBuf, T> decoder) {
+        PeerConnection c = links.to(primary);
+        try {
+            return c.send(op, body, decoder).get(MEMBER_REQUEST_SECONDS, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException(op + " to '" + primary + "' had no answer within "
+                    + MEMBER_REQUEST_SECONDS + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
         }
     }
 
