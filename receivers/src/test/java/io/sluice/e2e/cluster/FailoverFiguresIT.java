@@ -41,12 +41,13 @@ import static org.awaitility.Awaitility.await;
  *   acknowledgement of a put issued after it, and to the moment every one of its partitions acknowledged such a
  *   put. {@code -Dsluice.failover.kills=3} kills (node-1, node-2, node-3 in turn, each restarted after).</li>
  *   <li>Load: {@code -Dsluice.failover.entries=500000} StockOrders streamed into three caches of the same cluster,
- *   backups 0, backups 1 PRIMARY_SYNC and backups 1 FULL_SYNC, in turn, {@code -Dsluice.failover.passes=2} passes
- *   (the first warms up; the last is the figure): entries/s from the first entry until the streamer's close
+ *   backups 0, backups 1 PRIMARY_SYNC and backups 1 FULL_SYNC, in turn, {@code -Dsluice.failover.passes=3} passes
+ *   (each beginning with another cache; the first warms up): entries/s from the first entry until the streamer's close
  *   returned, and CPU time per entry of the three nodes together (until they are idle again: replication's tail
  *   included) and of the client's JVM.</li>
  * </ul>
- * {@code -Dsluice.failover.partitions=1024} for the default partition count (64 by default).
+ * {@code -Dsluice.failover.partitions=1024} for the default partition count (64 by default); with more entries give
+ * the nodes room: {@code -Dsluice.cluster.it.region=1g} (each node holds a third of b0 and two thirds of each b1).
  */
 @Timeout(3600)
 class FailoverFiguresIT {
@@ -138,10 +139,12 @@ class FailoverFiguresIT {
     private static void load(ClusterProcesses cluster, Sluice client) throws Exception {
         ReplicaMaps.awaitReplicated(cluster, 1, Duration.ofSeconds(180));
         long n = Long.getLong("sluice.failover.entries", 500_000);
-        int passes = Integer.getInteger("sluice.failover.passes", 2);
+        int passes = Integer.getInteger("sluice.failover.passes", 3);
         BinaryObjectBuilder builder = client.binary().builder("StockOrder");
+        List<String> caches = List.of("b0", "b1-primary", "b1-full");
         for (int pass = 1; pass <= passes; pass++) {
-            for (String cache : List.of("b0", "b1-primary", "b1-full")) {
+            for (int c = 0; c < caches.size(); c++) {
+                String cache = caches.get((c + pass - 1) % caches.size()); // each pass begins with another cache
                 long cpu0 = nodesCpuNanos(cluster);
                 long client0 = clientCpuNanos();
                 long t0 = System.nanoTime();
