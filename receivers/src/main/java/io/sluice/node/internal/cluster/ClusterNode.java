@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.function.IntPredicate;
 import java.util.Objects;
 import java.util.function.Consumer;
 import io.sluice.protocol.internal.ReplicaCodec;
@@ -59,8 +58,6 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     /** Null until joined. */
     private volatile ClusterParts parts;
     private volatile String nodeId;
-    /** Which partitions this node backs in sync (scans from backups): see {@link #backupReads}. */
-    private volatile IntPredicate backsInSync = this::backupInMap;
     private volatile boolean closed;
 
     /** A node that joins with Helix ({@code io.sluice.cluster.internal}). */
@@ -263,33 +260,15 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         servedOrRefuse(partition).checkServes(partition);
     }
 
-    /**
-     * Says which partitions this node backs in sync, for scans from backups ({@link #checkServesOrBacks}); until
-     * replication says so, a partition whose backups in the map include this node.
-     */
-    public void backupReads(IntPredicate backsInSync) {
-        this.backsInSync = Objects.requireNonNull(backsInSync, "backsInSync");
-    }
-
+    /** Passes as {@link #checkServes}, or if this node is one of the partition's backups in sync (a caught-up copy). */
     @Override
     public void checkServesOrBacks(int partition) {
-        if (!serves(partition) && !backsInSync.test(partition)) {
-            checkServes(partition); // refuses, naming the partition and the map
+        ClusterParts p = parts;
+        if (p != null && partition >= 0 && partition < p.membership().map().partitions()
+                && !p.served().serves(partition) && p.backup().state(partition) == BackupReplication.IN_SYNC) {
+            return;
         }
-    }
-
-    /** True if the current map lists this node among the partition's backups (SLAVE in Helix's external view). */
-    private boolean backupInMap(int partition) {
-        ClusterMap m = map();
-        if (partition < 0 || partition >= m.partitions()) {
-            return false;
-        }
-        for (int i = 0; i < m.backupCount(partition); i++) {
-            if (m.nodes().get(m.backupIndex(partition, i)).id().equals(nodeId)) {
-                return true;
-            }
-        }
-        return false;
+        checkServes(partition);
     }
 
     @Override
@@ -360,7 +339,8 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         ClusterParts p = parts;
         String id = nodeId != null ? nodeId : node.id();
         return p == null ? ClusterStatus.json(id, false, NOT_JOINED, null, local, null)
-                : ClusterStatus.json(id, !closed, p.membership().map(), p.served(), local, p.moves());
+                : ClusterStatus.json(id, !closed, p.membership().map(), p.served(), local, p.moves(),
+                p.primary(), p.backup());
     }
 
     /** Leaves the cluster: stops serving, ends the membership (its partitions move or wait), stops its threads. Idempotent. */

@@ -12,8 +12,11 @@ import io.sluice.protocol.internal.ClusterMap;
  *  "members": [{"id": "a", "host": "127.0.0.1", "port": 10800, "partitions": 341}, ...],
  *  "partitionsServed": 341, "entriesServed": 1000000,
  *  "moves": {"inProgress": 0, "done": 12, "entries": 40000, "bytes": 4400000, "lastMillis": 35,
- *            "droppedPartitions": 3, "droppedEntries": 9000}}
+ *            "droppedPartitions": 3, "droppedEntries": 9000},
+ *  "replication": {"backed": 341, "inSync": 340, "catchingUp": 1, "followersInSync": 341, "streamResets": 0}}
  * }</pre>
+ * {@code replication} (issue 27): the partitions this node backs, of them those in sync with their primary and
+ * those catching up; over the partitions it leads, the backups in sync it counts for FULL_SYNC; its streams' resets.
  * {@code members[].partitions} counts the partitions the map gives each member.
  */
 final class ClusterStatus {
@@ -25,6 +28,11 @@ final class ClusterStatus {
 
     static String json(String nodeId, boolean joined, ClusterMap map, ServedPartitions served, LocalPartitions local,
                        MoveStats moves) {
+        return json(nodeId, joined, map, served, local, moves, null, null);
+    }
+
+    static String json(String nodeId, boolean joined, ClusterMap map, ServedPartitions served, LocalPartitions local,
+                       MoveStats moves, PrimaryReplication primary, BackupReplication backup) {
         ObjectNode root = JSON.createObjectNode();
         root.put("nodeId", nodeId);
         root.put("joined", joined);
@@ -59,6 +67,21 @@ final class ClusterStatus {
             m.put("inProgress", moves.inProgress()).put("done", moves.done()).put("entries", moves.entries())
                     .put("bytes", moves.bytes()).put("lastMillis", moves.lastMillis())
                     .put("droppedPartitions", moves.droppedPartitions()).put("droppedEntries", moves.droppedEntries());
+        }
+        if (primary != null && backup != null && served != null) {
+            int backed = 0;
+            int inSync = 0;
+            int catchingUp = 0;
+            long followers = 0;
+            for (int p = 0; p < served.partitions(); p++) {
+                int state = backup.state(p);
+                backed += state != BackupReplication.NONE ? 1 : 0;
+                inSync += state == BackupReplication.IN_SYNC ? 1 : 0;
+                catchingUp += state == BackupReplication.CATCHING_UP ? 1 : 0;
+                followers += primary.inSync(p).size();
+            }
+            root.putObject("replication").put("backed", backed).put("inSync", inSync).put("catchingUp", catchingUp)
+                    .put("followersInSync", followers).put("streamResets", primary.streamResets());
         }
         try {
             return JSON.writeValueAsString(root);

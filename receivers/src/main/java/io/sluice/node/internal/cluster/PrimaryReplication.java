@@ -227,6 +227,15 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
                 .map(f -> f.stream().member()).toList();
     }
 
+    /** Resets of the streams to the members (status). */
+    long streamResets() {
+        long n = 0;
+        for (BackupStream s : streams.values()) {
+            n += s.resets();
+        }
+        return n;
+    }
+
     // ---- the tap (under the written partition's lock) ----
 
     @Override

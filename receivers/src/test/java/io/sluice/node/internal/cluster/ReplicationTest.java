@@ -83,6 +83,42 @@ class ReplicationTest {
         }
     }
 
+    @Test
+    void fullSyncAcknowledgesAStreamedBatchOnlyOnceTheBackupAppliedIt() throws Exception {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            TwoNodes.Node a = c.start("a");
+            TwoNodes.Node b = c.start("b");
+            primaryWithBackup(c, a, b, WriteSyncMode.FULL_SYNC);
+            try (Sluice client = connect(a);
+                 io.sluice.DataStreamer<Long, String> streamer = client.dataStreamer(CACHE)) {
+                long key = 44;
+                PartitionStore onB = b.engine().nodeCache(CACHE).store(partitionOf(key));
+                CountDownLatch held = new CountDownLatch(1);
+                CountDownLatch release = new CountDownLatch(1);
+                CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> onB.update(e -> {
+                    held.countDown();
+                    try {
+                        release.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+                held.await(10, TimeUnit.SECONDS);
+
+                CompletableFuture<?> batch = streamer.addData(key, "streamed");
+                CompletableFuture<Void> flushed = CompletableFuture.runAsync(streamer::flush);
+
+                await().during(Duration.ofMillis(500)).atMost(AWAIT).until(() -> !batch.isDone());
+                assertThat(a.engine().nodeCache(CACHE).get(key)).isEqualTo("streamed");
+                release.countDown();
+                flushed.get(20, TimeUnit.SECONDS);
+                batch.get(1, TimeUnit.SECONDS);
+                holder.get(10, TimeUnit.SECONDS);
+                assertThat(b.engine().nodeCache(CACHE).get(key)).isEqualTo("streamed");
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = WriteSyncMode.class, names = {"PRIMARY_SYNC", "FULL_ASYNC"})
     void otherModesAcknowledgeWithoutWaitingForTheBackup(WriteSyncMode mode) throws Exception {
@@ -247,6 +283,12 @@ class ReplicationTest {
             }
             assertSameContent(a, b);
             assertThat(a.engine().nodeCache(CACHE).size()).isGreaterThan(1000);
+            com.fasterxml.jackson.databind.JsonNode ofB = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(b.cluster().statusJson()).get("replication");
+            assertThat(ofB.get("backed").asInt()).isEqualTo(PARTITIONS);
+            assertThat(ofB.get("inSync").asInt()).isEqualTo(PARTITIONS);
+            assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(a.cluster().statusJson())
+                    .get("replication").get("followersInSync").asInt()).isEqualTo(PARTITIONS);
         }
     }
 
