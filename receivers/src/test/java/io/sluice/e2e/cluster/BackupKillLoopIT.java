@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * choice of nodes (the seed is printed), {@code -Dsluice.killloop.rate=N} sets the entries written a second into
  * each cache (500 by default).
  */
-@Timeout(3600) // every wait of a round is bounded; this caps a 100-round run
+@Timeout(5400) // every wait of a round is bounded; this caps a 100-round run (20 rounds took 469 s)
 class BackupKillLoopIT {
 
     static final int PARTITIONS = 64;
@@ -106,7 +106,7 @@ class BackupKillLoopIT {
                     }
                     ReplicaMaps.awaitReplicated(cluster, 1, BACK_IN_SYNC);
                     for (Tracked t : loads) {
-                        t.writes.close();
+                        t.writes.stop();
                         assertThat(t.writes.ended()).as("how the %s load's streamer ended", t.mode).isNull();
                         assertThat(t.writes.failed()).as("%s entries the cluster failed (%s)", t.mode,
                                 t.writes.failures()).isZero();

@@ -53,7 +53,7 @@ class TwoNodesKilledIT {
 
                     cluster.startAll("node-1", "node-2");
                     ReplicaMaps.awaitReplicated(cluster, 2, Duration.ofSeconds(120));
-                    writes.close();
+                    writes.stop();
                     assertThat(writes.ended()).as("how the load's streamer ended").isNull();
                     assertThat(writes.failed()).as("entries the cluster failed (%s)", writes.failures()).isZero();
                     AckedWrites.Check last = verify(cluster, writes);
