@@ -153,14 +153,18 @@ class FailoverProcessTest {
         System.out.printf("kill -9 of the leading node -> its partitions led by their backups: %d ms"
                 + " (session timeout %d ms; left the map after %d ms, first change %d ms)%n", failover.toMillis(),
                 SESSION.toMillis(), (gone.get() - killed) / 1_000_000, (first.get() - killed) / 1_000_000);
-        // the target is SESSION + 1 s end to end (6.9-7.0 s measured here at 64 partitions on a busy
-        // 2-core machine: expiry 6.2-6.5 s, Helix 0.5-0.8 s with the election); bounded looser for CI
-        assertThat(failover).isLessThanOrEqualTo(SESSION.plusSeconds(3));
 
         // back within the delay: the same replicas as before
+        long restarted = System.nanoTime();
         child = startChild(address, cluster, "node-3");
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+        long joined = System.nanoTime();
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
                 .until(() -> replicas(viewer.map()).equals(full));
+        System.out.printf("restarted node back to its replicas %d ms after its start (%d ms after it joined)%n",
+                (System.nanoTime() - restarted) / 1_000_000, (System.nanoTime() - joined) / 1_000_000);
+        // the target is SESSION + 1 s end to end (6.8-7.2 s measured here at 64 partitions on a busy
+        // 2-core machine: expiry 6.2-6.5 s, Helix 0.5-0.8 s with the election); bounded looser for CI
+        assertThat(failover).isLessThanOrEqualTo(SESSION.plusSeconds(3));
     }
 
     private static String leader(String address, String cluster) {
