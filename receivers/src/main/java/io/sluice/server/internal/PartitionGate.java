@@ -33,8 +33,8 @@ import io.sluice.protocol.internal.ReplicaCodec;
  */
 final class PartitionGate {
 
-    /** How long a FULL_SYNC write call waits at most for its backups. */
-    static final long REPLICATION_BOUND_SECONDS = 30;
+    /** The partitions of the FULL_SYNC write this op thread just ran (see {@link #takeReplicationWait}). */
+    private static final ThreadLocal<int[]> REPLICATION_WAIT = new ThreadLocal<>();
 
     /** A write run inside the gate. */
     @FunctionalInterface
@@ -177,11 +177,12 @@ final class PartitionGate {
                 }
             }
             T result = write.run();
-            if (fullSync) {
-                awaitReplicated(entered, n);
-            }
             for (int i = 0; i < n; i++) {
                 checkAcknowledge(entered[i]);
+            }
+            if (fullSync) {
+                // Waited for by the caller, off this op thread (takeReplicationWait): op threads are few.
+                REPLICATION_WAIT.set(java.util.Arrays.copyOf(entered, n));
             }
             return result;
         } finally {
@@ -191,15 +192,35 @@ final class PartitionGate {
         }
     }
 
-    /** Waits (on an op thread) until the partitions' backups in sync acknowledged what was written so far. */
-    private void awaitReplicated(int[] partitions, int n) throws InterruptedException {
-        java.util.concurrent.CountDownLatch replicated = new java.util.concurrent.CountDownLatch(n);
-        for (int i = 0; i < n; i++) {
-            view.whenReplicated(partitions[i], replicated::countDown);
-        }
-        if (!replicated.await(REPLICATION_BOUND_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the backups did not acknowledge the write within "
-                    + REPLICATION_BOUND_SECONDS + " s");
+    /**
+     * The partitions of a FULL_SYNC write this thread just ran through {@link #write}, to wait for before it is
+     * acknowledged ({@link #whenReplicated}), or null; cleared by the call.
+     */
+    int[] takeReplicationWait() {
+        int[] partitions = REPLICATION_WAIT.get();
+        REPLICATION_WAIT.remove();
+        return partitions;
+    }
+
+    /**
+     * Runs {@code done} once every partition's backups in sync acknowledged what was written so far, with null if
+     * each may be acknowledged then ({@link ClusterView#mayAcknowledge}), else with the NOT_OWNER refusal.
+     */
+    void whenReplicated(int[] partitions, java.util.function.Consumer<RuntimeException> done) {
+        java.util.concurrent.atomic.AtomicInteger remaining = new java.util.concurrent.atomic.AtomicInteger(
+                partitions.length);
+        for (int p : partitions) {
+            view.whenReplicated(p, () -> {
+                if (remaining.decrementAndGet() == 0) {
+                    for (int q : partitions) {
+                        if (!view.mayAcknowledge(q)) {
+                            done.accept(notAcknowledged(q));
+                            return;
+                        }
+                    }
+                    done.accept(null);
+                }
+            });
         }
     }
 

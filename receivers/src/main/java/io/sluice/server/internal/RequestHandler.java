@@ -89,6 +89,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                 case REPLICATE -> {
                     replicate(channel, requestId, frame);
                 }
+                case REPLICA_FOLLOW, REPLICA_SYNCED -> // quick, and never queued behind the op pool's writes
+                        respond(channel, requestId, handlers.decode(op, frame), false);
                 case PUT_TYPES -> // imported before the next frame is read: requests behind it find the types
                         respond(channel, requestId, handlers.putTypes(frame), false);
                 default -> {
@@ -171,16 +173,36 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
      */
     private void respond(Channel channel, long requestId, NodeOps.Call call, boolean writes) {
         Consumer<ByteBuf> body;
+        int[] replicated;
         try {
             body = call.run();
         } catch (Throwable t) {
+            gate.takeReplicationWait();
             fail(channel, requestId, t);
             return;
+        } finally {
+            replicated = gate.takeReplicationWait();
         }
         if (!writes) {
             backpressure.send(Frames.ok(channel.alloc(), requestId, body));
             return;
         }
+        if (replicated != null) {
+            // FULL_SYNC: answered once the backups in sync have it too (the op thread is not held meanwhile).
+            gate.whenReplicated(replicated, refused -> {
+                if (refused != null) {
+                    fail(channel, requestId, refused);
+                } else {
+                    answerWhenDurable(channel, requestId, body);
+                }
+            });
+            return;
+        }
+        answerWhenDurable(channel, requestId, body);
+    }
+
+    /** Answers a write once it is durable per the WAL mode, if the node may still acknowledge writes then. */
+    private void answerWhenDurable(Channel channel, long requestId, Consumer<ByteBuf> body) {
         node.whenDurable(error -> {
             if (error == null && !gate.leaseValid()) {
                 fail(channel, requestId, new io.sluice.protocol.internal.NotOwnerException("this node may not"

@@ -1,6 +1,8 @@
 package io.sluice.node.internal.cluster;
 
+import io.sluice.CacheNotFoundException;
 import io.sluice.client.internal.PeerConnection;
+import io.sluice.protocol.internal.CacheNamesCodec;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.pagestore.internal.BatchApplyException;
 import io.sluice.pagestore.internal.BatchMode;
@@ -31,8 +33,8 @@ import java.util.function.Supplier;
  *
  * <p>Catching up ({@link #follow}, a primary that changed in the map, a stream that lost records): the partition
  * goes CATCHING_UP with the map's owner as its primary, asks it for the records from now on (REPLICA_FOLLOW, which
- * answers the primary's epoch), clears this node's copy of the replicated caches' partition and pulls it from the
- * primary (PARTITION_SCAN), while the records that come meanwhile are buffered; then applies the buffer, is
+ * answers the primary's epoch), makes sure it has every cache the primary has (CACHE_NAMES), clears this node's copy
+ * of the replicated caches' partition and pulls it from the primary (PARTITION_SCAN), while the records that come meanwhile are buffered; then applies the buffer, is
  * IN_SYNC, and tells the primary (REPLICA_SYNCED), which counts it for FULL_SYNC from then on.
  *
  * <p>A record is refused with STALE_EPOCH if its epoch is lower than the highest this node knows for the partition,
@@ -51,6 +53,8 @@ final class BackupReplication implements AutoCloseable {
     /** Records buffered per partition while it catches up, at most (then the catch-up starts over). */
     static final long BUFFER_BYTES = 64L << 20;
     private static final long RETRY_MILLIS = 1000;
+    /** How long a catch-up waits at most for the primary's answer to one of its requests. */
+    static final long MEMBER_REQUEST_SECONDS = 10;
 
     /** One partition's place (guarded by itself). */
     private static final class Place {
@@ -241,11 +245,10 @@ final class BackupReplication implements AutoCloseable {
         long epoch;
         long ticket;
         try {
-            PeerConnection c = links.to(primary);
-            long[] answer = c.await(c.send(Op.REPLICA_FOLLOW, out -> {
+            long[] answer = call(primary, Op.REPLICA_FOLLOW, out -> {
                 Wire.writeString(out, self);
                 out.writeInt(partition);
-            }, body -> new long[]{Wire.readLong(body, "epoch"), Wire.readLong(body, "ticket")}));
+            }, body -> new long[]{Wire.readLong(body, "epoch"), Wire.readLong(body, "ticket")});
             epoch = answer[0];
             ticket = answer[1];
         } catch (RuntimeException e) {
@@ -261,6 +264,23 @@ final class BackupReplication implements AutoCloseable {
             }
             place.epoch = epoch;
             place.ticket = ticket;
+        }
+        try {
+            // Every cache the primary has is here before the pull (the catalogue's change may not have reached this
+            // node yet): a replicated cache missing here would be neither pulled nor complete.
+            for (String name : call(primary, Op.CACHE_NAMES, out -> { }, CacheNamesCodec::read)) {
+                try {
+                    caches.apply(name);
+                } catch (CacheNotFoundException gone) {
+                    // destroyed meanwhile
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.info("partition {}: reading the caches of '{}' failed, trying again: {}", partition, primary,
+                    e.toString());
+            toWaiting(place, generation);
+            retryLater(partition, generation);
+            return;
         }
         ReentrantLock lock = served.moveLock(partition);
         lock.lock();
@@ -298,13 +318,12 @@ final class BackupReplication implements AutoCloseable {
             lock.unlock();
         }
         try {
-            PeerConnection c = links.to(primary);
-            c.await(c.send(Op.REPLICA_SYNCED, out -> {
+            call(primary, Op.REPLICA_SYNCED, out -> {
                 Wire.writeString(out, self);
                 out.writeInt(partition);
                 out.writeLong(epoch);
                 out.writeLong(ticket);
-            }, body -> null));
+            }, body -> null);
             LOG.info("partition {}: in sync with '{}' (epoch {}): {} entries pulled in {} ms", partition, primary,
                     epoch, moved.entries(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         } catch (RuntimeException e) {
@@ -312,6 +331,26 @@ final class BackupReplication implements AutoCloseable {
                     e.toString());
             toWaiting(place, generation);
             retryLater(partition, generation);
+        }
+    }
+
+    /**
+     * A request to the primary, answered within {@link #MEMBER_REQUEST_SECONDS} (the catch-up threads are few: one
+     * that does not answer must not hold them long).
+     */
+    private <T> T call(String primary, Op op, java.util.function.Consumer<io.netty.buffer.ByteBuf> body,
+                       Function<io.netty.buffer.ByteBuf, T> decoder) {
+        PeerConnection c = links.to(primary);
+        try {
+            return c.send(op, body, decoder).get(MEMBER_REQUEST_SECONDS, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException(op + " to '" + primary + "' had no answer within "
+                    + MEMBER_REQUEST_SECONDS + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
         }
     }
 

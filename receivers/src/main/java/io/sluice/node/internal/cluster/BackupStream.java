@@ -277,6 +277,20 @@ final class BackupStream implements AutoCloseable {
         done.forEach(Runnable::run);
     }
 
+    /**
+     * Releases every waiter now (the primary stopped counting this backup: one that registered between a reset and
+     * that must not wait for this stream's next acknowledgement).
+     */
+    void releaseWaiters() {
+        List<Runnable> done = new ArrayList<>();
+        synchronized (this) {
+            while (!waiters.isEmpty()) {
+                done.add(waiters.poll().done());
+            }
+        }
+        done.forEach(Runnable::run);
+    }
+
     /** Stops the stream: its waiters are released, its thread ends. */
     @Override
     public void close() {

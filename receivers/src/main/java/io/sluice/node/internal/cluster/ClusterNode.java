@@ -55,6 +55,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private final ExecutorService background;
     private final CompletableFuture<ClusterParts> joined = new CompletableFuture<>();
     private volatile PeerAccess peerAccess = PeerAccess.PLAIN;
+    private volatile long replicaQueueBytes = REPLICA_QUEUE_BYTES;
     /** Null until joined. */
     private volatile ClusterParts parts;
     private volatile String nodeId;
@@ -82,6 +83,12 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
      */
     public ClusterNode peerAccess(PeerAccess access) {
         this.peerAccess = Objects.requireNonNull(access, "access");
+        return this;
+    }
+
+    /** The bound of each backup's unsent records (tests make it small); set before {@link #join}. */
+    ClusterNode replicaQueueBytes(long bytes) {
+        this.replicaQueueBytes = bytes;
         return this;
     }
 
@@ -144,7 +151,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         PartitionPull pull = new PartitionPull(local, peers);
         ReplicaLinks links = new ReplicaLinks(self, peerAccess, membership::map);
         PrimaryReplication primary = new PrimaryReplication(self, first.partitions(), local::replicated,
-                PrimaryReplication.streams(self, links, REPLICA_QUEUE_BYTES), served::refuse);
+                PrimaryReplication.streams(self, links, replicaQueueBytes), served::refuse);
         BackupReplication backup = new BackupReplication(self, first.partitions(), membership::map, served, local,
                 pull, links, caches::cache);
         PartitionTakeover takeover = new PartitionTakeover(membership, served, local, pull, moves, primary, backup);

@@ -65,8 +65,18 @@ final class PartitionTakeover {
         try {
             String last = membership.owners().lastOwner(partition);
             if (last != null && !last.equals(self)) {
-                boolean caughtUp = last.equals(inSyncWith);
-                pullFromLastOwner(partition, last, caughtUp ? name -> !local.replicated(name) : name -> true);
+                if (!last.equals(inSyncWith)) {
+                    pullFromLastOwner(partition, last, name -> true);
+                } else if (local.caches().stream().anyMatch(name -> !local.replicated(name))) {
+                    // Caught up: only the caches without backups come from the last owner, if it can be reached;
+                    // the replicated ones are served either way (a failed pull leaves the others as they are).
+                    try {
+                        pullFromLastOwner(partition, last, name -> !local.replicated(name));
+                    } catch (RuntimeException e) {
+                        LOG.warn("partition {}: the caches without backups could not be pulled from '{}': {}",
+                                partition, last, e.toString());
+                    }
+                }
             }
             long epoch = membership.owners().recordOwner(partition, self);
             backup.knowEpoch(partition, epoch);

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
 import java.util.function.IntConsumer;
 import java.util.function.Predicate;
@@ -59,8 +60,8 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
     private final AtomicLongArray epochs;
     /** Per partition 1 once a backup answered STALE_EPOCH (until led again). */
     private final AtomicIntegerArray fenced;
-    /** Per partition its followers (copy on write, under the partition's slot). */
-    private final Follower[][] followers;
+    /** Per partition its followers (copy on write under the partition's slot; read without a lock by writers). */
+    private final AtomicReferenceArray<Follower[]> followers;
     private final Object[] slots;
     private final Map<String, BackupStream> streams = new ConcurrentHashMap<>();
     private final Map<String, byte[]> cacheNames = new ConcurrentHashMap<>();
@@ -81,10 +82,10 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
         this.onFenced = onFenced;
         this.epochs = new AtomicLongArray(partitions);
         this.fenced = new AtomicIntegerArray(partitions);
-        this.followers = new Follower[partitions][];
+        this.followers = new AtomicReferenceArray<>(partitions);
         this.slots = new Object[partitions];
         for (int p = 0; p < partitions; p++) {
-            followers[p] = NONE;
+            followers.set(p, NONE);
             slots[p] = new Object();
         }
     }
@@ -101,7 +102,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
     /** This node leads the partition now, at this epoch: no followers yet, not fenced. */
     void lead(int partition, long epoch) {
         synchronized (slots[partition]) {
-            followers[partition] = NONE;
+            followers.set(partition, NONE);
             fenced.set(partition, 0);
             epochs.set(partition, epoch);
         }
@@ -111,7 +112,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
     void stopLeading(int partition) {
         synchronized (slots[partition]) {
             epochs.set(partition, 0);
-            followers[partition] = NONE;
+            followers.set(partition, NONE);
         }
     }
 
@@ -141,7 +142,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
                 throw new NotOwnerException("node '" + self + "' does not lead partition " + partition);
             }
             long ticket = tickets.incrementAndGet();
-            followers[partition] = with(followers[partition], new Follower(stream, ticket, false));
+            followers.set(partition, with(followers.get(partition), new Follower(stream, ticket, false)));
             return new Following(epoch, ticket);
         }
     }
@@ -164,12 +165,12 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
                 throw new StaleEpochException("partition " + partition + " is led by '" + self + "' at epoch " + now
                         + ", not " + epoch);
             }
-            Follower[] f = followers[partition];
+            Follower[] f = followers.get(partition);
             for (int i = 0; i < f.length; i++) {
                 if (f[i].stream().member().equals(member) && f[i].ticket() == ticket) {
                     Follower[] next = f.clone();
                     next[i] = new Follower(f[i].stream(), ticket, true);
-                    followers[partition] = next;
+                    followers.set(partition, next);
                     LOG.info("partition {}: backup '{}' is in sync (epoch {})", partition, member, epoch);
                     return;
                 }
@@ -186,7 +187,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
      * there is none). A follower that stops counting meanwhile releases it.
      */
     void whenReplicated(int partition, Runnable done) {
-        Follower[] f = followers[partition];
+        Follower[] f = followers.get(partition);
         int inSync = 0;
         for (Follower follower : f) {
             if (follower.inSync()) {
@@ -223,7 +224,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
 
     /** Members in sync for the partition (status, tests). */
     List<String> inSync(int partition) {
-        return java.util.Arrays.stream(followers[partition]).filter(Follower::inSync)
+        return java.util.Arrays.stream(followers.get(partition)).filter(Follower::inSync)
                 .map(f -> f.stream().member()).toList();
     }
 
@@ -244,7 +245,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
         if (partition >= partitions) {
             return;
         }
-        Follower[] f = followers[partition];
+        Follower[] f = followers.get(partition);
         if (f.length == 0 || !replicated.test(cache)) {
             return;
         }
@@ -266,7 +267,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
         if (partition >= partitions) {
             return;
         }
-        Follower[] f = followers[partition];
+        Follower[] f = followers.get(partition);
         if (f.length == 0 || !replicated.test(cache)) {
             return;
         }
@@ -292,14 +293,23 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
 
     /** A stream reset: its member stops counting for every partition (it catches up again when it learns it). */
     void streamReset(BackupStream stream) {
+        try {
+            markOutOfSync(stream);
+        } finally {
+            // A FULL_SYNC write that found it in sync between the reset and the line above waits for it no longer.
+            stream.releaseWaiters();
+        }
+    }
+
+    private void markOutOfSync(BackupStream stream) {
         for (int p = 0; p < partitions; p++) {
             synchronized (slots[p]) {
-                Follower[] f = followers[p];
+                Follower[] f = followers.get(p);
                 for (int i = 0; i < f.length; i++) {
                     if (f[i].stream() == stream && f[i].inSync()) {
                         Follower[] next = f.clone();
                         next[i] = new Follower(stream, f[i].ticket(), false);
-                        followers[p] = next;
+                        followers.set(p, next);
                     }
                 }
             }
@@ -324,7 +334,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
     /** A backup refused records of the partition: it drops out of its followers (it asks again when it can). */
     void unfollowed(String member, int partition) {
         synchronized (slots[partition]) {
-            followers[partition] = without(followers[partition], member);
+            followers.set(partition, without(followers.get(partition), member));
         }
     }
 
@@ -334,7 +344,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
         synchronized (slots[partition]) {
             first = fenced.getAndSet(partition, 1) == 0;
             epochs.set(partition, 0);
-            followers[partition] = NONE;
+            followers.set(partition, NONE);
         }
         if (first) {
             LOG.warn("partition {}: a backup knows a newer primary (stale epoch): node '{}' stops serving it", partition,
@@ -351,7 +361,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
                 if (s != null) {
                     for (int p = 0; p < partitions; p++) {
                         synchronized (slots[p]) {
-                            followers[p] = without(followers[p], member);
+                            followers.set(p, without(followers.get(p), member));
                         }
                     }
                     s.close();
@@ -365,7 +375,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
         closed = true;
         for (int p = 0; p < partitions; p++) {
             synchronized (slots[p]) {
-                followers[p] = NONE;
+                followers.set(p, NONE);
                 epochs.set(p, 0);
             }
         }

@@ -38,6 +38,8 @@ final class InMemoryCluster {
     private final Map<Integer, String> heldRecords = new ConcurrentHashMap<>();
     private final java.util.Set<Integer> held = ConcurrentHashMap.newKeySet();
     private volatile byte[] types = new byte[0];
+    /** While set, members are not told of caches added to the catalogue (a change on its way). */
+    private volatile boolean holdCacheNotices;
     private final List<Consumer<Map<String, byte[]>>> cacheListeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<byte[]>> typeListeners = new CopyOnWriteArrayList<>();
     private volatile ClusterMap map;
@@ -82,6 +84,11 @@ final class InMemoryCluster {
 
     String lastOwner(int p) {
         return ownerLog.get(p);
+    }
+
+    /** From now on members are not told of caches added (they still find them when they read the catalogue). */
+    void holdCacheNotices() {
+        holdCacheNotices = true;
     }
 
     /** The partition's epoch (0 before any owner recorded itself). */
@@ -296,7 +303,9 @@ final class InMemoryCluster {
             if (before != null) {
                 return before;
             }
-            cacheListeners.forEach(l -> l.accept(Map.copyOf(caches)));
+            if (!holdCacheNotices) {
+                cacheListeners.forEach(l -> l.accept(Map.copyOf(caches)));
+            }
             return description;
         }
 

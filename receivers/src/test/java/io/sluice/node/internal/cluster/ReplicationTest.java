@@ -293,6 +293,76 @@ class ReplicationTest {
     }
 
     @Test
+    void aBackupCatchingUpBeforeItHeardOfACachePullsItToo() throws Exception {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            TwoNodes.Node a = c.start("a");
+            TwoNodes.Node b = c.start("b");
+            c.cluster.assign("a");
+            c.cluster.holdCacheNotices(); // b does not hear of the cache before it catches up
+            NodeCache<Object, Object> onA = a.cluster().createCache(config(WriteSyncMode.FULL_SYNC, 1), true);
+            java.util.Map<Object, Object> entries = new java.util.HashMap<>();
+            for (long k = 0; k < 2000; k++) {
+                entries.put(k, "value " + k);
+            }
+            onA.putAll(entries);
+            assertThat(b.engine().cacheNames()).doesNotContain(CACHE);
+            for (int p = 0; p < PARTITIONS; p++) {
+                c.cluster.addBackup(p, "b");
+            }
+            for (int p = 0; p < PARTITIONS; p++) {
+                awaitInSync(a, p, "b");
+            }
+            assertSameContent(a, b);
+        }
+    }
+
+    @Test
+    void aBackupTooFarBehindIsDroppedFromInSyncAndCatchesUpAgain() throws Exception {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            // a's streams hold at most 16 KiB of unsent records: a held backup overflows it at once.
+            TwoNodes.Node a = c.start("a", cfg -> cfg, n -> n.replicaQueueBytes(16 * 1024));
+            TwoNodes.Node b = c.start("b");
+            primaryWithBackup(c, a, b, WriteSyncMode.FULL_SYNC);
+            int p = partitionOf(1L);
+            PartitionStore onB = b.engine().nodeCache(CACHE).store(p);
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> onB.update(e -> {
+                held.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+            held.await(10, TimeUnit.SECONDS);
+            try (Sluice client = connect(a)) {
+                var cache = client.<Long, String>cache(CACHE);
+                // FULL_SYNC writes go on while the backup is held: more than its stream may hold, so it is dropped
+                // from in sync and they are acknowledged without it.
+                List<CompletableFuture<Void>> writes = new ArrayList<>();
+                for (int round = 0; round < 40; round++) {
+                    java.util.Map<Long, String> batch = new java.util.HashMap<>();
+                    for (long k = 0; k < 100; k++) {
+                        batch.put(k, "round " + round + " value " + k + " " + "x".repeat(40));
+                    }
+                    writes.add(cache.putAllAsync(batch));
+                }
+                CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
+                assertThat(a.cluster().joinedParts().primary().streamResets()).isPositive();
+                assertThat(holder).isNotDone();
+            } finally {
+                release.countDown();
+            }
+            holder.get(10, TimeUnit.SECONDS);
+            for (int q = 0; q < PARTITIONS; q++) {
+                awaitInSync(a, q, "b");
+            }
+            assertSameContent(a, b);
+        }
+    }
+
+    @Test
     void aBackupInSyncIsPromotedWithoutPullingAndServesEveryAcknowledgedEntry() throws Exception {
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
             TwoNodes.Node a = c.start("a");

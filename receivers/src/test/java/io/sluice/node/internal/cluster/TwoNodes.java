@@ -29,6 +29,12 @@ final class TwoNodes implements AutoCloseable {
     }
 
     Node start(String id, UnaryOperator<NodeConfig.Builder> config) {
+        return start(id, config, n -> { });
+    }
+
+    /** A node whose cluster node {@code beforeJoin} sets up before it joins. */
+    Node start(String id, UnaryOperator<NodeConfig.Builder> config,
+               java.util.function.Consumer<ClusterNode> beforeJoin) {
         NodeEngine engine = new NodeEngine(config.apply(NodeConfig.builder().dataRegionMaxSize(128L << 20)
                 .applyThreads(2)).build());
         ClusterNode clusterNode = new ClusterNode(engine, cluster.joiner());
@@ -41,6 +47,7 @@ final class TwoNodes implements AutoCloseable {
         }
         Node node = new Node(id, engine, server, clusterNode);
         nodes.add(node);
+        beforeJoin.accept(clusterNode);
         clusterNode.join(new ClusterSettings("in-memory", "test", id, "127.0.0.1", server.address().getPort(),
                 ClusterSettings.DEFAULT_SESSION_TIMEOUT));
         return node;
