@@ -61,7 +61,7 @@ class ZooKeeperRestartIT {
                     assertThat(NODES.stream().map(id -> cluster.node(id).pid()).toList())
                             .as("the node processes (none restarted)").isEqualTo(pids);
                     assertThat(NODES).as("every node alive").allMatch(id -> cluster.node(id).isAlive());
-                    writes.close();
+                    writes.stop();
                     assertThat(writes.ended()).as("how the load's streamer ended").isNull();
                     assertThat(writes.failed()).as("entries the cluster failed (%s)", writes.failures()).isZero();
                     AckedWrites.Check check = writes.verify(reader, Set.of());
