@@ -1,6 +1,7 @@
 package io.sluice.pagestore.internal;
 
 import io.sluice.DataRegionFullException;
+import io.sluice.binary.internal.BinaryContext;
 import io.sluice.pagestore.internal.freelist.FreeList;
 import io.sluice.pagestore.internal.page.PageCheck;
 import io.sluice.pagestore.internal.page.PageMemory;
@@ -27,8 +28,20 @@ public final class DataRegion implements AutoCloseable {
     private final ThreadLocal<BatchWriter> batchWriters;
     private final java.util.Set<PartitionStore> partitions = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private boolean closed; // guarded by this
+    /** The type registry field indexes find fields by (schema id to field positions). */
+    private final BinaryContext binary;
 
+    /**
+     * A region whose partitions' field indexes read binary objects through a registry of their own (empty: such
+     * indexes find no fields; tests and benchmarks of the store without indexes).
+     */
     public DataRegion(DataRegionConfig config) {
+        this(config, new BinaryContext());
+    }
+
+    /** A region whose partitions' field indexes locate fields through {@code binary}'s schemas (the node's registry). */
+    public DataRegion(DataRegionConfig config, BinaryContext binary) {
+        this.binary = java.util.Objects.requireNonNull(binary, "binary");
         this.config = config;
         this.memory = new PageMemory(config.pageSize(), config.initialSize(), config.maxSize());
         this.freeList = new FreeList(memory);

@@ -236,6 +236,47 @@ public final class PartitionStore {
     }
 
     /**
+     * Adds a field index to this partition and fills it from the partition's rows, under the write lock (writers
+     * wait for the fill). Idempotent: an index with the same id and fields is left as it is. Values that are not
+     * binary objects, or lack the index's first field, are not in the index; a missing later field of a composite
+     * index is indexed as NULL. The index is derived data: the journal records nothing, and after a restart the
+     * node creates its indexes again before the partition is loaded (the load and the replay fill them).
+     *
+     * @throws IllegalArgumentException if an index with this id but other fields exists
+     * @throws DataRegionFullException  if the region has no room for the index (the index is not added)
+     * @throws IllegalStateException    if the partition was destroyed
+     */
+    public void createIndex(io.sluice.pagestore.internal.index.IndexSpec spec) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    /** Drops the index and frees its pages; nothing if there is none with this id. @throws IllegalStateException if destroyed */
+    public void dropIndex(int id) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    /** The ids of this partition's indexes, ascending. */
+    public int[] indexIds() {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    /**
+     * Visits, in index order under the read lock, the entries whose index key's field part lies within the
+     * bounds. A bound compares with the first {@code bound.length} bytes of an index key (a key that starts with
+     * the bound compares equal), so {@code [enc(v), enc(v)]} inclusive is "equals v" and a bound made of a
+     * composite index's first fields is a prefix; a null bound is open. {@code after} (a full index key a visit
+     * received, or null) resumes a paged scan after that key.
+     *
+     * @throws io.sluice.pagestore.internal.index.UnknownIndexException if the partition has no such index
+     * @throws IllegalStateException if the partition was destroyed, or the index is incomplete (the region
+     *                               filled up while it was written: drop and create it again)
+     */
+    public void indexScan(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
+                          byte[] after, io.sluice.pagestore.internal.index.IndexVisitor visitor) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    /**
      * For a checkpoint: if writes were made since the journal counted {@code sinceChanges} (see
      * {@link StoreJournal#changes()}), copies every entry into {@code out} (cleared first, key order) under the
      * read lock, so the copy is this partition exactly between two writes; writers wait only for the copy.
