@@ -46,7 +46,7 @@ class IndexModelTest {
     void indexesMatchTheModelUnderRandomWrites(int pageSize) {
         long seed = Seeds.fresh();
         System.out.println("IndexModelTest seed " + seed + " (replay with -Dsluice.seed=" + seed + ")");
-        new Run(seed, pageSize).run(6_000);
+        new Run(seed, pageSize).run(4_000);
     }
 
     @Test
@@ -80,24 +80,24 @@ class IndexModelTest {
         }
 
         void run(int ops) {
-            region = new DataRegion(new DataRegionConfig(pageSize, 0, 512L << 20), binary);
+            region = new DataRegion(new DataRegionConfig(pageSize, 0, 16L << 20), binary);
             try {
                 store = region.createPartition(recorder(), SPECS);
                 checkpoint();
                 for (int op = 0; op < ops; op++) {
                     String at = "seed " + seed + ", op " + op;
                     int kind = random.nextInt(100);
-                    if (kind < 25) {
+                    if (kind < 30) {
                         batch(at);
-                    } else if (kind < 40) {
+                    } else if (kind < 48) {
                         put(random.nextBoolean());
-                    } else if (kind < 50) {
+                    } else if (kind < 60) {
                         remove();
-                    } else if (kind < 65) {
+                    } else if (kind < 77) {
                         rewriteInPlace();
                     } else if (kind < 95) {
                         queryRandomly(at);
-                    } else if (kind < 97) {
+                    } else if (kind < 98) {
                         checkpoint();
                     } else if (kind < 99) {
                         restart(at);
@@ -312,7 +312,7 @@ class IndexModelTest {
         private void restart(String at) {
             List<Object[]> since = new ArrayList<>(journal.subList(checkpointAt, journal.size()));
             region.close();
-            region = new DataRegion(new DataRegionConfig(pageSize, 0, 512L << 20), binary);
+            region = new DataRegion(new DataRegionConfig(pageSize, 0, 16L << 20), binary);
             journal.clear();
             store = region.createPartition(recorder(), SPECS);
             store.applyBatch(new EntryBatch(checkpoint.data(), checkpoint.length(), checkpoint.count()),
@@ -344,7 +344,7 @@ class IndexModelTest {
             IndexSpec spec = SPECS.get(random.nextInt(SPECS.size()));
             byte[] lower = random.nextInt(4) == 0 ? null : bound(spec);
             byte[] upper = random.nextInt(4) == 0 ? null : bound(spec);
-            assertScan(at, spec, lower, random.nextBoolean(), upper, random.nextBoolean(), 1 + random.nextInt(30));
+            assertScan(at, spec, lower, random.nextBoolean(), upper, random.nextBoolean(), 1 + random.nextInt(80));
         }
 
         /** A bound: the encoding of a first field value, that and a second's (composite prefix), or a cut of one. */
@@ -442,15 +442,13 @@ class IndexModelTest {
                 + value.length);
     }
 
+    private static final java.util.HexFormat HEX = java.util.HexFormat.of();
+
     static String hex(byte[] b) {
         if (b == null) {
             return "open";
         }
-        StringBuilder s = new StringBuilder();
-        for (byte x : b) {
-            s.append(String.format("%02x", x));
-        }
-        return s.toString();
+        return HEX.formatHex(b);
     }
 
     /** A byte array as a hash key. */
