@@ -97,7 +97,7 @@ public final class NodeEngine implements NodeRuntime {
         this.processors = new ProcessorRegistry(config.processors(), config.applyThreads(), binary);
         ReceiverRegistry receivers = new ReceiverRegistry(config.receivers(), processors, config.applyThreads());
         this.region = new DataRegion(new DataRegionConfig(config.pageSize(), config.dataRegionInitialSize(),
-                config.dataRegionMaxSize()));
+                config.dataRegionMaxSize()), binary);
         // Started before recovery: the caches it creates hold the apply threads (they run nothing until it ends).
         this.stripes = new StripedExecutor(config.applyThreads(), "sluice-apply");
         WriteAheadLog log = null;

@@ -1,6 +1,7 @@
 package io.sluice.pagestore.internal;
 
 import io.sluice.DataRegionFullException;
+import io.sluice.binary.internal.BinaryContext;
 import io.sluice.pagestore.internal.freelist.FreeList;
 import io.sluice.pagestore.internal.page.PageCheck;
 import io.sluice.pagestore.internal.page.PageMemory;
@@ -27,8 +28,20 @@ public final class DataRegion implements AutoCloseable {
     private final ThreadLocal<BatchWriter> batchWriters;
     private final java.util.Set<PartitionStore> partitions = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private boolean closed; // guarded by this
+    /** The type registry field indexes find fields by (schema id to field positions). */
+    private final BinaryContext binary;
 
+    /**
+     * A region whose partitions' field indexes read binary objects through a registry of their own (empty: such
+     * indexes find no fields; tests and benchmarks of the store without indexes).
+     */
     public DataRegion(DataRegionConfig config) {
+        this(config, new BinaryContext());
+    }
+
+    /** A region whose partitions' field indexes locate fields through {@code binary}'s schemas (the node's registry). */
+    public DataRegion(DataRegionConfig config, BinaryContext binary) {
+        this.binary = java.util.Objects.requireNonNull(binary, "binary");
         this.config = config;
         this.memory = new PageMemory(config.pageSize(), config.initialSize(), config.maxSize());
         this.freeList = new FreeList(memory);
@@ -43,12 +56,24 @@ public final class DataRegion implements AutoCloseable {
 
     /** A new, empty partition whose tree and rows live in this region and whose writes go to the journal. */
     public PartitionStore createPartition(StoreJournal journal) {
-        PartitionStore partition = new PartitionStore(rows, batchWriters, journal, partitions::remove);
+        PartitionStore partition = new PartitionStore(rows, batchWriters, journal, partitions::remove, binary);
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("the data region is closed");
             }
             partitions.add(partition);
+        }
+        return partition;
+    }
+
+    /**
+     * A new, empty partition with these field indexes, whose writes go to the journal (the indexes exist before
+     * anything is written, so a checkpoint's load and the log's replay fill them as they write).
+     */
+    public PartitionStore createPartition(StoreJournal journal, java.util.List<io.sluice.pagestore.internal.index.IndexSpec> indexes) {
+        PartitionStore partition = createPartition(journal);
+        for (io.sluice.pagestore.internal.index.IndexSpec spec : indexes) {
+            partition.createIndex(spec);
         }
         return partition;
     }
@@ -82,7 +107,13 @@ public final class DataRegion implements AutoCloseable {
             int checked = 0;
             for (PartitionStore p : all) {
                 if (!p.retired()) {
-                    entries += TreeCheck.check(p.tree(), check, names.apply(p));
+                    String name = names.apply(p);
+                    entries += TreeCheck.check(p.tree(), check, name);
+                    for (io.sluice.pagestore.internal.index.IndexSpec spec : p.indexes().specs()) {
+                        // the index trees' pages and rows are the partition's too (their entries are not counted)
+                        TreeCheck.check(p.indexes().indexTree(spec.id()), check, name + " index " + spec.id()
+                                + " " + spec.fields());
+                    }
                     checked++;
                 }
             }
