@@ -113,6 +113,33 @@ public interface Cache<K, V> {
     Stream<Map.Entry<K, V>> scan();
 
     /**
+     * The entries an index finds ({@link IndexQuery}), in index order: by the indexed fields' encoded values, then
+     * by the entry's encoded key. The stream reads lazily, a page at a time from each partition (and, remote, from
+     * each node, merged by index key), so memory stays bounded whatever the result's size; close it
+     * (try-with-resources) if it is not consumed to the end. Each partition's page is read at one moment (a
+     * streamed batch wholly before or after it); pages read later see later writes, so an entry changed during
+     * the query may be seen in its old place, its new place, both or neither, never half-written.
+     *
+     * @throws NullPointerException if query is null
+     * @throws IndexNotFoundException if the cache has no index on the query's fields
+     * @throws IndexValueTypeException if a bound's type is not the type the index's first field holds
+     * @throws IndexFieldTypeConflictException if the cache's entries hold the index's first field as different types
+     * @throws IllegalStateException if the index is still being built from the cache's entries (added to a cache
+     *     that held data); the message says how far the build is. Thrown by the stream's first read, remote by the
+     *     read that meets it.
+     */
+    Stream<Map.Entry<K, V>> query(IndexQuery query);
+
+    /**
+     * Drops the index on these fields (declared with {@link CacheConfig#index}), its pages going back to the data
+     * region. Queries on it fail with {@link IndexNotFoundException} afterwards; writes stop maintaining it.
+     *
+     * @return true if the index existed
+     * @throws NullPointerException if fields is null
+     */
+    boolean destroyIndex(String... fields);
+
+    /**
      * Runs the processor on the key's entry, atomically: no other write of the key's partition runs
      * while it does, and a reader sees the entry wholly before or wholly after the change.
      *

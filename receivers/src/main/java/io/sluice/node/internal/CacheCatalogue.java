@@ -175,18 +175,21 @@ final class CacheCatalogue {
             throw e;
         }
         CacheStoreBridge storeBridge = null;
-        if (config.store() != null) {
-            try {
+        CacheIndexes indexes;
+        try {
+            // Before the partitions are loaded (recovery): the load and the log's replay fill the indexes.
+            indexes = CacheIndexes.create(config, partitions);
+            if (config.store() != null) {
                 storeBridge = CacheStoreBridge.open(config.name(), config.store(), stores, binary, config.partitions());
-            } catch (RuntimeException e) {
-                for (PartitionStore store : partitions) {
-                    store.destroy();
-                }
-                throw e;
             }
+        } catch (RuntimeException e) {
+            for (PartitionStore store : partitions) {
+                store.destroy();
+            }
+            throw e;
         }
         NodeCache<Object, Object> cache = new NodeCache<>(services, config, partitions, binary, false,
-                new StoreSlot(config.name(), storeBridge));
+                new StoreSlot(config.name(), storeBridge), indexes);
         byName.put(config.name(), cache);
         byId.put(cacheId, cache);
         ids.put(cache, cacheId);

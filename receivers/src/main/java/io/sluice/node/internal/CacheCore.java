@@ -56,14 +56,17 @@ final class CacheCore {
     private final boolean skipStore;
     /** One lock per partition, shared by the cache's views: see the class comment. */
     private final ReentrantLock[] writeOrder;
+    /** The cache's field indexes, shared by its views. */
+    private final CacheIndexes indexes;
 
     CacheCore(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
-              StoreSlot storeSlot) {
-        this(services, config, stores, codec, storeSlot, false, newLocks(stores.length));
+              StoreSlot storeSlot, CacheIndexes indexes) {
+        this(services, config, stores, codec, storeSlot, false, newLocks(stores.length), indexes);
     }
 
     private CacheCore(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
-                      StoreSlot storeSlot, boolean skipStore, ReentrantLock[] writeOrder) {
+                      StoreSlot storeSlot, boolean skipStore, ReentrantLock[] writeOrder, CacheIndexes indexes) {
+        this.indexes = indexes;
         this.writeOrder = writeOrder;
         this.services = services;
         this.config = config;
@@ -78,7 +81,7 @@ final class CacheCore {
         // The partitions' skip-store views: the log marks their writes, so recovery does not queue them either.
         return skipStore || storeSlot.empty() ? this
                 : new CacheCore(services, config, PartitionStore.skippingStores(stores), codec, storeSlot, true,
-                        writeOrder);
+                        writeOrder, indexes);
     }
 
     private static ReentrantLock[] newLocks(int partitions) {
@@ -101,8 +104,13 @@ final class CacheCore {
         return services;
     }
 
+    /** The cache's config, with the indexes it has now (some may have been added or dropped since it was made). */
     CacheConfig config() {
-        return config;
+        return indexes.config();
+    }
+
+    CacheIndexes indexes() {
+        return indexes;
     }
 
     ValueCodec codec() {

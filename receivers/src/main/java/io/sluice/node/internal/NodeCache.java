@@ -3,6 +3,7 @@ package io.sluice.node.internal;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
 import io.sluice.EntryProcessorException;
+import io.sluice.IndexQuery;
 import io.sluice.ProcessorRef;
 import io.sluice.SluiceException;
 import io.sluice.affinity.internal.Partitioner;
@@ -14,6 +15,11 @@ import io.sluice.processor.internal.ProcessorRegistry;
 import io.sluice.protocol.internal.PartitionBatches;
 import io.sluice.pagestore.internal.PartitionStore;
 import io.sluice.pagestore.internal.StoreCursor;
+import io.sluice.pagestore.internal.index.IndexSpec;
+import io.sluice.query.internal.IndexBounds;
+import io.sluice.query.internal.IndexEntries;
+import io.sluice.query.internal.IndexPage;
+import io.sluice.query.internal.IndexStreams;
 
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -61,8 +67,8 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     private final boolean keepBinary;
 
     NodeCache(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
-              boolean keepBinary, StoreSlot storeSlot) {
-        this(new CacheCore(services, config, stores, codec, storeSlot), keepBinary);
+              boolean keepBinary, StoreSlot storeSlot, CacheIndexes indexes) {
+        this(new CacheCore(services, config, stores, codec, storeSlot, indexes), keepBinary);
     }
 
     private NodeCache(CacheCore core, boolean keepBinary) {
@@ -406,6 +412,61 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         return IntStream.range(0, core.partitions())
                 .boxed()
                 .flatMap(p -> StreamSupport.stream(new CursorSpliterator(p), false));
+    }
+
+    // ---- field indexes ----
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Stream<Map.Entry<K, V>> query(IndexQuery query) {
+        Objects.requireNonNull(query, "query");
+        services.state().ensureOpen();
+        IndexSpec spec = core.indexes().readable(query.fields());
+        IndexBounds bounds = IndexBounds.of(query, codec);
+        PartitionStore[] partitions = allPartitions();
+        IndexReads.checkTypes(name(), partitions, spec, bounds);
+        IndexEntries entries = IndexReads.open(partitions, spec, bounds, null, query.limit());
+        return IndexStreams.open(entries, query.limit(), at -> new AbstractMap.SimpleImmutableEntry<>(
+                (K) codec.decode(at.key(), 0, at.key().length, keepBinary), decode(at.value())));
+    }
+
+    /**
+     * A page of an index query over some partitions (INDEX_QUERY): up to {@code pageSize} entries after
+     * {@code after}, in index order; the first page (no after) checks the types first, as {@link #query} does.
+     *
+     * @param partitions the partitions to read
+     */
+    public IndexPage indexPage(List<String> fields, IndexBounds bounds, byte[] after, int pageSize, int[] partitions) {
+        services.state().ensureOpen();
+        IndexSpec spec = core.indexes().readable(fields);
+        PartitionStore[] stores = new PartitionStore[partitions.length];
+        for (int i = 0; i < partitions.length; i++) {
+            stores[i] = core.store(partitions[i]);
+        }
+        if (after == null) {
+            IndexReads.checkTypes(name(), stores, spec, bounds);
+        }
+        return IndexReads.page(stores, spec, bounds, after, pageSize);
+    }
+
+    @Override
+    public boolean destroyIndex(String... fields) {
+        Objects.requireNonNull(fields, "fields");
+        services.state().ensureOpen();
+        return core.indexes().drop(List.of(fields), core::store);
+    }
+
+    /** Adds the indexes of the list this cache lacks, built in the background (getOrCreateCache, the node's file). */
+    void addIndexes(List<List<String>> wanted) {
+        core.indexes().add(wanted, core::store);
+    }
+
+    private PartitionStore[] allPartitions() {
+        PartitionStore[] stores = new PartitionStore[core.partitions()];
+        for (int p = 0; p < stores.length; p++) {
+            stores[p] = core.store(p);
+        }
+        return stores;
     }
 
     @Override

@@ -274,9 +274,11 @@ public final class NodeEngine implements NodeRuntime {
             }
             if (config.store() != null && existing.storeBridge() == null) {
                 reattachment.attachRecovered(existing, config.store());
+                existing.addIndexes(config.indexes());
                 return cast(existing);
             }
         }
+        existing.addIndexes(config.indexes()); // the config's indexes the cache lacks, built in the background
         CacheStoreBridge bridge = existing.storeBridge();
         if (config.store() != null && bridge != null && !config.store().equals(bridge.config())) {
             LOG.warn("cache '{}' exists in front of {}; getOrCreateCache asked for {}, which changes nothing (declare a"

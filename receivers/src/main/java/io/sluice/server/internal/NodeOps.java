@@ -13,6 +13,8 @@ import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.protocol.internal.ClusterMap;
 import io.sluice.protocol.internal.ErrorKind;
+import io.sluice.protocol.internal.IndexQueryWire;
+import io.sluice.query.internal.IndexPage;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
 import io.sluice.pagestore.internal.StoreCursor;
@@ -195,6 +197,27 @@ final class NodeOps {
                 return out -> io.sluice.protocol.internal.CacheNamesCodec.write(out, names);
             };
             case INVOKE_ALL -> invokeAll(in);
+            case INDEX_QUERY -> {
+                IndexQueryWire.Request request = IndexQueryWire.readRequest(in);
+                yield () -> {
+                    NodeCache<Object, Object> c = gate.cache(node, request.cache());
+                    IndexPage page = c.indexPage(request.fields(), request.bounds(), request.after(),
+                            request.pageSize(), queriedPartitions(c, request.partitions()));
+                    return out -> IndexQueryWire.writePage(out, page);
+                };
+            }
+            case DESTROY_INDEX -> {
+                String cache = Wire.readString(in, "cache name");
+                int n = Wire.readByte(in, "field count");
+                String[] fields = new String[n];
+                for (int i = 0; i < n; i++) {
+                    fields[i] = Wire.readString(in, "field");
+                }
+                yield () -> {
+                    boolean existed = gate.cache(node, cache).destroyIndex(fields);
+                    return out -> out.writeByte(existed ? 1 : 0);
+                };
+            }
             default -> throw new Wire.MalformedFrameException("op " + op + " is not served here");
         };
         if (in.isReadable()) {
@@ -285,6 +308,25 @@ final class NodeOps {
             size += cache.store(p).size();
         }
         return size;
+    }
+
+    /** INDEX_QUERY's partitions: those named (each must be served), or every partition this node serves. */
+    private int[] queriedPartitions(NodeCache<Object, Object> cache, int[] named) {
+        if (named != null) {
+            for (int p : named) {
+                checkRange(cache, p);
+                gate.checkPartition(p);
+            }
+            return named;
+        }
+        int[] served = new int[cache.partitions()];
+        int n = 0;
+        for (int p = 0; p < served.length; p++) {
+            if (gate.serves(p)) {
+                served[n++] = p;
+            }
+        }
+        return java.util.Arrays.copyOf(served, n);
     }
 
     private static int[] partitions(ByteBuf in) {

@@ -3,6 +3,7 @@ package io.sluice.client.internal;
 import io.netty.buffer.ByteBuf;
 import io.sluice.Cache;
 import io.sluice.EntryProcessorException;
+import io.sluice.IndexQuery;
 import io.sluice.ProcessorRef;
 import io.sluice.Receivers;
 import io.sluice.affinity.internal.Partitioner;
@@ -294,6 +295,20 @@ final class RemoteCache<K, V> implements Cache<K, V> {
     public Stream<Map.Entry<K, V>> scan() {
         return IntStream.range(0, partitions).boxed()
                 .flatMap(p -> StreamSupport.stream(new PartitionScan(p), false));
+    }
+
+    // ---- field indexes ----
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Stream<Map.Entry<K, V>> query(IndexQuery query) {
+        return new RemoteIndexes(name, partitions, nodes, routing, binary).query(query, keepBinary)
+                .map(e -> (Map.Entry<K, V>) e);
+    }
+
+    @Override
+    public boolean destroyIndex(String... fields) {
+        return new RemoteIndexes(name, partitions, nodes, routing, binary).destroyIndex(fields);
     }
 
     // ---- entry processors ----

@@ -3,6 +3,9 @@ package io.sluice.protocol.internal;
 import io.sluice.CacheNotFoundException;
 import io.sluice.CacheStoreException;
 import io.sluice.DataRegionFullException;
+import io.sluice.IndexFieldTypeConflictException;
+import io.sluice.IndexNotFoundException;
+import io.sluice.IndexValueTypeException;
 import io.sluice.SluiceException;
 import io.sluice.binary.BinaryFormatException;
 import io.sluice.binary.BinaryTypeMismatchException;
@@ -33,7 +36,13 @@ public enum ErrorKind {
      * its node is away): the client refreshes its map (CLUSTER_MAP) and sends the entries again, within its
      * request timeout.
      */
-    NOT_OWNER(11);
+    NOT_OWNER(11),
+    /** A query or destroyIndex names fields no index of the cache has ({@code IndexNotFoundException}). */
+    UNKNOWN_INDEX(14),
+    /** A query's value is not of the indexed field's type ({@code IndexValueTypeException}). */
+    INDEX_VALUE_TYPE(15),
+    /** The cache's entries disagree on an indexed field's type ({@code IndexFieldTypeConflictException}). */
+    FIELD_TYPE_CONFLICT(16);
 
     private static final ErrorKind[] BY_CODE = new ErrorKind[256];
 
@@ -58,6 +67,12 @@ public enum ErrorKind {
     public static ErrorKind of(Throwable t) {
         if (t instanceof NotOwnerException) {
             return NOT_OWNER;
+        } else if (t instanceof IndexNotFoundException) {
+            return UNKNOWN_INDEX;
+        } else if (t instanceof IndexValueTypeException) {
+            return INDEX_VALUE_TYPE;
+        } else if (t instanceof IndexFieldTypeConflictException) {
+            return FIELD_TYPE_CONFLICT;
         } else if (t instanceof CacheNotFoundException) {
             return CACHE_NOT_FOUND;
         } else if (t instanceof CacheStoreException) {
@@ -99,6 +114,9 @@ public enum ErrorKind {
             case NULL_ARGUMENT -> new NullPointerException(message);
             case NODE_STOPPING -> new RejectedExecutionException(message);
             case NOT_OWNER -> new NotOwnerException(message);
+            case UNKNOWN_INDEX -> new IndexNotFoundException(message);
+            case INDEX_VALUE_TYPE -> new IndexValueTypeException(message);
+            case FIELD_TYPE_CONFLICT -> new IndexFieldTypeConflictException(message);
             case TYPE_MISMATCH -> new SluiceException("binary type mismatch on the node: " + message);
             default -> new SluiceException("the node failed: " + message);
         };

@@ -36,7 +36,11 @@ public enum Op {
      */
     PARTITION_SCAN(18),
     /** The node's status for the status command: a JSON document (members, map version, partitions, moves). */
-    NODE_STATUS(19);
+    NODE_STATUS(19),
+    /** A page of an index query's entries from the partitions this node serves, merged in index order. */
+    INDEX_QUERY(25),
+    /** Drops an index of a cache. */
+    DESTROY_INDEX(26);
 
     private static final Op[] BY_CODE = new Op[256];
 
