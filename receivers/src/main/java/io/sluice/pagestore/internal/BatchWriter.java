@@ -2,6 +2,8 @@ package io.sluice.pagestore.internal;
 
 import io.sluice.DataRegionFullException;
 import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.pagestore.internal.index.IndexChanges;
+import io.sluice.pagestore.internal.index.PartitionIndexes;
 import io.sluice.pagestore.internal.page.RowBatchWriter;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
@@ -27,28 +29,31 @@ final class BatchWriter {
     private final BatchOrder order = new BatchOrder();
     private final RowBatchWriter rowWriter;
     private final SortedWalk walk;
+    /** The batch's changes to the partition's field indexes, applied in one sorted pass per index after the rows. */
+    private final IndexChanges indexChanges;
     private boolean inUse;
 
     BatchWriter(RowStore rows) {
         this.rows = rows;
         this.rowWriter = new RowBatchWriter(rows);
         this.walk = new SortedWalk(TreePageIO.leafCapacity(rows.memory().pageSize()));
+        this.indexChanges = new IndexChanges(rows);
     }
 
-    /** Applies the batch to the partition's tree and rows (under the partition's write lock). */
-    BatchResult apply(BPlusTree tree, EntryBatch batch, BatchMode mode) {
+    /** Applies the batch to the partition's tree, rows and indexes (under the partition's write lock). */
+    BatchResult apply(BPlusTree tree, PartitionIndexes indexes, EntryBatch batch, BatchMode mode) {
         if (inUse) { // a batch applied inside a batch (none today): a writer of its own
-            return new BatchWriter(rows).apply(tree, batch, mode);
+            return new BatchWriter(rows).apply(tree, indexes, batch, mode);
         }
         inUse = true;
         try {
-            return applyInOrder(tree, batch, mode);
+            return applyInOrder(tree, indexes, batch, mode);
         } finally {
             inUse = false;
         }
     }
 
-    private BatchResult applyInOrder(BPlusTree tree, EntryBatch batch, BatchMode mode) {
+    private BatchResult applyInOrder(BPlusTree tree, PartitionIndexes indexes, EntryBatch batch, BatchMode mode) {
         int n = batch.size();
         int[] sorted = order.sort(batch);
         byte[] data = batch.data();
@@ -67,6 +72,11 @@ final class BatchWriter {
         int skipped = 0;
         int removed = 0;
         int applied = 0;
+        boolean indexed = !indexes.isEmpty();
+        IndexChanges changes = indexChanges;
+        if (indexed) {
+            changes.begin(indexes);
+        }
         rowWriter.begin();
         walk.start(tree);
         try {
@@ -84,6 +94,9 @@ final class BatchWriter {
                 boolean present = walk.seek(data, ko, kl, order.prefixHigh(e), order.prefixLow(e));
                 if (vl == EntryBatch.REMOVAL) {
                     if (present) {
+                        if (indexed) {
+                            changes.removed(walk.link());
+                        }
                         walk.remove(data, ko, kl);
                         removed++;
                     } else {
@@ -96,9 +109,19 @@ final class BatchWriter {
                         // an entry's bytes are the row's stream: its head is copied in one go
                         long link = rowWriter.add(data, ko - EntryBatch.ENTRY_HEADER, kl, vl, bytesAhead);
                         walk.insert(link, data, ko, kl);
+                        if (indexed) {
+                            changes.put(data, ko, kl, data, ko + kl, vl, link, false);
+                        }
                         inserted++;
                     } else if (mode == BatchMode.UPSERT) {
-                        walk.replace(rowWriter.add(data, ko - EntryBatch.ENTRY_HEADER, kl, vl, bytesAhead));
+                        if (indexed) {
+                            changes.removed(walk.link()); // before the old row is freed
+                        }
+                        long link = rowWriter.add(data, ko - EntryBatch.ENTRY_HEADER, kl, vl, bytesAhead);
+                        walk.replace(link);
+                        if (indexed) {
+                            changes.put(data, ko, kl, data, ko + kl, vl, link, true);
+                        }
                         updated++;
                     } else {
                         skipped++;
@@ -109,10 +132,16 @@ final class BatchWriter {
                 i += run;
             }
         } catch (DataRegionFullException e) {
+            if (indexed) {
+                changes.cancelRemoved(); // the failing entry kept its row and value
+            }
             throw new BatchApplyException(applied, n - applied, e);
         } finally {
             walk.end(); // queued inserts reference rows already written: they always go in
             rowWriter.finish();
+            if (indexed) { // the entries applied, also of a batch that failed part way
+                changes.applySorted(walk, rowWriter);
+            }
         }
         return new BatchResult(inserted, updated, skipped, removed);
     }

@@ -56,12 +56,24 @@ public final class DataRegion implements AutoCloseable {
 
     /** A new, empty partition whose tree and rows live in this region and whose writes go to the journal. */
     public PartitionStore createPartition(StoreJournal journal) {
-        PartitionStore partition = new PartitionStore(rows, batchWriters, journal, partitions::remove);
+        PartitionStore partition = new PartitionStore(rows, batchWriters, journal, partitions::remove, binary);
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("the data region is closed");
             }
             partitions.add(partition);
+        }
+        return partition;
+    }
+
+    /**
+     * A new, empty partition with these field indexes, whose writes go to the journal (the indexes exist before
+     * anything is written, so a checkpoint's load and the log's replay fill them as they write).
+     */
+    public PartitionStore createPartition(StoreJournal journal, java.util.List<io.sluice.pagestore.internal.index.IndexSpec> indexes) {
+        PartitionStore partition = createPartition(journal);
+        for (io.sluice.pagestore.internal.index.IndexSpec spec : indexes) {
+            partition.createIndex(spec);
         }
         return partition;
     }
@@ -95,7 +107,13 @@ public final class DataRegion implements AutoCloseable {
             int checked = 0;
             for (PartitionStore p : all) {
                 if (!p.retired()) {
-                    entries += TreeCheck.check(p.tree(), check, names.apply(p));
+                    String name = names.apply(p);
+                    entries += TreeCheck.check(p.tree(), check, name);
+                    for (io.sluice.pagestore.internal.index.IndexSpec spec : p.indexes().specs()) {
+                        // the index trees' pages and rows are the partition's too (their entries are not counted)
+                        TreeCheck.check(p.indexes().indexTree(spec.id()), check, name + " index " + spec.id()
+                                + " " + spec.fields());
+                    }
                     checked++;
                 }
             }

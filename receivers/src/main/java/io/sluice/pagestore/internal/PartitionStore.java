@@ -2,6 +2,10 @@ package io.sluice.pagestore.internal;
 
 import io.sluice.DataRegionFullException;
 import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.pagestore.internal.index.IndexChanges;
+import io.sluice.pagestore.internal.index.IndexSpec;
+import io.sluice.pagestore.internal.index.IndexVisitor;
+import io.sluice.pagestore.internal.index.PartitionIndexes;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -14,6 +18,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * alone), so a reader sees a batch either wholly before or wholly after it was applied.
  *
  * <p>A write that cannot get memory throws {@link DataRegionFullException} and changes nothing.
+ *
+ * <p>Field indexes ({@link #createIndex}) are kept by every write path under the same write lock: a batch
+ * gathers its index changes while its own tree pass runs and applies them in one sorted pass per index
+ * ({@link BatchWriter}); a single-entry write ({@link #put}, {@link #remove}, {@link StoredEntry}) one descent
+ * per index whose key changed. A write whose index rows find the region full still stands; that index is marked
+ * incomplete and its scans fail until it is dropped and created again.
  */
 public final class PartitionStore {
 
@@ -22,7 +32,8 @@ public final class PartitionStore {
     /** The region's batch writers, one per writing thread (working state a partition does not keep). */
     private final ThreadLocal<BatchWriter> batchWriters;
     private final ReentrantReadWriteLock lock;
-    private final RowWriter writer;
+    /** Single-entry writes: the put closure, the removal, their index changes (under the write lock). */
+    private final EntryWriter writer;
     /** Why this partition may no longer be used (its cache was destroyed, its region closed), or null (owner's). */
     private String retired;
     private final java.util.function.Consumer<PartitionStore> onRetire;
@@ -34,16 +45,20 @@ public final class PartitionStore {
     private final boolean skipStore;
     /** The owner's skip-store view, made when first asked. */
     private volatile PartitionStore skippingStore;
+    /** The partition's field indexes (shared with the skip-store view). */
+    private final PartitionIndexes indexes;
 
     PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters, StoreJournal journal,
-                   java.util.function.Consumer<PartitionStore> onRetire) {
+                   java.util.function.Consumer<PartitionStore> onRetire, io.sluice.binary.internal.BinaryContext binary) {
         this.onRetire = onRetire;
+        this.indexes = new PartitionIndexes(rows, binary);
+
         this.journal = journal;
         this.rows = rows;
         this.tree = new BPlusTree(rows);
         this.batchWriters = batchWriters;
         this.lock = new ReentrantReadWriteLock();
-        this.writer = new RowWriter();
+        this.writer = new EntryWriter(rows, tree, indexes);
         this.owner = this;
         this.skipStore = false;
     }
@@ -59,6 +74,8 @@ public final class PartitionStore {
         this.writer = owner.writer;
         this.owner = owner;
         this.skipStore = true;
+        this.indexes = owner.indexes;
+
     }
 
     /**
@@ -115,7 +132,7 @@ public final class PartitionStore {
         try {
             checkAlive();
             journal.checkWritable();
-            boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, true) == INSERTED;
+            boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, true) == EntryWriter.INSERTED;
             journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.UPSERT, skipStore);
             return inserted;
         } finally {
@@ -129,7 +146,7 @@ public final class PartitionStore {
         try {
             checkAlive();
             journal.checkWritable();
-            boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, false) == INSERTED;
+            boolean inserted = write(key, keyOffset, keyLength, value, valueOffset, valueLength, false) == EntryWriter.INSERTED;
             if (inserted) {
                 journal.entry(key, keyOffset, keyLength, value, valueOffset, valueLength, BatchMode.INSERT_IF_ABSENT,
                         skipStore);
@@ -221,7 +238,7 @@ public final class PartitionStore {
             journal.checkWritable();
             BatchResult result;
             try {
-                result = batchWriters.get().apply(tree, batch, mode);
+                result = batchWriters.get().apply(tree, indexes, batch, mode);
             } catch (BatchApplyException e) {
                 if (e.applied() > 0) {
                     journal.batch(batch, mode, true, skipStore);
@@ -246,18 +263,36 @@ public final class PartitionStore {
      * @throws DataRegionFullException  if the region has no room for the index (the index is not added)
      * @throws IllegalStateException    if the partition was destroyed
      */
-    public void createIndex(io.sluice.pagestore.internal.index.IndexSpec spec) {
-        throw new UnsupportedOperationException("not yet");
+    public void createIndex(IndexSpec spec) {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            indexes.create(spec, tree);
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     /** Drops the index and frees its pages; nothing if there is none with this id. @throws IllegalStateException if destroyed */
     public void dropIndex(int id) {
-        throw new UnsupportedOperationException("not yet");
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            indexes.drop(id);
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     /** The ids of this partition's indexes, ascending. */
     public int[] indexIds() {
-        throw new UnsupportedOperationException("not yet");
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            return indexes.ids();
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     /**
@@ -272,8 +307,14 @@ public final class PartitionStore {
      *                               filled up while it was written: drop and create it again)
      */
     public void indexScan(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
-                          byte[] after, io.sluice.pagestore.internal.index.IndexVisitor visitor) {
-        throw new UnsupportedOperationException("not yet");
+                          byte[] after, IndexVisitor visitor) {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            indexes.scan(id, lower, lowerInclusive, upper, upperInclusive, after, visitor);
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     /**
@@ -358,6 +399,16 @@ public final class PartitionStore {
         return tree;
     }
 
+    /** The partition's field indexes (under its lock). */
+    PartitionIndexes indexes() {
+        return indexes;
+    }
+
+    /** The index changes of a single-entry write (under the write lock). */
+    IndexChanges entryChanges() {
+        return writer.changes();
+    }
+
     /**
      * Gives every page of this partition back to the region's free list (its cache is dropped). Every
      * later call fails with {@link IllegalStateException} giving the reason; a call running now
@@ -387,6 +438,7 @@ public final class PartitionStore {
             if (retired == null) {
                 if (freePages) {
                     tree.destroy();
+                    indexes.destroy();
                 }
                 retired = reason;
             }
@@ -398,66 +450,18 @@ public final class PartitionStore {
 
     // ---- under the write lock ----
 
-    static final int INSERTED = 0;
-    static final int UPDATED = 1;
-    static final int SKIPPED = 2;
-
     /** The key's row link, or 0 (under the lock). */
     long find(byte[] key, int keyOffset, int keyLength) {
         return tree.find(key, keyOffset, keyLength);
     }
 
     int write(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
-                      boolean overwrite) {
-        writer.set(key, keyOffset, keyLength, value, valueOffset, valueLength, overwrite);
-        long old;
-        try {
-            old = tree.invoke(key, keyOffset, keyLength, writer);
-        } finally {
-            writer.set(null, 0, 0, null, 0, 0, false); // keep no reference to the caller's arrays
-        }
-        return old == 0 ? INSERTED : overwrite ? UPDATED : SKIPPED;
+              boolean overwrite) {
+        return writer.write(key, keyOffset, keyLength, value, valueOffset, valueLength, overwrite);
     }
 
     boolean delete(byte[] key, int keyOffset, int keyLength) {
-        return tree.invoke(key, keyOffset, keyLength, REMOVE) != 0;
-    }
-
-    private static final BPlusTree.InvokeClosure REMOVE = old -> 0;
-
-    /**
-     * The put closure, reused (the write lock is held): keeps a present key (putIfAbsent), rewrites its
-     * row in place if it fits, or writes a new row.
-     */
-    private final class RowWriter implements BPlusTree.InvokeClosure {
-        private byte[] key;
-        private int keyOffset;
-        private int keyLength;
-        private byte[] value;
-        private int valueOffset;
-        private int valueLength;
-        private boolean overwrite;
-
-        void set(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
-                 boolean overwrite) {
-            this.key = key;
-            this.keyOffset = keyOffset;
-            this.keyLength = keyLength;
-            this.value = value;
-            this.valueOffset = valueOffset;
-            this.valueLength = valueLength;
-            this.overwrite = overwrite;
-        }
-
-        @Override
-        public long apply(long old) {
-            if (old != 0) {
-                if (!overwrite || rows.update(old, key, keyOffset, keyLength, value, valueOffset, valueLength)) {
-                    return old;
-                }
-            }
-            return rows.add(key, keyOffset, keyLength, value, valueOffset, valueLength);
-        }
+        return writer.delete(key, keyOffset, keyLength);
     }
 
     private void checkAlive() {

@@ -51,9 +51,9 @@ public final class RowByRowBaseline {
                 } else {
                     int r = store.write(data, batch.keyOffset(i), batch.keyLength(i), data, batch.valueOffset(i),
                             batch.valueLength(i), mode == BatchMode.UPSERT);
-                    if (r == PartitionStore.INSERTED) {
+                    if (r == EntryWriter.INSERTED) {
                         inserted++;
-                    } else if (r == PartitionStore.UPDATED) {
+                    } else if (r == EntryWriter.UPDATED) {
                         updated++;
                     } else {
                         skipped++;

@@ -66,7 +66,21 @@ public final class StoredEntry {
      */
     public void overwriteValue(int at, byte[] src, int srcOffset, int length) {
         requireValue();
-        rows.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
+        io.sluice.pagestore.internal.index.PartitionIndexes indexes = store.indexes();
+        if (indexes.isEmpty()) {
+            rows.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
+        } else { // an index whose fields the new bytes leave as they were is not touched
+            io.sluice.pagestore.internal.index.IndexChanges changes = store.entryChanges();
+            changes.begin(indexes);
+            try {
+                changes.removed(link);
+                rows.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
+                changes.putRow(link, true);
+                changes.applyEach();
+            } finally {
+                changes.end();
+            }
+        }
         StoreJournal journal = store.journal();
         if (journal != StoreJournal.NONE) { // the log holds whole values: it records the value as it now is
             byte[] value = new byte[valueLength];

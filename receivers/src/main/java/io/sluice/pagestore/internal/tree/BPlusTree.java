@@ -116,8 +116,16 @@ public final class BPlusTree {
      * the first key) until the visitor stops or the entries end.
      */
     public void scan(byte[] after, Visitor visitor) {
+        scanFrom(after, false, visitor);
+    }
+
+    /**
+     * Visits entries in key order from the first key greater than {@code from}, or equal to it if
+     * {@code inclusive} ({@code null}: from the first key), until the visitor stops or the entries end.
+     */
+    public void scanFrom(byte[] from, boolean inclusive, Visitor visitor) {
         if (root != PageMemory.NULL_PAGE) {
-            LeafScan.visit(memory, rows, separators, root, height, after, visitor);
+            LeafScan.visit(memory, rows, separators, root, height, from, inclusive, visitor);
         }
     }
 

@@ -18,9 +18,12 @@ final class LeafScan {
     private LeafScan() {
     }
 
-    /** Visits entries from the first key greater than {@code after} ({@code null}: the first key) until the visitor stops. */
+    /**
+     * Visits entries from the first key greater than {@code after} (or equal to it, if {@code inclusive};
+     * {@code null}: the first key) until the visitor stops.
+     */
     static void visit(PageMemory memory, RowStore rows, int separators, long root, int height, byte[] after,
-                      BPlusTree.Visitor visitor) {
+                      boolean inclusive, BPlusTree.Visitor visitor) {
         long[] pages = new long[height];
         int[] index = new int[height];
         long k0 = after == null ? 0 : TreePageIO.prefixHigh(after, 0, after.length);
@@ -43,7 +46,7 @@ final class LeafScan {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
             int r = ItemSearch.search(rows, after, 0, after.length, k0, k1, b, p + ITEMS, count(b, p));
-            pos = r >= 0 ? r + 1 : -r - 1;
+            pos = r >= 0 ? (inclusive ? r : r + 1) : -r - 1;
         }
         while (true) {
             ByteBuffer b = memory.buffer(page);

@@ -1,0 +1,169 @@
+package io.sluice.pagestore.internal.index;
+
+import io.sluice.DataRegionFullException;
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.pagestore.internal.page.RowBatchWriter;
+import io.sluice.pagestore.internal.page.RowStore;
+import io.sluice.pagestore.internal.tree.SortedWalk;
+import java.util.Arrays;
+
+/**
+ * What a write does to a partition's indexes, gathered while the partition's own tree is written and applied
+ * after it: for each index, the old value's index key removed ({@link #removed}, read from the old row before it
+ * is freed or rewritten) and the new value's put ({@link #put}); an old key the new value keeps is not removed,
+ * and if the entry's row did not move either, that index is not touched at all (an update of a field no index
+ * covers). Then either one sorted pass per index ({@link #applySorted}: a batch) or a descent per change
+ * ({@link #applyEach}: a single entry).
+ *
+ * <pre>{@code
+ * changes.begin(indexes);            // nothing to do if !changes.active()
+ * changes.removed(oldLink);          // before the old row is freed or rewritten
+ * changes.put(key, value, newLink, true);
+ * ...
+ * changes.applySorted(walk, writer); // or applyEach()
+ * }</pre>
+ *
+ * <p>Reused from write to write (one per writing thread for batches, one per partition for single entries);
+ * not thread-safe: used under the written partition's write lock. An index the region has no room for is
+ * marked incomplete ({@link PartitionIndexes}) and the write that filled the region stands.
+ */
+public final class IndexChanges {
+
+    private final RowStore rows;
+    private static final IndexTree[] NONE = new IndexTree[0];
+
+    private IndexTree[] trees = NONE;
+    private IndexOps[] ops = new IndexOps[0];
+    /** Per index, the change {@link #removed} made for the entry being written, or -1. */
+    private int[] oldOp = new int[0];
+    private final byte[] lengths = new byte[EntryBatch.ENTRY_HEADER];
+    private byte[] row = new byte[256];
+
+    public IndexChanges(RowStore rows) {
+        this.rows = rows;
+    }
+
+    /** Starts gathering the changes of one write to the partition whose indexes these are. */
+    public void begin(PartitionIndexes indexes) {
+        trees = indexes.trees();
+        int n = trees.length;
+        if (ops.length < n) {
+            int from = ops.length;
+            ops = Arrays.copyOf(ops, n);
+            for (int i = from; i < n; i++) {
+                ops[i] = new IndexOps();
+            }
+            oldOp = new int[n];
+        }
+        for (int i = 0; i < n; i++) {
+            ops[i].clear();
+            oldOp[i] = -1;
+        }
+    }
+
+    /** Whether the partition has indexes (else nothing needs telling). */
+    public boolean active() {
+        return trees.length > 0;
+    }
+
+    /** The entry whose row this is loses its index keys (call before the row is freed or rewritten). */
+    public void removed(long oldLink) {
+        int keyLength = readRow(oldLink);
+        int valueLength = IndexOps.getInt(lengths, 4);
+        for (int i = 0; i < trees.length; i++) {
+            oldOp[i] = trees[i].keys.append(ops[i], IndexOps.REMOVE, oldLink, row, 0, keyLength, row, keyLength,
+                    valueLength);
+        }
+    }
+
+    /**
+     * The entry gets index keys for its new value, stored at {@code link}. {@code afterRemoved}: the entry's old
+     * keys were just given to {@link #removed}; an old key equal to a new one is not removed, and if the link is
+     * the old one too, neither change is made.
+     */
+    public void put(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
+                    long link, boolean afterRemoved) {
+        for (int i = 0; i < trees.length; i++) {
+            IndexOps o = ops[i];
+            int op = trees[i].keys.append(o, IndexOps.PUT, link, key, keyOffset, keyLength, value, valueOffset,
+                    valueLength);
+            int old = afterRemoved ? oldOp[i] : -1;
+            if (op >= 0 && old >= 0 && o.sameKey(old, op)) {
+                o.kind(old, IndexOps.SKIP);
+                if (o.link(old) == link) {
+                    o.dropLast();
+                }
+            }
+            oldOp[i] = -1;
+        }
+    }
+
+    /**
+     * Forgets the changes the last {@link #removed} made: the entry's write failed before its row was touched
+     * (the region filled up), so it keeps its old value and its index keys.
+     */
+    public void cancelRemoved() {
+        for (int i = 0; i < trees.length; i++) {
+            if (oldOp[i] >= 0) {
+                ops[i].dropLast();
+                oldOp[i] = -1;
+            }
+        }
+    }
+
+    /** {@link #put} for the value now stored in the row at {@code link} (an in-place rewrite of its bytes). */
+    public void putRow(long link, boolean afterRemoved) {
+        int keyLength = readRow(link);
+        int valueLength = IndexOps.getInt(lengths, 4);
+        put(row, 0, keyLength, row, keyLength, valueLength, link, afterRemoved);
+    }
+
+    /** Applies the changes: one sorted pass per index (a batch). */
+    public void applySorted(SortedWalk walk, RowBatchWriter writer) {
+        for (int i = 0; i < trees.length; i++) {
+            if (ops[i].count() > 0) {
+                try {
+                    trees[i].applySorted(ops[i], walk, writer);
+                } catch (DataRegionFullException e) {
+                    trees[i].markIncomplete(e.getMessage());
+                }
+            }
+        }
+        end();
+    }
+
+    /** Applies the changes: a descent per change (a single entry). */
+    public void applyEach() {
+        for (int i = 0; i < trees.length; i++) {
+            if (ops[i].count() > 0) {
+                try {
+                    trees[i].applyEach(ops[i]);
+                } catch (DataRegionFullException e) {
+                    trees[i].markIncomplete(e.getMessage());
+                }
+            }
+        }
+        end();
+    }
+
+    /** Forgets the write's changes and the partition's trees (keeps the arrays for the next write). */
+    public void end() {
+        for (int i = 0; i < trees.length; i++) {
+            ops[i].clear();
+        }
+        trees = NONE;
+    }
+
+    /** Reads the row's key and value into {@link #row} (key first). @return the key's length */
+    private int readRow(long link) {
+        rows.read(link, 0, lengths, 0, EntryBatch.ENTRY_HEADER);
+        int keyLength = IndexOps.getInt(lengths, 0);
+        int valueLength = IndexOps.getInt(lengths, 4);
+        int total = keyLength + valueLength;
+        if (row.length < total) {
+            row = new byte[Math.max(total, row.length * 2)];
+        }
+        rows.read(link, EntryBatch.ENTRY_HEADER, row, 0, total);
+        return keyLength;
+    }
+}

@@ -1,0 +1,236 @@
+package io.sluice.pagestore.internal.index;
+
+import io.sluice.pagestore.internal.tree.TreePageIO;
+import java.util.Arrays;
+
+/**
+ * The changes one write (an entry, or a whole batch) makes to one index tree: removals of old index keys and
+ * puts of new ones, each kept as the index row it would write, back to back in one growable array, so that an
+ * insert copies a row in one go and nothing is allocated per change. Reused from write to write; not
+ * thread-safe (used under the written partition's write lock).
+ *
+ * <pre>
+ * A change in {@code bytes} (an index row's stream, as {@link io.sluice.pagestore.internal.page.RowStore} stores it)
+ * offset   size  meaning
+ * 0        4     index key length k (big-endian)
+ * 4        4     value length: 8
+ * 8        k     index key: the indexed fields' stored bytes in index order, then the entry's key bytes
+ * 8 + k    8     the entry's row link (big-endian): the new one for a put, the old one for a removal
+ * </pre>
+ */
+final class IndexOps {
+
+    /** The change removes its index key. */
+    static final byte REMOVE = 0;
+    /** The change puts its index key with its link (inserted, or its link rewritten if present). */
+    static final byte PUT = 1;
+    /** The change was cancelled (an old key that the new value keeps). */
+    static final byte SKIP = 2;
+
+    static final int HEADER = 8;
+    static final int LINK = 8;
+
+    private byte[] bytes = new byte[256];
+    private int length;
+    private int[] start = new int[16];
+    private byte[] kind = new byte[16];
+    private int count;
+    // for the sort
+    private long[] high = new long[0];
+    private int[] low = new int[0];
+    private int[] order = new int[0];
+    private int[] scratch = new int[0];
+
+    void clear() {
+        length = 0;
+        count = 0;
+    }
+
+    int count() {
+        return count;
+    }
+
+    byte[] bytes() {
+        return bytes;
+    }
+
+    /** Bytes of all rows written so far (an upper bound of what the puts will write). */
+    int length() {
+        return length;
+    }
+
+    /**
+     * Opens a change whose index key has {@code keyLength} bytes: returns where the key's bytes go in
+     * {@link #bytes()} (valid until the next call that may grow it); {@link #commit} it once they are written.
+     */
+    int open(int keyLength) {
+        int need = length + HEADER + keyLength + LINK;
+        if (need > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(need, bytes.length * 2));
+        }
+        putInt(bytes, length, keyLength);
+        putInt(bytes, length + 4, LINK);
+        return length + HEADER;
+    }
+
+    /** Commits the change opened last. @return its number */
+    int commit(byte kind, long link) {
+        if (count == start.length) {
+            start = Arrays.copyOf(start, count * 2);
+            this.kind = Arrays.copyOf(this.kind, count * 2);
+        }
+        int s = length;
+        int k = getInt(bytes, s);
+        putLong(bytes, s + HEADER + k, link);
+        start[count] = s;
+        this.kind[count] = kind;
+        length = s + HEADER + k + LINK;
+        return count++;
+    }
+
+    /** Forgets the change committed last. */
+    void dropLast() {
+        count--;
+        length = start[count];
+    }
+
+    int start(int op) {
+        return start[op];
+    }
+
+    int keyOffset(int op) {
+        return start[op] + HEADER;
+    }
+
+    int keyLength(int op) {
+        return getInt(bytes, start[op]);
+    }
+
+    long link(int op) {
+        return getLong(bytes, keyOffset(op) + keyLength(op));
+    }
+
+    byte kind(int op) {
+        return kind[op];
+    }
+
+    void kind(int op, byte k) {
+        kind[op] = k;
+    }
+
+    boolean sameKey(int a, int b) {
+        int la = keyLength(a);
+        return la == keyLength(b)
+                && Arrays.equals(bytes, keyOffset(a), keyOffset(a) + la, bytes, keyOffset(b), keyOffset(b) + la);
+    }
+
+    /**
+     * The changes in index-key order (unsigned bytes, shorter first on a common prefix): a stable merge sort of
+     * their numbers on the keys' 12-byte prefixes, read once, and the rest of the keys only where prefixes tie
+     * (index keys of one field value share long prefixes, so no radix pass on 12 bytes would do). Valid until
+     * the next change.
+     */
+    int[] sorted() {
+        int n = count;
+        if (order.length < n) {
+            int c = Math.max(n, order.length * 2);
+            order = new int[c];
+            scratch = new int[c];
+            high = new long[c];
+            low = new int[c];
+        }
+        boolean inOrder = true;
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+            int ko = keyOffset(i);
+            int kl = keyLength(i);
+            high[i] = TreePageIO.prefixHigh(bytes, ko, kl);
+            low[i] = TreePageIO.prefixLow(bytes, ko, kl);
+            if (inOrder && i > 0 && compare(i - 1, i) > 0) {
+                inOrder = false;
+            }
+        }
+        if (!inOrder) {
+            mergeSort(0, n);
+        }
+        return order;
+    }
+
+    /** The key's first 12 bytes, after {@link #sorted()}. */
+    long prefixHigh(int op) {
+        return high[op];
+    }
+
+    int prefixLow(int op) {
+        return low[op];
+    }
+
+    private void mergeSort(int from, int to) {
+        if (to - from <= 16) { // insertion sort: stable
+            for (int k = from + 1; k < to; k++) {
+                int v = order[k];
+                int m = k - 1;
+                while (m >= from && compare(order[m], v) > 0) {
+                    order[m + 1] = order[m];
+                    m--;
+                }
+                order[m + 1] = v;
+            }
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        mergeSort(from, mid);
+        mergeSort(mid, to);
+        if (compare(order[mid - 1], order[mid]) <= 0) {
+            return;
+        }
+        System.arraycopy(order, from, scratch, from, mid - from);
+        int i = from;
+        int j = mid;
+        int o = from;
+        while (i < mid && j < to) {
+            order[o++] = compare(scratch[i], order[j]) <= 0 ? scratch[i++] : order[j++];
+        }
+        while (i < mid) {
+            order[o++] = scratch[i++];
+        }
+    }
+
+    private int compare(int a, int b) {
+        if (high[a] != high[b]) {
+            return Long.compareUnsigned(high[a], high[b]);
+        }
+        if (low[a] != low[b]) {
+            return Integer.compareUnsigned(low[a], low[b]);
+        }
+        int la = keyLength(a);
+        int lb = keyLength(b);
+        int p = TreePageIO.PREFIX;
+        if (la > p && lb > p) {
+            int oa = keyOffset(a);
+            int ob = keyOffset(b);
+            return Arrays.compareUnsigned(bytes, oa + p, oa + la, bytes, ob + p, ob + lb);
+        }
+        return Integer.compare(la, lb);
+    }
+
+    static void putInt(byte[] b, int at, int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
+    }
+
+    static int getInt(byte[] b, int at) {
+        return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
+    }
+
+    static void putLong(byte[] b, int at, long v) {
+        putInt(b, at, (int) (v >>> 32));
+        putInt(b, at + 4, (int) v);
+    }
+
+    static long getLong(byte[] b, int at) {
+        return (long) getInt(b, at) << 32 | (getInt(b, at + 4) & 0xFFFF_FFFFL);
+    }
+}

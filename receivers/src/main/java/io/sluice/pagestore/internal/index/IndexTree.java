@@ -1,0 +1,145 @@
+package io.sluice.pagestore.internal.index;
+
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.pagestore.internal.page.RowBatchWriter;
+import io.sluice.pagestore.internal.page.RowStore;
+import io.sluice.pagestore.internal.tree.BPlusTree;
+import io.sluice.pagestore.internal.tree.SortedWalk;
+
+/**
+ * One field index of one partition: a {@link BPlusTree} whose keys are index keys ({@link IndexKeys}) and whose
+ * rows are index rows (key = the index key, value = the entry's 8-byte row link; layout in {@link IndexOps}).
+ *
+ * <p>Why a tree of its own rows rather than items that point at the entry's row and compare by extracting the
+ * fields from it: the tree machinery ({@link BPlusTree}, {@link SortedWalk}, ghost rows kept by separators,
+ * {@link io.sluice.pagestore.internal.tree.TreeCheck}) works unchanged, because the index tree owns its rows as
+ * the partition's tree owns its own; a comparison that ties on the items' 12-byte prefix (the common case: one
+ * field value shared by many entries) reads a short index row instead of walking to a field inside a value
+ * (fragments and footer included) on every probe; and an entry's row may be freed or rewritten by the
+ * partition's tree without the index tree's separators dangling. The cost is one small row per entry and index
+ * (8 + index key + 8 bytes) and rewriting its 8-byte link when an entry's row moves.
+ *
+ * <p>Under the partition's lock (readers share, a writer holds it alone).
+ */
+final class IndexTree {
+
+    final IndexSpec spec;
+    final BPlusTree tree;
+    final IndexKeys keys;
+    private final RowStore rows;
+    private final EachChange each = new EachChange();
+    /** Why the index no longer holds every entry (a write found the region full), or null. */
+    private volatile String incomplete;
+
+    IndexTree(IndexSpec spec, RowStore rows, BinaryContext binary) {
+        this.spec = spec;
+        this.rows = rows;
+        this.tree = new BPlusTree(rows);
+        this.keys = new IndexKeys(binary, spec.fields());
+    }
+
+    /** Null, or why the index misses entries. */
+    String incomplete() {
+        return incomplete;
+    }
+
+    void markIncomplete(String why) {
+        if (incomplete == null) {
+            incomplete = why;
+        }
+    }
+
+    /**
+     * Applies the changes in one ordered pass: sorted once by index key, then one {@link SortedWalk} that stays
+     * on a leaf while the keys belong to it; new index rows are packed into pages taken once from the free list.
+     *
+     * @throws io.sluice.DataRegionFullException if the region filled up (changes before the failing one applied)
+     */
+    void applySorted(IndexOps ops, SortedWalk walk, RowBatchWriter writer) {
+        int n = ops.count();
+        if (n == 0) {
+            return;
+        }
+        int[] order = ops.sorted();
+        byte[] b = ops.bytes();
+        long ahead = ops.length() + 4L * n; // rows still to write, with their slots: lets the writer pick a roomy page
+        writer.begin();
+        walk.start(tree);
+        try {
+            for (int k = 0; k < n; k++) {
+                int e = order[k];
+                byte kind = ops.kind(e);
+                if (kind == IndexOps.SKIP) {
+                    continue;
+                }
+                int ko = ops.keyOffset(e);
+                int kl = ops.keyLength(e);
+                ahead -= IndexOps.HEADER + kl + IndexOps.LINK + 4;
+                boolean present = walk.seek(b, ko, kl, ops.prefixHigh(e), ops.prefixLow(e));
+                if (kind == IndexOps.REMOVE) {
+                    if (present) {
+                        walk.remove(b, ko, kl);
+                    }
+                } else if (present) { // the key stays, the entry's row moved
+                    rows.overwriteValue(walk.link(), kl, IndexOps.LINK, 0, b, ko + kl, IndexOps.LINK);
+                } else {
+                    walk.reserveForInsert(); // allocate before mutating
+                    long link = writer.add(b, ops.start(e), kl, IndexOps.LINK, Math.max(0, ahead));
+                    walk.insert(link, b, ko, kl);
+                }
+            }
+        } finally {
+            walk.end();
+            writer.finish();
+        }
+    }
+
+    /**
+     * Applies the changes one by one, in the order they were made: a descent of the tree each (single-entry
+     * writes, and the entry-by-entry baseline the batch pass is measured against).
+     *
+     * @throws io.sluice.DataRegionFullException if the region filled up (changes before the failing one applied)
+     */
+    void applyEach(IndexOps ops) {
+        for (int e = 0, n = ops.count(); e < n; e++) {
+            byte kind = ops.kind(e);
+            if (kind == IndexOps.SKIP) {
+                continue;
+            }
+            each.set(ops, e);
+            tree.invoke(ops.bytes(), ops.keyOffset(e), ops.keyLength(e), each);
+        }
+        each.set(null, 0);
+    }
+
+    /** Frees every page and row of the index. */
+    void destroy() {
+        tree.destroy();
+    }
+
+    /** One change as a tree closure (reused: the write lock is held). */
+    private final class EachChange implements BPlusTree.InvokeClosure {
+        private IndexOps ops;
+        private int op;
+
+        void set(IndexOps ops, int op) {
+            this.ops = ops;
+            this.op = op;
+        }
+
+        @Override
+        public long apply(long old) {
+            if (ops.kind(op) == IndexOps.REMOVE) {
+                return 0;
+            }
+            byte[] b = ops.bytes();
+            int ko = ops.keyOffset(op);
+            int kl = ops.keyLength(op);
+            if (old != 0) {
+                rows.overwriteValue(old, kl, IndexOps.LINK, 0, b, ko + kl, IndexOps.LINK);
+                return old;
+            }
+            return rows.add(b, ko, kl, b, ko + kl, IndexOps.LINK);
+        }
+    }
+}

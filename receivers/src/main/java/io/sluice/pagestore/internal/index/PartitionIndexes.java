@@ -1,0 +1,172 @@
+package io.sluice.pagestore.internal.index;
+
+import io.sluice.binary.internal.BinaryContext;
+import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.pagestore.internal.page.RowBatchWriter;
+import io.sluice.pagestore.internal.page.RowStore;
+import io.sluice.pagestore.internal.tree.BPlusTree;
+import io.sluice.pagestore.internal.tree.SortedWalk;
+import io.sluice.pagestore.internal.tree.TreePageIO;
+import java.util.Arrays;
+
+/**
+ * The field indexes of one partition ({@link IndexTree} each), by id. Creating one fills it from the partition's
+ * rows in sorted passes; scans read it in index order. Every method runs under the partition's lock, which the
+ * caller holds (the write lock to create, drop or destroy; the read lock at least to scan).
+ */
+public final class PartitionIndexes {
+
+    /** Changes gathered before a sorted pass while an index is filled (bounds the fill's working memory). */
+    static final int FILL_CHUNK = 64 * 1024;
+
+    private final RowStore rows;
+    private final BinaryContext binary;
+    /** Replaced, never changed in place, under the write lock: a reader holding the read lock sees a stable array. */
+    private volatile IndexTree[] trees = new IndexTree[0];
+
+    public PartitionIndexes(RowStore rows, BinaryContext binary) {
+        this.rows = rows;
+        this.binary = binary;
+    }
+
+    IndexTree[] trees() {
+        return trees;
+    }
+
+    public boolean isEmpty() {
+        return trees.length == 0;
+    }
+
+    /** The ids of the indexes, ascending. */
+    public int[] ids() {
+        IndexTree[] t = trees;
+        int[] ids = new int[t.length];
+        for (int i = 0; i < t.length; i++) {
+            ids[i] = t[i].spec.id();
+        }
+        Arrays.sort(ids);
+        return ids;
+    }
+
+    /** The tree of index {@code id} (for a consistency check of the partition's pages). @throws UnknownIndexException if none */
+    public BPlusTree indexTree(int id) {
+        IndexTree t = find(id);
+        if (t == null) {
+            throw new UnknownIndexException(id);
+        }
+        return t.tree;
+    }
+
+    /** The spec of every index. */
+    public IndexSpec[] specs() {
+        IndexTree[] t = trees;
+        IndexSpec[] result = new IndexSpec[t.length];
+        for (int i = 0; i < t.length; i++) {
+            result[i] = t[i].spec;
+        }
+        return result;
+    }
+
+    /**
+     * Adds the index and fills it from the partition's tree in sorted passes of up to {@value #FILL_CHUNK}
+     * entries. Nothing if the same index exists.
+     *
+     * @throws IllegalArgumentException if an index with the spec's id has other fields
+     * @throws io.sluice.DataRegionFullException if the region has no room (the index is not added, its pages freed)
+     */
+    public void create(IndexSpec spec, BPlusTree partition) {
+        IndexTree existing = find(spec.id());
+        if (existing != null) {
+            if (!existing.spec.equals(spec)) {
+                throw new IllegalArgumentException("index " + spec.id() + " exists on fields " + existing.spec.fields()
+                        + ", not " + spec.fields());
+            }
+            return;
+        }
+        IndexTree index = new IndexTree(spec, rows, binary);
+        IndexOps ops = new IndexOps();
+        SortedWalk walk = new SortedWalk(TreePageIO.leafCapacity(rows.memory().pageSize()));
+        RowBatchWriter writer = new RowBatchWriter(rows);
+        byte[] lengths = new byte[EntryBatch.ENTRY_HEADER];
+        byte[][] row = {new byte[256]};
+        try {
+            partition.scan(null, link -> {
+                rows.read(link, 0, lengths, 0, EntryBatch.ENTRY_HEADER);
+                int kl = IndexOps.getInt(lengths, 0);
+                int vl = IndexOps.getInt(lengths, 4);
+                if (row[0].length < kl + vl) {
+                    row[0] = new byte[Math.max(kl + vl, row[0].length * 2)];
+                }
+                rows.read(link, EntryBatch.ENTRY_HEADER, row[0], 0, kl + vl);
+                index.keys.append(ops, IndexOps.PUT, link, row[0], 0, kl, row[0], kl, vl);
+                if (ops.count() >= FILL_CHUNK) {
+                    index.applySorted(ops, walk, writer);
+                    ops.clear();
+                }
+                return true;
+            });
+            index.applySorted(ops, walk, writer);
+        } catch (RuntimeException e) {
+            index.destroy();
+            throw e;
+        }
+        IndexTree[] t = Arrays.copyOf(trees, trees.length + 1);
+        t[t.length - 1] = index;
+        trees = t;
+    }
+
+    /** Drops the index and frees its pages. @return false if there was none with this id */
+    public boolean drop(int id) {
+        IndexTree[] t = trees;
+        for (int i = 0; i < t.length; i++) {
+            if (t[i].spec.id() == id) {
+                IndexTree[] rest = new IndexTree[t.length - 1];
+                System.arraycopy(t, 0, rest, 0, i);
+                System.arraycopy(t, i + 1, rest, i, t.length - i - 1);
+                trees = rest;
+                t[i].destroy();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Frees every index's pages (the partition is destroyed). */
+    public void destroy() {
+        IndexTree[] t = trees;
+        trees = new IndexTree[0];
+        for (IndexTree index : t) {
+            index.destroy();
+        }
+    }
+
+    /**
+     * Entries of index {@code id} within the bounds, in index order (see
+     * {@link io.sluice.pagestore.internal.PartitionStore#indexScan} for the bounds' meaning).
+     *
+     * @throws UnknownIndexException if there is no such index
+     * @throws IllegalStateException if the index is incomplete
+     */
+    public void scan(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
+                     byte[] after, IndexVisitor visitor) {
+        IndexTree index = find(id);
+        if (index == null) {
+            throw new UnknownIndexException(id);
+        }
+        String incomplete = index.incomplete();
+        if (incomplete != null) {
+            throw new IllegalStateException("index " + id + " " + index.spec.fields()
+                    + " of this partition is incomplete (" + incomplete + "); drop it and create it again");
+        }
+        IndexScan.scan(index.tree, rows, lower, lowerInclusive, upper, upperInclusive, after, visitor);
+    }
+
+    private IndexTree find(int id) {
+        for (IndexTree t : trees) {
+            if (t.spec.id() == id) {
+                return t;
+            }
+        }
+        return null;
+    }
+}
