@@ -131,11 +131,27 @@ public interface Cache<K, V> {
     Stream<Map.Entry<K, V>> query(IndexQuery query);
 
     /**
-     * Drops the index on these fields (declared with {@link CacheConfig#index}), its pages going back to the data
-     * region. Queries on it fail with {@link IndexNotFoundException} afterwards; writes stop maintaining it.
+     * Adds an index on these fields (one, or several: composite, in this order) to the cache, as
+     * {@link CacheConfig#index} declares one at creation; it is recorded with the cache's options (logged with
+     * persistence). The index is built from the cache's entries on a thread of the node, partition by partition
+     * (each partition's writers wait while its part is built); until it is complete, queries on it throw
+     * {@link IllegalStateException} saying how far the build is, and writes keep the built part exact.
+     *
+     * @return false if the cache has that index already
+     * @throws NullPointerException if fields or one of them is null
+     * @throws IllegalArgumentException if no field is given, or one is blank or repeated
+     * @throws IllegalStateException on a cluster member: a cluster's caches get their indexes when they are created
+     */
+    boolean createIndex(String... fields);
+
+    /**
+     * Drops the index on these fields (declared with {@link CacheConfig#index} or {@link #createIndex}), its pages
+     * going back to the data region; recorded with the cache's options. Queries on it fail with
+     * {@link IndexNotFoundException} afterwards; writes stop maintaining it.
      *
      * @return true if the index existed
      * @throws NullPointerException if fields is null
+     * @throws IllegalStateException on a cluster member (as {@link #createIndex})
      */
     boolean destroyIndex(String... fields);
 

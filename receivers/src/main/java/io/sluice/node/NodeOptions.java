@@ -60,7 +60,10 @@ public final class NodeOptions {
             "processors", "threads applying batches (partition p on thread p % n)"));
     public static final Option<Object> CACHES = FILE.add(Option.structure("caches", "none",
             "caches declared at start (`NodeConfig.cache`): created, or, recovered from disk, put in front of the"
-                    + " store declared here (over the one they had): `[{\"name\": \"orders\", \"partitions\": 1024}]`"));
+                    + " store declared here (over the one they had): `[{\"name\": \"orders\", \"partitions\": 1024}]`;"
+                    + " also `backups` (0-3), `writeSync` (`FULL_SYNC`, `PRIMARY_SYNC`, `FULL_ASYNC`), `readFromBackup`"
+                    + " and `indexes` (`[[\"secCode\"], [\"account\", \"price\"]]`) as in `CacheConfig`; a recovered"
+                    + " cache must have been created with the same (else the start fails, naming both)"));
     public static final Option<Object> RECEIVERS = FILE.add(Option.structure("receivers", "none",
             "custom receivers by name: `{\"audit\": \"com.example.AuditReceiver\"}` (a `StreamReceiver` with a"
                     + " public no-argument constructor, on the node's class path)"));

@@ -10,6 +10,7 @@ import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.protocol.internal.CacheNamesCodec;
+import io.sluice.protocol.internal.ClusterMap;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.IndexQueryWire;
@@ -34,6 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ProtocolVectorsTest {
 
     private static final Path DOC = Path.of("../docs/protocol.md");
+    private static final ClusterMap CLUSTER_MAP = new ClusterMap(5, List.of(new ClusterMap.Member("a", "h", 1),
+            new ClusterMap.Member("b", "h", 2)), new int[]{0, ClusterMap.NO_OWNER}, new int[][]{{1}, {}});
     private final ByteBufAllocator alloc = UnpooledByteBufAllocator.DEFAULT;
     private final BinaryContext binary = new BinaryContext();
 
@@ -73,6 +76,7 @@ class ProtocolVectorsTest {
         names.setLong(Frames.REQUEST_ID_OFFSET, 10);
         f.put("cache-names-request", names);
         f.put("cache-names-response", Frames.ok(alloc, 10, out -> CacheNamesCodec.write(out, List.of("a", "bc"))));
+        f.put("cluster-map-response", Frames.ok(alloc, 11, out -> CLUSTER_MAP.write(out)));
         byte[] one = encode(1);
         ByteBuf query = Frames.request(alloc, Op.INDEX_QUERY, out -> IndexQueryWire.writeRequest(out,
                 new IndexQueryWire.Request("c", List.of("a"), new IndexBounds(one, true, one, true), null, 256, null)));
@@ -131,6 +135,12 @@ class ProtocolVectorsTest {
         assertThat(names.readUnsignedByte()).isEqualTo((short) Wire.STATUS_OK);
         assertThat(CacheNamesCodec.read(names)).containsExactly("a", "bc");
         assertThat(names.isReadable()).isFalse();
+
+        ByteBuf map = frame(doc.get("cluster-map-response"));
+        assertThat(map.readLong()).isEqualTo(11);
+        assertThat(map.readUnsignedByte()).isEqualTo((short) Wire.STATUS_OK);
+        assertThat(ClusterMap.read(map)).isEqualTo(CLUSTER_MAP);
+        assertThat(map.isReadable()).isFalse();
 
         ByteBuf stream = frame(doc.get("stream-request"));
         assertThat(stream.readLong()).isEqualTo(8);

@@ -12,6 +12,7 @@ import io.sluice.pagestore.internal.DataRegion;
 import io.sluice.pagestore.internal.PartitionStore;
 import io.sluice.pagestore.internal.StoreJournal;
 import io.sluice.pagestore.internal.wal.WriteAheadLog;
+import io.sluice.protocol.internal.CacheOptionsWire;
 
 import java.util.Collection;
 import java.util.Collections;
@@ -23,8 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The node's caches: by name, by the id their log records name, and that id by cache; the next id; and the log
- * records that create a cache, put it in front of a store and drop it (CACHE, STORE, DROP).
+ * The node's caches: by name, by the id their log records name, and that id by cache; the next id; each cache's
+ * options with its indexes' ids; and the log records that create a cache, put it in front of a store, give it its
+ * options and drop it (CACHE, STORE, OPTIONS, DROP).
  *
  * <p>Its {@link #lock()} orders creating and dropping caches (and attaching stores) against each other, against a
  * checkpoint's mark and against the node's close; reads by name or id take no lock.
@@ -37,6 +39,8 @@ final class CacheCatalogue {
     private final ConcurrentHashMap<Integer, NodeCache<Object, Object>> byId = new ConcurrentHashMap<>();
     /** The id of each cache (a cache, not its views: NodeCache keeps identity equality). */
     private final ConcurrentHashMap<NodeCache<Object, Object>, Integer> ids = new ConcurrentHashMap<>();
+    /** Each cache's options with its indexes' ids, by cache id (written under the lock). */
+    private final ConcurrentHashMap<Integer, CacheOptionsWire.Options> options = new ConcurrentHashMap<>();
     /** The id of the next cache created (guarded by the lock). */
     private int nextCacheId;
 
@@ -49,6 +53,8 @@ final class CacheCatalogue {
     private final BinaryContext binary;
     private final CacheServices services;
     private final RecoveredKeys recoveredKeys;
+    /** The node's journal tap, seen by every partition's journal. */
+    private final TappedJournal.Slot tap = new TappedJournal.Slot();
 
     CacheCatalogue(NodeState state, DataRegion region, WriteAheadLog wal,
                    Map<String, ? extends Supplier<? extends CacheStore<?, ?>>> stores,
@@ -60,6 +66,11 @@ final class CacheCatalogue {
         this.binary = binary;
         this.services = services;
         this.recoveredKeys = recoveredKeys;
+    }
+
+    /** Installs the tap every partition's journal hands its writes to ({@link JournalTap#NONE} for none). */
+    void journalTap(JournalTap tap) {
+        this.tap.tap = Objects.requireNonNull(tap, "tap");
     }
 
     /** The lock that orders cache creation, dropping and store attachment. */
@@ -127,18 +138,96 @@ final class CacheCatalogue {
         nextCacheId = Math.max(nextCacheId, next);
     }
 
+    /** A cache's options with its indexes' ids (the defaults for a cache id the catalogue does not have). */
+    CacheOptionsWire.Options options(int cacheId) {
+        return options.getOrDefault(cacheId, CacheOptionsWire.DEFAULTS);
+    }
+
     /**
-     * Creates a cache and logs it (CACHE, and STORE with a store), then waits until the records are durable.
-     * Called under the lock.
+     * Gives a cache new options (its indexes with their ids: ids are never reused) and logs them (OPTIONS), then
+     * waits until the record is durable. Called under the lock.
+     *
+     * @throws IllegalStateException if the cache is not (or no longer) in the catalogue
+     */
+    void changeOptions(NodeCache<Object, Object> cache, CacheOptionsWire.Options changed) {
+        int cacheId = idOf(cache);
+        if (wal != null) {
+            wal.appendOptions(cacheId, CacheOptionsWire.toBytes(changed));
+        }
+        applyOptions(cache, cacheId, changed, true);
+        services.durability().awaitDurable();
+    }
+
+    /**
+     * Gives a cache the options a replayed OPTIONS record holds (nothing is logged). Called under the lock.
+     *
+     * @return false if no cache has that id
+     */
+    boolean replayOptions(int cacheId, CacheOptionsWire.Options replayed) {
+        NodeCache<Object, Object> cache = byId.get(cacheId);
+        if (cache == null) {
+            return false;
+        }
+        applyOptions(cache, cacheId, replayed, false); // the partitions are not served yet: built at once
+        return true;
+    }
+
+    private void applyOptions(NodeCache<Object, Object> cache, int cacheId, CacheOptionsWire.Options changed,
+                              boolean buildInBackground) {
+        cache.core().changeConfig(changed.applyTo(cache.config()));
+        options.put(cacheId, changed);
+        cache.core().indexes().follow(changed.indexes(), changed.indexIds(), buildInBackground);
+    }
+
+    /**
+     * Adds an index to a cache's options, or removes one, and logs them ({@link #changeOptions}): a new index gets
+     * the next id and is built in the background.
+     *
+     * @return false if there was nothing to change
+     * @throws io.sluice.CacheNotFoundException if the cache was destroyed
+     */
+    private boolean changeIndexes(String name, List<String> fields, boolean add) {
+        synchronized (lock) {
+            state.ensureNotClosing();
+            NodeCache<Object, Object> cache = nodeCache(name);
+            CacheConfig current = cache.config();
+            boolean has = current.indexes().contains(fields);
+            if (has == add) {
+                return false;
+            }
+            CacheConfig changed = current;
+            if (add) {
+                changed = current.index(fields.toArray(String[]::new));
+            } else {
+                changed = CacheOptionsWire.DEFAULTS.applyTo(current).withBackups(current.backups())
+                        .withWriteSync(current.writeSync()).withReadFromBackup(current.readFromBackup());
+                for (List<String> index : current.indexes()) {
+                    if (!index.equals(fields)) {
+                        changed = changed.index(index.toArray(String[]::new));
+                    }
+                }
+            }
+            changeOptions(cache, options(idOf(cache)).changedTo(changed));
+            return true;
+        }
+    }
+
+    /**
+     * Creates a cache and logs it (CACHE, STORE with a store, OPTIONS unless every option is its default), then
+     * waits until the records are durable. Called under the lock.
      *
      * @throws IllegalStateException if the region or the store cannot take it (its id is retired in the log)
      */
     NodeCache<Object, Object> create(CacheConfig config) {
         int cacheId = nextCacheId;
+        CacheOptionsWire.Options created = CacheOptionsWire.Options.of(config);
         if (wal != null) {
             wal.appendCache(cacheId, config.partitions(), config.name());
             if (config.store() != null) {
                 wal.appendStore(cacheId, StoreAttachment.toBytes(config.store()));
+            }
+            if (!created.isDefault()) {
+                wal.appendOptions(cacheId, CacheOptionsWire.toBytes(created));
             }
         }
         NodeCache<Object, Object> cache;
@@ -158,13 +247,23 @@ final class CacheCatalogue {
 
     /**
      * Creates a cache whose partitions log their writes under this cache id, logging nothing (recovery: the log
-     * or the checkpoint has it already). Called under the lock.
+     * or the checkpoint has it already), its indexes numbered in declaration order. Called under the lock.
      */
     NodeCache<Object, Object> restore(CacheConfig config, int cacheId) {
+        return restore(config, cacheId, CacheOptionsWire.Options.of(config));
+    }
+
+    /**
+     * As {@link #restore(CacheConfig, int)}, with these options and index ids (a checkpoint's): the config's own
+     * options are replaced by them. Called under the lock.
+     */
+    NodeCache<Object, Object> restore(CacheConfig base, int cacheId, CacheOptionsWire.Options restored) {
+        CacheConfig config = restored.applyTo(base);
         PartitionStore[] partitions = new PartitionStore[config.partitions()];
         try {
             for (int p = 0; p < partitions.length; p++) {
-                partitions[p] = region.createPartition(wal == null ? StoreJournal.NONE : wal.journal(cacheId, p));
+                partitions[p] = region.createPartition(new TappedJournal(
+                        wal == null ? StoreJournal.NONE : wal.journal(cacheId, p), config.name(), p, tap));
             }
         } catch (RuntimeException e) {
             for (PartitionStore store : partitions) {
@@ -175,10 +274,11 @@ final class CacheCatalogue {
             throw e;
         }
         CacheStoreBridge storeBridge = null;
-        CacheIndexes indexes;
+        CacheIndexes indexes = new CacheIndexes(config.name(), partitions.length, p -> partitions[p],
+                (fields, add) -> changeIndexes(config.name(), fields, add));
         try {
             // Before the partitions are loaded (recovery): the load and the log's replay fill the indexes.
-            indexes = CacheIndexes.create(config, partitions);
+            indexes.follow(restored.indexes(), restored.indexIds(), false);
             if (config.store() != null) {
                 storeBridge = CacheStoreBridge.open(config.name(), config.store(), stores, binary, config.partitions());
             }
@@ -193,6 +293,7 @@ final class CacheCatalogue {
         byName.put(config.name(), cache);
         byId.put(cacheId, cache);
         ids.put(cache, cacheId);
+        options.put(cacheId, restored);
         nextCacheId = Math.max(nextCacheId, cacheId + 1);
         return cache;
     }
@@ -219,6 +320,7 @@ final class CacheCatalogue {
             }
             int cacheId = ids.remove(cache);
             byId.remove(cacheId);
+            options.remove(cacheId);
             cache.storeSlot().forgetAwaited(); // the store retry lets it go
             recoveredKeys.forget(cacheId);
             // Each partition waits for the call running on it, then gives its pages to the free list; no write
@@ -251,6 +353,7 @@ final class CacheCatalogue {
         }
         ids.remove(cache);
         byName.remove(cache.name());
+        options.remove(cacheId);
         recoveredKeys.forget(cacheId);
         for (int p = 0; p < cache.partitions(); p++) {
             cache.store(p).destroy("cache '" + cache.name() + "' was destroyed");

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -47,7 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class CacheCore {
 
     private final CacheServices services;
-    private final CacheConfig config;
+    /** The config, shared with this cache's views: its options may change (a replayed or new OPTIONS record). */
+    private final AtomicReference<CacheConfig> config;
     private final PartitionStore[] stores;
     private final ValueCodec codec;
     /** The cache store, shared with this cache's views; it may be attached after a restart. */
@@ -61,11 +63,13 @@ final class CacheCore {
 
     CacheCore(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
               StoreSlot storeSlot, CacheIndexes indexes) {
-        this(services, config, stores, codec, storeSlot, false, newLocks(stores.length), indexes);
+        this(services, new AtomicReference<>(config), stores, codec, storeSlot, false, newLocks(stores.length),
+                indexes);
     }
 
-    private CacheCore(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
-                      StoreSlot storeSlot, boolean skipStore, ReentrantLock[] writeOrder, CacheIndexes indexes) {
+    private CacheCore(CacheServices services, AtomicReference<CacheConfig> config, PartitionStore[] stores,
+                      ValueCodec codec, StoreSlot storeSlot, boolean skipStore, ReentrantLock[] writeOrder,
+                      CacheIndexes indexes) {
         this.indexes = indexes;
         this.writeOrder = writeOrder;
         this.services = services;
@@ -104,13 +108,24 @@ final class CacheCore {
         return services;
     }
 
-    /** The cache's config, with the indexes it has now (some may have been added or dropped since it was made). */
+    /** The cache's config, with the options it has now (indexes may have been added or dropped since it was made). */
     CacheConfig config() {
-        return indexes.config();
+        return config.get();
     }
 
+    /** The cache's field indexes. */
     CacheIndexes indexes() {
         return indexes;
+    }
+
+    /** Gives the cache (and its views) new options: same name, partitions and store. */
+    void changeConfig(CacheConfig changed) {
+        CacheConfig old = config.get();
+        if (!changed.name().equals(old.name()) || changed.partitions() != old.partitions()) {
+            throw new IllegalArgumentException("cache '" + old.name() + "' with " + old.partitions()
+                    + " partitions cannot become " + changed);
+        }
+        config.set(changed);
     }
 
     ValueCodec codec() {

@@ -7,6 +7,7 @@ import io.sluice.cachestore.internal.CacheStoreBridge;
 import io.sluice.pagestore.internal.checkpoint.CheckpointDeferredException;
 import io.sluice.pagestore.internal.checkpoint.Checkpointer;
 import io.sluice.pagestore.internal.wal.WriteAheadLog;
+import io.sluice.protocol.internal.CacheOptionsWire;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -88,8 +89,10 @@ final class CheckpointCapture {
                 }
                 CacheStoreBridge bridge = cache.storeBridge();
                 CacheStoreConfig attachment = bridge != null ? bridge.config() : awaited;
+                CacheOptionsWire.Options options = catalogue.options(e.getKey());
                 list.add(new Checkpointer.CacheStores(e.getKey(), cache.name(), CacheCatalogue.partitionsOf(cache),
-                        attachment == null ? null : StoreAttachment.toBytes(attachment)));
+                        attachment == null ? null : StoreAttachment.toBytes(attachment),
+                        options.isDefault() ? null : CacheOptionsWire.toBytes(options)));
             }
             // Under the same lock as the list: no cache or attachment changes between the two.
             long mark = wal.markForCheckpoint(); // the log starts a new segment here: the old one can go at commit

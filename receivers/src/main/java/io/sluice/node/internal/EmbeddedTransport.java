@@ -196,7 +196,12 @@ public final class EmbeddedTransport implements StreamerTransport {
                 metrics.batchApplied(System.nanoTime() - start);
             }
             // The outcome is reported once what the batch wrote is durable per the WAL mode (at once without
-            // persistence); meanwhile this thread applies the next batches, which share the same log write.
+            // persistence); meanwhile this thread applies the next batches, which share the same log write. A
+            // FULL_ASYNC cache is answered once applied, without waiting for the log (issue 27).
+            if (cache.config().writeSync() == io.sluice.WriteSyncMode.FULL_ASYNC) {
+                completion.complete(index, outcome);
+                return;
+            }
             durability.whenDurable(error -> completion.complete(index, error == null ? outcome
                     : BatchOutcome.failure(0, batch.entries().size(), error)));
         }

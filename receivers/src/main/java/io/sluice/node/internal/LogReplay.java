@@ -4,6 +4,7 @@ import io.sluice.cachestore.internal.StoreAttachment;
 import io.sluice.CacheConfig;
 import io.sluice.CacheStoreConfig;
 import io.sluice.binary.internal.BinaryContext;
+import io.sluice.protocol.internal.CacheOptionsWire;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.pagestore.internal.BatchApplyException;
 import io.sluice.pagestore.internal.BatchMode;
@@ -23,7 +24,7 @@ import java.util.concurrent.Future;
 /**
  * Applies the log's records to the fresh store at start: the same store operations on the same bytes. BATCH records
  * are applied on {@code applyThreads} lanes ({@code sluice-replay-*}), a partition always on the same lane, so a
- * partition's records keep their log order while partitions replay in parallel. CACHE, STORE, TYPES and DROP
+ * partition's records keep their log order while partitions replay in parallel. CACHE, STORE, OPTIONS, TYPES and DROP
  * records are applied at once on the reading thread (the batches after them are not submitted yet; a DROP first
  * waits for the batches before it). Used by one thread, the one reading the log.
  */
@@ -81,6 +82,22 @@ final class LogReplay implements WalReader.Handler, AutoCloseable {
                         NodeRecovery.RECOVERING);
             } catch (IllegalStateException e) {
                 throw new WalCorruptedException(e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    public void options(int cacheId, byte[] options) {
+        synchronized (catalogue.lock()) {
+            CacheOptionsWire.Options replayed;
+            try {
+                replayed = CacheOptionsWire.fromBytes(options, "the log's OPTIONS record of cache id " + cacheId);
+            } catch (IllegalArgumentException e) {
+                throw new WalCorruptedException(e.getMessage(), e);
+            }
+            if (!catalogue.replayOptions(cacheId, replayed)) {
+                throw new WalCorruptedException("an OPTIONS record names cache id " + cacheId
+                        + ", which no earlier record created");
             }
         }
     }

@@ -450,15 +450,18 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     }
 
     @Override
+    public boolean createIndex(String... fields) {
+        Objects.requireNonNull(fields, "fields");
+        services.state().ensureOpen();
+        // Checked as CacheConfig.index checks a declaration (a field blank or repeated is refused).
+        return core.indexes().create(CacheConfig.named(name()).index(fields).indexes().get(0));
+    }
+
+    @Override
     public boolean destroyIndex(String... fields) {
         Objects.requireNonNull(fields, "fields");
         services.state().ensureOpen();
-        return core.indexes().drop(List.of(fields), core::store);
-    }
-
-    /** Adds the indexes of the list this cache lacks, built in the background (getOrCreateCache, the node's file). */
-    void addIndexes(List<List<String>> wanted) {
-        core.indexes().add(wanted, core::store);
+        return core.indexes().destroy(List.of(fields));
     }
 
     private PartitionStore[] allPartitions() {

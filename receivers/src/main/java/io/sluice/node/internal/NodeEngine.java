@@ -184,6 +184,14 @@ public final class NodeEngine implements NodeRuntime {
     }
 
     /**
+     * Installs the tap that sees every write of every partition (a cluster member replicating to backups), in
+     * place of the one before; {@link JournalTap#NONE} removes it. Writes made from then on reach it.
+     */
+    public void journalTap(JournalTap tap) {
+        catalogue.journalTap(tap);
+    }
+
+    /**
      * Calls done (with null, or the log's failure) once every write made so far is durable per the WAL
      * mode: at once without persistence, else on this thread or the log's writer thread (it must not block).
      */
@@ -245,8 +253,8 @@ public final class NodeEngine implements NodeRuntime {
             state.ensureNotClosing();
             NodeCache<Object, Object> existing = catalogue.get(config.name());
             if (existing != null) {
-                throw new IllegalStateException("cache '" + config.name() + "' already exists (with "
-                        + existing.partitions() + " partitions); use Sluice.cache(name) or getOrCreateCache(config)");
+                throw new IllegalStateException("cache '" + config.name() + "' already exists (" + existing.config()
+                        + "); use Sluice.cache(name) or getOrCreateCache(config)");
             }
             return cast(catalogue.create(config));
         }
@@ -259,6 +267,9 @@ public final class NodeEngine implements NodeRuntime {
      * (or of the one {@link NodeConfig#caches()} declares for it). One that could not be put in front of it
      * (the node does not register that store, or it failed to open) is attached here to the store the config
      * names. A config whose store differs from an attached cache's changes nothing (a warning says so).
+     *
+     * @throws IllegalStateException if the cache exists with other backups, write sync mode, reads from backups or
+     *                               indexes than the config's ({@link ExistingCacheCheck})
      */
     @Override
     public <K, V> Cache<K, V> getOrCreateCache(CacheConfig config) {
@@ -274,11 +285,10 @@ public final class NodeEngine implements NodeRuntime {
             }
             if (config.store() != null && existing.storeBridge() == null) {
                 reattachment.attachRecovered(existing, config.store());
-                existing.addIndexes(config.indexes());
                 return cast(existing);
             }
         }
-        existing.addIndexes(config.indexes()); // the config's indexes the cache lacks, built in the background
+        ExistingCacheCheck.requireSameOptions(existing.config(), config, "node '" + id + "'");
         CacheStoreBridge bridge = existing.storeBridge();
         if (config.store() != null && bridge != null && !config.store().equals(bridge.config())) {
             LOG.warn("cache '{}' exists in front of {}; getOrCreateCache asked for {}, which changes nothing (declare a"
@@ -296,6 +306,20 @@ public final class NodeEngine implements NodeRuntime {
     @Override
     public boolean destroyCache(String name) {
         return catalogue.destroy(name);
+    }
+
+    /**
+     * Gives an existing cache the options of {@code config} (backups, write sync mode, reads from backups,
+     * indexes; logged): a cluster member's copy follows the cluster's catalogue. Indexes it had keep their ids.
+     *
+     * @throws io.sluice.CacheNotFoundException if there is no such cache
+     */
+    public void adoptOptions(CacheConfig config) {
+        synchronized (catalogue.lock()) {
+            state.ensureNotClosing();
+            NodeCache<Object, Object> cache = catalogue.nodeCache(config.name());
+            catalogue.changeOptions(cache, catalogue.options(catalogue.idOf(cache)).changedTo(config));
+        }
     }
 
     /** The cache of that name. @throws CacheNotFoundException if there is none */

@@ -12,6 +12,7 @@ import io.sluice.pagestore.internal.checkpoint.Manifest;
 import io.sluice.pagestore.internal.wal.WalFailedException;
 import io.sluice.pagestore.internal.wal.WalReader;
 import io.sluice.pagestore.internal.wal.WriteAheadLog;
+import io.sluice.protocol.internal.CacheOptionsWire;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,12 +92,19 @@ final class NodeRecovery {
         synchronized (catalogue.lock()) {
             binary.importTypes(manifest.types());
             for (Manifest.CacheFiles c : manifest.caches()) {
+                String where = "the checkpoint manifest in " + wal.directory() + " (cache '" + c.name() + "')";
+                CacheOptionsWire.Options options;
+                try {
+                    options = c.options() == null ? CacheOptionsWire.DEFAULTS
+                            : CacheOptionsWire.fromBytes(c.options(), where);
+                } catch (IllegalArgumentException e) {
+                    throw new CheckpointCorruptedException(e.getMessage(), e);
+                }
                 NodeCache<Object, Object> cache = catalogue.restore(
-                        CacheConfig.named(c.name()).withPartitions(c.files().length), c.id());
+                        CacheConfig.named(c.name()).withPartitions(c.files().length), c.id(), options);
                 if (c.store() != null) {
                     try {
-                        cache.storeSlot().await(StoreAttachment.fromBytes(c.store(), "the checkpoint manifest in "
-                                + wal.directory() + " (cache '" + c.name() + "')"), RECOVERING);
+                        cache.storeSlot().await(StoreAttachment.fromBytes(c.store(), where), RECOVERING);
                     } catch (IllegalStateException e) {
                         throw new CheckpointCorruptedException(e.getMessage(), e);
                     }

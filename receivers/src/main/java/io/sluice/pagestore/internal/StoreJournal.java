@@ -44,6 +44,11 @@ public interface StoreJournal {
     /** Writes reported so far (read under the partition's lock, it says whether the partition changed since). */
     long changes();
 
+    /** Whether it records entries at all (a write that must build an entry for it may skip that if not). */
+    default boolean recording() {
+        return this != NONE;
+    }
+
     /** Called before a write: @throws RuntimeException if the journal can take no more records (its cause) */
     void checkWritable();
 }

@@ -82,7 +82,7 @@ public final class StoredEntry {
             }
         }
         StoreJournal journal = store.journal();
-        if (journal != StoreJournal.NONE) { // the log holds whole values: it records the value as it now is
+        if (journal.recording()) { // the log holds whole values: it records the value as it now is
             byte[] value = new byte[valueLength];
             readValue(value, 0);
             journal.entry(key, keyOffset, keyLength, value, 0, valueLength, BatchMode.UPSERT, store.skipsStore());

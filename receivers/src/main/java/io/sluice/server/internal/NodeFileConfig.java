@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.sluice.CacheConfig;
+import io.sluice.WriteSyncMode;
 import io.sluice.EntryProcessor;
 import io.sluice.StreamReceiver;
 import io.sluice.node.NodeConfig;
@@ -22,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,7 +39,9 @@ import java.util.stream.Collectors;
  * {
  *   "host": "127.0.0.1", "port": 10800,
  *   "pageSize": 4096, "dataRegionInitialSize": "256m", "dataRegionMaxSize": "4g", "applyThreads": 2,
- *   "caches": [{"name": "orders", "partitions": 1024, "store": {"name": "pg", "mode": "WRITE_THROUGH"}}],
+ *   "caches": [{"name": "orders", "partitions": 1024, "store": {"name": "pg", "mode": "WRITE_THROUGH"},
+ *               "backups": 1, "writeSync": "FULL_SYNC", "readFromBackup": true,
+ *               "indexes": [["secCode"], ["account", "price"]]}],
  *   "receivers": {"audit": "com.example.AuditReceiver"},
  *   "processors": {"bump": "com.example.BumpProcessor"},
  *   "stores": {"pg": {"jdbc": {"url": "jdbc:postgresql://db/app", "table": "orders"}}},
@@ -198,9 +202,49 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
         }
     }
 
-    /** A cache to create at start, optionally in front of a store of {@code "stores"}. */
+    /**
+     * A cache to create at start, optionally in front of a store of {@code "stores"}, with {@link CacheConfig}'s
+     * options: {@code backups}, {@code writeSync} (a {@link WriteSyncMode} name), {@code readFromBackup} and
+     * {@code indexes} (each index a list of fields).
+     */
     public record CacheEntry(@JsonProperty("name") String name, @JsonProperty("partitions") Integer partitions,
-                             @JsonProperty("store") StoreFileConfig.CacheStoreEntry store) {
+                             @JsonProperty("store") StoreFileConfig.CacheStoreEntry store,
+                             @JsonProperty("backups") Integer backups, @JsonProperty("writeSync") String writeSync,
+                             @JsonProperty("readFromBackup") Boolean readFromBackup,
+                             @JsonProperty("indexes") List<List<String>> indexes) {
+
+        /** A cache with the default options. */
+        public CacheEntry(String name, Integer partitions, StoreFileConfig.CacheStoreEntry store) {
+            this(name, partitions, store, null, null, null, null);
+        }
+
+        /** The config this entry declares. @throws IllegalArgumentException naming the key of a bad value */
+        CacheConfig config(String key) {
+            CacheConfig config = CacheConfig.named(name);
+            config = partitions == null ? config : config.withPartitions(partitions);
+            if (store != null) {
+                config = config.withStore(store.config(key + ".store"));
+            }
+            config = backups == null ? config : config.withBackups(backups);
+            if (writeSync != null) {
+                try {
+                    config = config.withWriteSync(WriteSyncMode.valueOf(writeSync));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("key '" + key + ".writeSync' is " + writeSync + "; it must be"
+                            + " one of " + Arrays.toString(WriteSyncMode.values()), e);
+                }
+            }
+            config = readFromBackup == null ? config : config.withReadFromBackup(readFromBackup);
+            if (indexes != null) {
+                for (List<String> index : indexes) {
+                    if (index == null) {
+                        throw new IllegalArgumentException("key '" + key + ".indexes' holds a null index");
+                    }
+                    config = config.index(index.toArray(String[]::new));
+                }
+            }
+            return config;
+        }
     }
 
     /** No file: every default. */
@@ -374,14 +418,7 @@ public record NodeFileConfig(String host, Integer port, Integer pageSize, Long d
                     throw new IllegalArgumentException("key 'caches[" + i + "].name' is missing");
                 }
                 int index = i;
-                apply("caches[" + index + "]", c, e -> {
-                    CacheConfig config = CacheConfig.named(e.name());
-                    config = e.partitions() == null ? config : config.withPartitions(e.partitions());
-                    if (e.store() != null) {
-                        config = config.withStore(e.store().config("caches[" + index + "].store"));
-                    }
-                    list.add(config);
-                });
+                apply("caches[" + index + "]", c, e -> list.add(e.config("caches[" + index + "]")));
             }
         }
         return list;

@@ -3,8 +3,7 @@ package io.sluice.server.internal;
 import io.netty.buffer.ByteBuf;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
-import io.sluice.CacheStoreConfig;
-import io.sluice.protocol.internal.CacheStoreWire;
+import io.sluice.protocol.internal.CacheCreateWire;
 import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.binary.internal.BinaryContext;
@@ -66,11 +65,10 @@ final class NodeOps {
             case CREATE_CACHE -> {
                 String cache = Wire.readString(in, "cache name");
                 int partitions = Wire.readInt(in, "partitions");
-                boolean ifAbsent = Wire.readByte(in, "if absent") != 0;
-                CacheStoreConfig store = CacheStoreWire.read(in);
+                CacheCreateWire.Tail tail = CacheCreateWire.readTail(in);
+                boolean ifAbsent = tail.ifAbsent();
                 yield () -> {
-                    CacheConfig named = CacheConfig.named(cache).withPartitions(partitions);
-                    CacheConfig config = store == null ? named : named.withStore(store);
+                    CacheConfig config = tail.applyTo(CacheConfig.named(cache).withPartitions(partitions));
                     int n = gate.createCache(node, config, ifAbsent); // a cluster member: cluster-wide
                     return out -> out.writeInt(n);
                 };
@@ -206,7 +204,7 @@ final class NodeOps {
                     return out -> IndexQueryWire.writePage(out, page);
                 };
             }
-            case DESTROY_INDEX -> {
+            case CREATE_INDEX, DESTROY_INDEX -> {
                 String cache = Wire.readString(in, "cache name");
                 int n = Wire.readByte(in, "field count");
                 String[] fields = new String[n];
@@ -214,8 +212,13 @@ final class NodeOps {
                     fields[i] = Wire.readString(in, "field");
                 }
                 yield () -> {
-                    boolean existed = gate.cache(node, cache).destroyIndex(fields);
-                    return out -> out.writeByte(existed ? 1 : 0);
+                    if (gate.clustered()) {
+                        throw new IllegalStateException("cache '" + cache + "' is a cluster's: its indexes are"
+                                + " declared when it is created (CacheConfig.index), not changed afterwards");
+                    }
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
+                    boolean changed = op == Op.CREATE_INDEX ? c.createIndex(fields) : c.destroyIndex(fields);
+                    return out -> out.writeByte(changed ? 1 : 0);
                 };
             }
             default -> throw new Wire.MalformedFrameException("op " + op + " is not served here");

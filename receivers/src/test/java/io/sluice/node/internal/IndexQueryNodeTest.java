@@ -184,7 +184,8 @@ class IndexQueryNodeTest {
         assertThatThrownBy(() -> cache.query(IndexQuery.on("secCode").eq("SBER")))
                 .isInstanceOf(IndexNotFoundException.class);
 
-        node.getOrCreateCache(CacheConfig.named("orders").withPartitions(32).index("secCode"));
+        assertThat(cache.createIndex("secCode")).isTrue();
+        assertThat(cache.createIndex("secCode")).isFalse();
         assertThat(((NodeCache<?, ?>) cache).config().indexes()).containsExactly(List.of("secCode"));
         List<String> seen = new ArrayList<>();
         List<Long> expected = model(orders, o -> o.secCode().equals("SBER"), Comparator.comparing(Order::secCode));

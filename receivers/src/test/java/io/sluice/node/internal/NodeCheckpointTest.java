@@ -2,6 +2,7 @@ package io.sluice.node.internal;
 
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
+import io.sluice.WriteSyncMode;
 import io.sluice.CacheNotFoundException;
 import io.sluice.DataStreamer;
 import io.sluice.node.PersistenceConfig;
@@ -224,5 +225,45 @@ class NodeCheckpointTest {
         assertThat(node.cacheNames()).containsExactlyInAnyOrder("kept", "gone");
         assertThat(contents(node.cache("gone"))).containsExactly(Map.entry(3L, "new"));
         assertThatThrownBy(() -> node.cache("again")).isInstanceOf(CacheNotFoundException.class);
+    }
+    @Test
+    void aCacheKeepsItsOptionsThroughTheLogAndThroughACheckpoint() throws IOException {
+        CacheConfig logged = CacheConfig.named("logged").withPartitions(4).withBackups(2)
+                .withWriteSync(WriteSyncMode.FULL_ASYNC).withReadFromBackup(true).index("secCode")
+                .index("account", "price");
+        CacheConfig checkpointed = CacheConfig.named("checkpointed").withPartitions(2).withBackups(1)
+                .withWriteSync(WriteSyncMode.FULL_SYNC).index("account");
+        node = start(dir);
+        node.createCache(checkpointed);
+        node.createCache(CacheConfig.named("plain").withPartitions(2));
+        node.checkpoint();
+        node.createCache(logged); // after the mark: its CACHE and OPTIONS records are replayed
+        copyDirectoryTo(crashed);
+        node.close();
+        node = null;
+
+        node = start(crashed); // the checkpoint's manifest, then the log
+        assertThat(node.nodeCache("logged").config()).isEqualTo(logged);
+        assertThat(node.nodeCache("checkpointed").config()).isEqualTo(checkpointed);
+        assertThat(node.nodeCache("plain").config()).isEqualTo(CacheConfig.named("plain").withPartitions(2));
+        node.close(); // a last checkpoint: every cache in the manifest now
+        node = start(crashed);
+        assertThat(node.nodeCache("logged").config()).isEqualTo(logged);
+        assertThat(node.nodeCache("checkpointed").config()).isEqualTo(checkpointed);
+    }
+
+    @Test
+    void getOrCreateOfAnExistingCacheWithOtherOptionsIsRefusedNamingBoth() {
+        node = start(dir);
+        CacheConfig created = CacheConfig.named("c").withPartitions(2).withBackups(1);
+        node.createCache(created);
+        assertThat(node.getOrCreateCache(created)).isSameAs(node.cache("c"));
+        assertThatThrownBy(() -> node.getOrCreateCache(created.withWriteSync(WriteSyncMode.FULL_SYNC)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("writeSync PRIMARY_SYNC").hasMessageContaining("writeSync FULL_SYNC");
+        assertThatThrownBy(() -> node.getOrCreateCache(created.index("a")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("indexes [[a]]");
+        assertThatThrownBy(() -> node.createCache(created)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already exists").hasMessageContaining("backups=1");
     }
 }

@@ -307,8 +307,13 @@ final class RemoteCache<K, V> implements Cache<K, V> {
     }
 
     @Override
+    public boolean createIndex(String... fields) {
+        return new RemoteIndexes(name, partitions, nodes, routing, binary).changeIndex(Op.CREATE_INDEX, fields);
+    }
+
+    @Override
     public boolean destroyIndex(String... fields) {
-        return new RemoteIndexes(name, partitions, nodes, routing, binary).destroyIndex(fields);
+        return new RemoteIndexes(name, partitions, nodes, routing, binary).changeIndex(Op.DESTROY_INDEX, fields);
     }
 
     // ---- entry processors ----

@@ -151,23 +151,24 @@ final class RemoteIndexes {
     }
 
     /**
-     * Sent to every node (in a cluster, every member of the map): each drops the index on its partitions.
-     * In a cluster the catalogue keeps the index's declaration (docs/indexes.md).
+     * CREATE_INDEX or DESTROY_INDEX, sent to every node (standalone nodes each hold their part of the cache; a
+     * cluster member refuses both).
+     *
+     * @return whether any node changed
      */
-    boolean destroyIndex(String... fields) {
+    boolean changeIndex(Op op, String... fields) {
         Objects.requireNonNull(fields, "fields");
         List<String> list = List.of(fields);
-        Set<String> targets = new java.util.LinkedHashSet<>(nodes.ids());
-        if (routing.clustered()) {
-            targets.clear();
-            targets.addAll(routing.anyNodes());
+        if (list.isEmpty() || list.size() > 255) {
+            throw new IllegalArgumentException("an index has 1 to 255 fields; got " + list.size());
         }
-        boolean existed = false;
+        List<String> targets = routing.clustered() ? routing.anyNodes() : nodes.ids();
+        boolean changed = false;
         for (String node : targets) {
-            existed |= nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), Op.DESTROY_INDEX,
-                    out -> IndexQueryWire.writeFields(out, name, list)), body -> Wire.readByte(body, "existed") != 0,
+            changed |= nodes.await(nodes.call(node, false, c -> Frames.request(c.alloc(), op,
+                    out -> IndexQueryWire.writeFields(out, name, list)), body -> Wire.readByte(body, "changed") != 0,
                     name));
         }
-        return existed;
+        return changed;
     }
 }

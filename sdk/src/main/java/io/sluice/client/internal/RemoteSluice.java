@@ -2,7 +2,7 @@ package io.sluice.client.internal;
 
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
-import io.sluice.protocol.internal.CacheStoreWire;
+import io.sluice.protocol.internal.CacheCreateWire;
 import io.sluice.DataStreamer;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
@@ -64,8 +64,7 @@ public final class RemoteSluice implements Sluice {
                 nodes.call(node, false, c -> Frames.request(c.alloc(), Op.CREATE_CACHE, out -> {
                     Wire.writeString(out, config.name());
                     out.writeInt(config.partitions());
-                    out.writeByte(ifAbsent ? 1 : 0);
-                    CacheStoreWire.write(out, config.store());
+                    CacheCreateWire.writeTail(out, config, ifAbsent);
                 }), body -> Wire.readInt(body, "partitions"), config.name());
         int partitions = 0;
         if (routing.clustered()) {

@@ -37,6 +37,16 @@ public enum ErrorKind {
      * request timeout.
      */
     NOT_OWNER(11),
+    /**
+     * A backup refused a primary's record: the partition has a newer primary (a higher epoch) than the sender. The
+     * sender stops acknowledging writes to the partition and stops serving it.
+     */
+    STALE_EPOCH(12),
+    /**
+     * The member is not a caught-up follower of the sender for the partition (it does not back it, leads it, or
+     * has not asked to follow): the sender stops counting it for the partition until it asks again.
+     */
+    NOT_FOLLOWING(13),
     /** A query or destroyIndex names fields no index of the cache has ({@code IndexNotFoundException}). */
     UNKNOWN_INDEX(14),
     /** A query's value is not of the indexed field's type ({@code IndexValueTypeException}). */
@@ -67,6 +77,10 @@ public enum ErrorKind {
     public static ErrorKind of(Throwable t) {
         if (t instanceof NotOwnerException) {
             return NOT_OWNER;
+        } else if (t instanceof StaleEpochException) {
+            return STALE_EPOCH;
+        } else if (t instanceof NotFollowingException) {
+            return NOT_FOLLOWING;
         } else if (t instanceof IndexNotFoundException) {
             return UNKNOWN_INDEX;
         } else if (t instanceof IndexValueTypeException) {
@@ -114,6 +128,8 @@ public enum ErrorKind {
             case NULL_ARGUMENT -> new NullPointerException(message);
             case NODE_STOPPING -> new RejectedExecutionException(message);
             case NOT_OWNER -> new NotOwnerException(message);
+            case STALE_EPOCH -> new StaleEpochException(message);
+            case NOT_FOLLOWING -> new NotFollowingException(message);
             case UNKNOWN_INDEX -> new IndexNotFoundException(message);
             case INDEX_VALUE_TYPE -> new IndexValueTypeException(message);
             case FIELD_TYPE_CONFLICT -> new IndexFieldTypeConflictException(message);

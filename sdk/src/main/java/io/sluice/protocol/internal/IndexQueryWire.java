@@ -9,8 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * INDEX_QUERY's request and answer (op 25) and DESTROY_INDEX's request (op 26); {@code docs/protocol.md} has the
- * rows.
+ * INDEX_QUERY's request and answer (op 25) and the body of DESTROY_INDEX and CREATE_INDEX (ops 26, 27);
+ * {@code docs/protocol.md} has the rows.
  *
  * <p>INDEX_QUERY request body:
  * <pre>
@@ -142,7 +142,7 @@ public final class IndexQueryWire {
         return page.more(Wire.readByte(in, "more") != 0);
     }
 
-    /** DESTROY_INDEX's body: string cache, u8 n, n × string field. */
+    /** CREATE_INDEX's and DESTROY_INDEX's body: string cache, u8 n, n × string field. */
     public static void writeFields(ByteBuf out, String cache, List<String> fields) {
         Wire.writeString(out, cache);
         out.writeByte(fields.size());

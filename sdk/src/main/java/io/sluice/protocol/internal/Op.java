@@ -37,10 +37,21 @@ public enum Op {
     PARTITION_SCAN(18),
     /** The node's status for the status command: a JSON document (members, map version, partitions, moves). */
     NODE_STATUS(19),
+    /**
+     * A primary's writes for its backups (issue 27): records of the partitions a member backs, in the order the
+     * primary applied them, with the primary's epoch ({@link ReplicaCodec}). Member to member only.
+     */
+    REPLICATE(20),
+    /** A backup asks a partition's primary to send it the partition's records from now on; answers the epoch. */
+    REPLICA_FOLLOW(21),
+    /** A backup that caught up tells the partition's primary it is in sync (it counts for FULL_SYNC from then). */
+    REPLICA_SYNCED(22),
     /** A page of an index query's entries from the partitions this node serves, merged in index order. */
     INDEX_QUERY(25),
     /** Drops an index of a cache. */
-    DESTROY_INDEX(26);
+    DESTROY_INDEX(26),
+    /** Adds an index to a cache, built in the background. */
+    CREATE_INDEX(27);
 
     private static final Op[] BY_CODE = new Op[256];
 

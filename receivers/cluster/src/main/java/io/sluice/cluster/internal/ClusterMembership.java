@@ -24,6 +24,25 @@ public interface ClusterMembership extends AutoCloseable {
 
     PartitionOwnerLog owners();
 
+    /**
+     * Whether this node's ZooKeeper session is known to be alive: a read on it was answered, confirming this
+     * node's live instance, and that read was sent less than half the session timeout ago (monotonic clock). False
+     * at once when the connection is lost or the session expired, and until the next read is answered. A primary
+     * acknowledges a write only while this is true (checked at the moment it acknowledges): another node can only
+     * have been promoted in its place after its session expired, at least a whole session timeout after the last
+     * read it answered.
+     */
+    boolean leaseValid();
+
+    /**
+     * Raises the replica count of the cluster's partitions (1 primary + backups) to at least {@code replicas};
+     * never lowers it. Helix then places the extra replicas (SLAVE) on other nodes, by the rendezvous order.
+     *
+     * @throws IllegalArgumentException if replicas is not in 1..4
+     * @throws RuntimeException         if ZooKeeper could not be written to
+     */
+    void ensureReplicas(int replicas);
+
     /** Leaves the cluster. Idempotent. */
     @Override
     void close();

@@ -6,7 +6,7 @@ package io.sluice.cluster.internal;
  * <pre>
  * /{cluster}/PROPERTYSTORE/sluice/caches/{encoded name}   a cache's description (the node's encoding)
  * /{cluster}/PROPERTYSTORE/sluice/types                   the binary type metadata (exportTypes form), CAS on version
- * /{cluster}/PROPERTYSTORE/sluice/owners/{partition}      the id of the partition's last owner (UTF-8)
+ * /{cluster}/PROPERTYSTORE/sluice/owners/{partition}      the partition's epoch and last owner (ZkOwnerLog's layout)
  * </pre>
  */
 final class ClusterPaths {

@@ -1,6 +1,10 @@
 package io.sluice.cluster.internal;
 
+import org.apache.helix.AccessOption;
 import org.apache.helix.ConfigAccessor;
+import org.apache.helix.PropertyPathBuilder;
+import org.apache.helix.manager.zk.ZkBaseDataAccessor;
+import org.apache.helix.zookeeper.datamodel.ZNRecord;
 import org.apache.helix.manager.zk.ZKHelixAdmin;
 import org.apache.helix.manager.zk.ZKHelixManager;
 import org.apache.helix.manager.zk.ZKUtil;
@@ -27,6 +31,8 @@ public final class ClusterSetup {
     static final Duration REBALANCE_PERIOD = Duration.ofSeconds(10);
 
     public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** The most backups a partition has (CacheConfig.withBackups allows 0..3). */
+    public static final int MAX_BACKUPS = 3;
 
     private ClusterSetup() {
     }
@@ -41,11 +47,29 @@ public final class ClusterSetup {
      *                                  reached within {@link #CONNECT_TIMEOUT} (the message names the address)
      */
     public static boolean create(String zookeeper, String clusterName, int partitions, Duration rebalanceDelay) {
-        return create(zookeeper, clusterName, partitions, rebalanceDelay, CONNECT_TIMEOUT);
+        return create(zookeeper, clusterName, partitions, rebalanceDelay, 0, CONNECT_TIMEOUT);
+    }
+
+    /**
+     * Creates the cluster with {@code 1 + backups} replicas per partition; for an existing cluster with the same
+     * partition count, raises its replica count to that if it is lower (never lowers it) and returns false.
+     *
+     * @return true if created, false if it existed already
+     * @throws IllegalArgumentException if partitions is not in 1..32767, backups not in 0..{@value #MAX_BACKUPS}
+     *                                  or the delay is negative
+     * @throws IllegalStateException    if the cluster exists with another partition count, or ZooKeeper cannot be
+     *                                  reached within {@link #CONNECT_TIMEOUT} (the message names the address)
+     */
+    public static boolean create(String zookeeper, String clusterName, int partitions, Duration rebalanceDelay,
+                                 int backups) {
+        return create(zookeeper, clusterName, partitions, rebalanceDelay, backups, CONNECT_TIMEOUT);
     }
 
     static boolean create(String zookeeper, String clusterName, int partitions, Duration rebalanceDelay,
-                          Duration timeout) {
+                          int backups, Duration timeout) {
+        if (backups < 0 || backups > MAX_BACKUPS) {
+            throw new IllegalArgumentException("backups is " + backups + "; a cluster has 0.." + MAX_BACKUPS);
+        }
         if (partitions < 1 || partitions > Short.MAX_VALUE) {
             throw new IllegalArgumentException("partitions is " + partitions + "; a cluster has 1.."
                     + Short.MAX_VALUE + " partitions");
@@ -64,6 +88,7 @@ public final class ClusterSetup {
                                 + " exists with " + existing.getNumPartitions() + " partitions, not " + partitions
                                 + "; the partition count is fixed when a cluster is created");
                     }
+                    raiseReplicas(zk, clusterName, 1 + backups);
                     return false;
                 }
             } else {
@@ -89,7 +114,7 @@ public final class ClusterSetup {
             admin.addResource(clusterName, ClusterPaths.RESOURCE, partitions, ClusterPaths.STATE_MODEL,
                     IdealState.RebalanceMode.FULL_AUTO.name());
             // Without rebalance() the ideal state names no partitions and no external view ever appears.
-            admin.rebalance(clusterName, ClusterPaths.RESOURCE, 1);
+            admin.rebalance(clusterName, ClusterPaths.RESOURCE, 1 + backups);
             IdealState ideal = admin.getResourceIdealState(clusterName, ClusterPaths.RESOURCE);
             ideal.setRebalanceStrategy(RendezvousPlacement.class.getName());
             ideal.setMinActiveReplicas(0);
@@ -99,6 +124,51 @@ public final class ClusterSetup {
             return true;
         } finally {
             zk.close();
+        }
+    }
+
+    /**
+     * Raises the resource's replica count to {@code replicas} if it is lower; never lowers it. A compare-and-set on
+     * the ideal state's version, so that nodes raising it at once (caches created on two nodes) all take effect.
+     *
+     * @throws IllegalArgumentException if replicas is not in 1..1 + {@value #MAX_BACKUPS}
+     * @throws IllegalStateException    if the cluster has no resource
+     */
+    static void raiseReplicas(HelixZkClient zk, String clusterName, int replicas) {
+        if (replicas < 1 || replicas > 1 + MAX_BACKUPS) {
+            throw new IllegalArgumentException("replicas is " + replicas + "; a partition has 1.." + (1 + MAX_BACKUPS)
+                    + " (a primary and up to " + MAX_BACKUPS + " backups)");
+        }
+        String path = PropertyPathBuilder.idealState(clusterName, ClusterPaths.RESOURCE);
+        ZkBaseDataAccessor<ZNRecord> accessor = new ZkBaseDataAccessor<>(zk);
+        ZNRecord now = accessor.get(path, null, AccessOption.PERSISTENT);
+        if (now == null) {
+            throw new IllegalStateException("cluster '" + clusterName + "' has no resource "
+                    + ClusterPaths.RESOURCE + "; create it first (create-cluster)");
+        }
+        if (replicas(now) >= replicas) {
+            return;
+        }
+        boolean written = accessor.update(path, current -> {
+            if (current == null || replicas(current) >= replicas) {
+                return current;
+            }
+            IdealState ideal = new IdealState(current);
+            ideal.setReplicas(Integer.toString(replicas));
+            return ideal.getRecord();
+        }, AccessOption.PERSISTENT);
+        if (!written) {
+            throw new IllegalStateException("could not raise the replicas of cluster '" + clusterName + "' to "
+                    + replicas);
+        }
+    }
+
+    /** The resource's replica count (1 if the ideal state names none). */
+    static int replicas(ZNRecord idealState) {
+        try {
+            return Integer.parseInt(new IdealState(idealState).getReplicas());
+        } catch (NumberFormatException e) {
+            return 1;
         }
     }
 

@@ -40,6 +40,7 @@ public final class HelixMembership implements ClusterMembership {
     private final HelixZkClient store;
     private final ScheduledExecutorService sessionTimer;
     private final SessionWatch session;
+    private final SessionLease lease;
     private final MembershipManager manager;
     private final PartitionStateModel.Factory models;
     private final MapView view;
@@ -63,7 +64,12 @@ public final class HelixMembership implements ClusterMembership {
         });
         this.session = new SessionWatch(settings.nodeId(), settings.sessionTimeout(), sessionTimer,
                 roles::sessionLost, this::reinstate);
-        this.manager = MembershipManager.create(settings, session::stateChanged);
+        this.lease = new SessionLease(settings.nodeId(), paths.liveInstance(settings.nodeId()), this::zooKeeper,
+                settings.sessionTimeout());
+        this.manager = MembershipManager.create(settings, state -> {
+            lease.stateChanged(state);
+            session.stateChanged(state);
+        });
         manager.getStateMachineEngine().registerStateModelFactory(ClusterPaths.STATE_MODEL, models);
     }
 
@@ -110,6 +116,7 @@ public final class HelixMembership implements ClusterMembership {
         } catch (Exception e) {
             throw new IllegalStateException(failed(e), e);
         }
+        lease.start();
         routing = new RoutingTableProvider(manager, PropertyType.EXTERNALVIEW, false, 0);
         routing.addRoutingTableChangeListener(view, null);
         view.update(routing.getRoutingTableSnapshot());
@@ -147,6 +154,23 @@ public final class HelixMembership implements ClusterMembership {
         return owners;
     }
 
+    @Override
+    public boolean leaseValid() {
+        return lease.valid();
+    }
+
+    @Override
+    public void ensureReplicas(int replicas) {
+        ClusterSetup.raiseReplicas(store, settings.clusterName(), replicas);
+    }
+
+    /** The ZooKeeper handle of this node's Helix session now, or null before it connected. */
+    org.apache.zookeeper.ZooKeeper zooKeeper() {
+        // null until the manager exists (the lease's thread starts after it is made)
+        MembershipManager m = manager;
+        return m == null ? null : m.zooKeeper();
+    }
+
     /**
      * Leaves the cluster: the session ends at once, so the leader sees the node gone (its partitions wait out the
      * rebalance delay, then move). Idempotent.
@@ -157,6 +181,7 @@ public final class HelixMembership implements ClusterMembership {
             return;
         }
         closed = true;
+        lease.close();
         session.close();
         if (routing != null) {
             routing.shutdown();

@@ -1,5 +1,6 @@
 package io.sluice.cluster.internal;
 
+import io.sluice.affinity.internal.RendezvousAffinity;
 import io.sluice.protocol.internal.ClusterMap;
 import org.apache.helix.api.listeners.RoutingTableChangeListener;
 import org.apache.helix.model.ExternalView;
@@ -21,7 +22,8 @@ import java.util.function.Consumer;
  * The node's spectator view: each routing table snapshot Helix's {@code RoutingTableProvider} delivers (after an
  * external view, live instance or instance config change) becomes a {@link ClusterMap}: members = the live
  * instances with the host and port of their InstanceConfig, sorted by id; a partition's owner = its MASTER in the
- * external view if that is a member; version = the external view znode's version (-1 before it exists).
+ * external view if that is a member; its backups = its members in SLAVE state in the external view, in rendezvous
+ * order ({@link RendezvousAffinity#ranked}); version = the external view znode's version (-1 before it exists).
  * Listeners hear of a map only when it differs from the last one, on the provider's thread.
  */
 final class MapView implements RoutingTableChangeListener {
@@ -99,21 +101,41 @@ final class MapView implements RoutingTableChangeListener {
         if (view == null) {
             return new ClusterMap(-1, members, owners);
         }
+        int[][] backups = new int[partitions][];
+        List<String> slaves = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             Map<String, String> states = view.getStateMap(ClusterPaths.partitionName(p));
             if (states == null) {
                 continue;
             }
+            slaves.clear();
             for (Map.Entry<String, String> e : states.entrySet()) {
+                Integer i = index.get(e.getKey());
+                if (i == null) {
+                    continue;
+                }
                 if ("MASTER".equals(e.getValue())) {
-                    Integer i = index.get(e.getKey());
-                    if (i != null) {
-                        owners[p] = i;
-                    }
+                    owners[p] = i;
+                } else if ("SLAVE".equals(e.getValue())) {
+                    slaves.add(e.getKey());
                 }
             }
+            backups[p] = backupIndexes(p, slaves, index);
         }
-        return new ClusterMap(view.getStat().getVersion(), members, owners);
+        return new ClusterMap(view.getStat().getVersion(), members, owners, backups);
+    }
+
+    /** The members' indexes of a partition's SLAVEs, in rendezvous order. */
+    private static int[] backupIndexes(int partition, List<String> slaves, Map<String, Integer> index) {
+        if (slaves.isEmpty()) {
+            return null;
+        }
+        List<String> ranked = slaves.size() == 1 ? slaves : RendezvousAffinity.ranked(partition, slaves);
+        int[] indexes = new int[ranked.size()];
+        for (int i = 0; i < indexes.length; i++) {
+            indexes[i] = index.get(ranked.get(i));
+        }
+        return indexes;
     }
 
     /** The member a live instance is, or null if its config names no address (not a Sluice node). */

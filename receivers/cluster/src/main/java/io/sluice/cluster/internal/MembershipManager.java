@@ -4,7 +4,10 @@ import org.apache.helix.InstanceType;
 import org.apache.helix.SystemPropertyKeys;
 import org.apache.helix.controller.pipeline.Pipeline;
 import org.apache.helix.manager.zk.ZKHelixManager;
+import org.apache.helix.zookeeper.zkclient.ZkClient;
+import org.apache.helix.zookeeper.zkclient.ZkConnection;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
+import org.apache.zookeeper.ZooKeeper;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -45,6 +48,17 @@ final class MembershipManager extends ZKHelixManager {
                 restore(SystemPropertyKeys.ZK_CONNECTION_TIMEOUT, oldConnect);
             }
         }
+    }
+
+    /**
+     * The ZooKeeper handle of this manager's session now (a new one after an expiry), or null before it connected
+     * or if Helix's client is not the ZkClient of Helix 2.0.1 (the lease then never holds: see HelixMembershipTest).
+     */
+    ZooKeeper zooKeeper() {
+        if (_zkclient instanceof ZkClient client && client.getConnection() instanceof ZkConnection connection) {
+            return connection.getZookeeper();
+        }
+        return null;
     }
 
     @Override

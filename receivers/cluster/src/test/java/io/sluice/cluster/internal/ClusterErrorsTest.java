@@ -68,7 +68,7 @@ class ClusterErrorsTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(SESSION.plusSeconds(3));
 
         start = System.nanoTime();
-        assertThatThrownBy(() -> ClusterSetup.create(address, "c", 8, Duration.ZERO, SESSION))
+        assertThatThrownBy(() -> ClusterSetup.create(address, "c", 8, Duration.ZERO, 0, SESSION))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("cannot reach ZooKeeper at " + address);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(SESSION.plusSeconds(3));

@@ -3,6 +3,7 @@ package io.sluice.node.internal.cluster;
 import io.sluice.CacheConfig;
 import io.sluice.CacheNotFoundException;
 import io.sluice.cluster.internal.ClusterCatalogue;
+import io.sluice.node.internal.ExistingCacheCheck;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
 import org.slf4j.Logger;
@@ -99,7 +100,10 @@ final class CatalogueSync {
         }
     }
 
-    /** The cache as described, created here if missing, re-created if it has another partition count. */
+    /**
+     * The cache as described, created here if missing, re-created if it has another partition count, given the
+     * cluster's options if it has others (the catalogue is the truth).
+     */
     private NodeCache<Object, Object> ensureLocal(CacheConfig config) {
         NodeCache<Object, Object> existing = localOrNull(config.name());
         if (existing != null && existing.partitions() != config.partitions()) {
@@ -107,6 +111,10 @@ final class CatalogueSync {
                     + " and the cache created with the cluster's count", config.name(), existing.partitions(),
                     config.partitions());
             node.destroyCache(config.name());
+        } else if (existing != null && !ExistingCacheCheck.sameOptions(existing.config(), config)) {
+            LOG.warn("cache '{}' is {} on this node and {} in the cluster: this node's copy takes the cluster's"
+                    + " options", config.name(), existing.config(), config);
+            node.adoptOptions(config);
         }
         node.getOrCreateCache(config);
         return node.nodeCache(config.name());
@@ -127,7 +135,8 @@ final class CatalogueSync {
      * @param ifAbsent false to refuse a cache the cluster has already
      * @return the cache on this node (the cluster's, if one existed: its config may differ from the one asked for)
      * @throws IllegalArgumentException if the config asks for another partition count than the cluster's
-     * @throws IllegalStateException    if {@code ifAbsent} is false and the cluster has the cache
+     * @throws IllegalStateException    if {@code ifAbsent} is false and the cluster has the cache, or it has the
+     *                                  cache with other options ({@link ExistingCacheCheck})
      */
     NodeCache<Object, Object> create(CacheConfig config, boolean ifAbsent) {
         CacheConfig cluster = withClusterPartitions(config);
@@ -140,7 +149,9 @@ final class CatalogueSync {
                         + " getOrCreateCache(config)");
             }
             byte[] stored = existing != null ? existing : catalogue.putCacheIfAbsent(cluster.name(), description);
-            return ensureLocal(CacheDescription.decode(stored));
+            CacheConfig inCluster = CacheDescription.decode(stored);
+            ExistingCacheCheck.requireSameOptions(inCluster, cluster, "the cluster");
+            return ensureLocal(inCluster);
         }
     }
 

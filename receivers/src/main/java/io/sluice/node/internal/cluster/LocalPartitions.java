@@ -85,9 +85,17 @@ final class LocalPartitions {
      * @return the entries removed
      */
     long clear(int partition) {
+        return clear(partition, name -> true);
+    }
+
+    /** {@link #clear(int)} of some of the caches only. */
+    long clear(int partition, java.util.function.Predicate<String> caches) {
         long removed = 0;
         GrowableBuffer batch = new GrowableBuffer(64 * 1024);
         for (String name : node.cacheNames()) {
+            if (!caches.test(name)) {
+                continue;
+            }
             PartitionStore store = store(name, partition);
             if (store == null) {
                 continue;
@@ -141,6 +149,15 @@ final class LocalPartitions {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the node's log", e);
+        }
+    }
+
+    /** Whether the cache is here and kept on its partitions' backups (backups >= 1). */
+    boolean replicated(String cache) {
+        try {
+            return node.nodeCache(cache).config().backups() >= 1;
+        } catch (CacheNotFoundException gone) {
+            return false;
         }
     }
 

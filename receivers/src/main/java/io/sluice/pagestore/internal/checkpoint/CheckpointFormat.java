@@ -37,7 +37,8 @@ import java.util.zip.CRC32C;
  * <pre>
  * offset  size  meaning
  * 0       8     magic "SLUICECP"
- * 8       4     format version (2; version 1, without store attachments, is still read)
+ * 8       4     format version (3; version 2, without cache options, and 1, without store attachments either,
+ *               are still read)
  * 12      8     checkpoint number
  * 20      8     mark: the log position replay starts from
  * 28      4     next cache id
@@ -46,7 +47,9 @@ import java.util.zip.CRC32C;
  *                 4 cache id, 4 partitions P, 2 name length U, U bytes name (UTF-8),
  *                 P x 8: checkpoint number of the partition's file (0: the partition was empty),
  *                 4 attachment length A (0: no store), A bytes: the cache's store attachment in the
- *                 CacheStoreWire layout (version 2 only)
+ *                 CacheStoreWire layout (version 2 on),
+ *                 4 options length O (0: the default options), O bytes: the cache's options in the
+ *                 CacheOptionsWire layout (backups, write sync, reads from backups, indexes; version 3 on)
  * ..      4     CRC32C of every byte before
  * </pre>
  */
@@ -54,9 +57,11 @@ public final class CheckpointFormat {
 
     static final long PARTITION_MAGIC = 0x534C5549_43455046L; // "SLUICEPF"
     static final long MANIFEST_MAGIC = 0x534C5549_43454350L; // "SLUICECP"
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     /** The manifest version before store attachments: read, never written. */
     static final int VERSION_WITHOUT_STORES = 1;
+    /** The first manifest version with cache options (version 2, with store attachments only, is still read). */
+    static final int VERSION_WITH_OPTIONS = 3;
     static final int PARTITION_VERSION = 2;
     static final int PARTITION_HEADER = 40;
     static final int BLOCK_HEADER = 16;

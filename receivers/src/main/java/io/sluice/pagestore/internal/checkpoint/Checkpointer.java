@@ -59,8 +59,16 @@ public final class Checkpointer implements AutoCloseable {
     public record Catalogue(long mark, int nextCacheId, byte[] types, List<CacheStores> caches) {
     }
 
-    /** A cache's id, name, partitions and store attachment (CacheStoreWire layout; null if none). */
-    public record CacheStores(int id, String name, PartitionStore[] stores, byte[] store) {
+    /**
+     * A cache's id, name, partitions, store attachment (CacheStoreWire layout; null if none) and options
+     * (CacheOptionsWire layout; null if the defaults).
+     */
+    public record CacheStores(int id, String name, PartitionStore[] stores, byte[] store, byte[] options) {
+
+        /** A cache with the default options. */
+        public CacheStores(int id, String name, PartitionStore[] stores, byte[] store) {
+            this(id, name, stores, store, null);
+        }
     }
 
     /**
@@ -196,7 +204,7 @@ public final class Checkpointer implements AutoCloseable {
                 numbers[p] = after[p].number();
             }
             next.put(cache.id(), after);
-            caches.add(new Manifest.CacheFiles(cache.id(), cache.name(), numbers, cache.store()));
+            caches.add(new Manifest.CacheFiles(cache.id(), cache.name(), numbers, cache.store(), cache.options()));
         }
         beforeManifest.run();
         wal.sync(catalogue.mark());

@@ -28,9 +28,15 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
      * A cache in a checkpoint.
      *
      * @param files for each partition, the number of the checkpoint whose file holds it (0: empty, no file)
-     * @param store the cache's store attachment (CacheStoreWire layout), or null if it has none
+     * @param store   the cache's store attachment (CacheStoreWire layout), or null if it has none
+     * @param options the cache's options (CacheOptionsWire layout), or null if they are the defaults
      */
-    public record CacheFiles(int id, String name, long[] files, byte[] store) {
+    public record CacheFiles(int id, String name, long[] files, byte[] store, byte[] options) {
+
+        /** A cache with the default options. */
+        public CacheFiles(int id, String name, long[] files, byte[] store) {
+            this(id, name, files, store, null);
+        }
     }
 
     /** The manifest in the directory, or null if there is none. @throws CheckpointCorruptedException if damaged */
@@ -50,7 +56,7 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
             long magic = in.getLong();
             int version = in.getInt();
             if (magic != CheckpointFormat.MANIFEST_MAGIC
-                    || (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_WITHOUT_STORES)) {
+                    || version < CheckpointFormat.VERSION_WITHOUT_STORES || version > CheckpointFormat.VERSION) {
                 throw new CheckpointCorruptedException(file + " position 0: bad manifest magic or version " + version);
             }
             long number = in.getLong();
@@ -76,7 +82,15 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
                         in.get(store);
                     }
                 }
-                caches.add(new CacheFiles(id, new String(name, StandardCharsets.UTF_8), files, store));
+                byte[] options = null;
+                if (version >= CheckpointFormat.VERSION_WITH_OPTIONS) {
+                    int length = in.getInt();
+                    if (length > 0) {
+                        options = new byte[length];
+                        in.get(options);
+                    }
+                }
+                caches.add(new CacheFiles(id, new String(name, StandardCharsets.UTF_8), files, store, options));
             }
             return new Manifest(number, mark, nextCacheId, types, caches);
         } catch (BufferUnderflowException | NegativeArraySizeException e) {
@@ -88,8 +102,8 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
     void write(Path directory) throws IOException {
         int size = 44 + types.length;
         for (CacheFiles c : caches) {
-            size += 14 + c.name().getBytes(StandardCharsets.UTF_8).length + 8 * c.files().length
-                    + (c.store() == null ? 0 : c.store().length);
+            size += 18 + c.name().getBytes(StandardCharsets.UTF_8).length + 8 * c.files().length
+                    + (c.store() == null ? 0 : c.store().length) + (c.options() == null ? 0 : c.options().length);
         }
         ByteBuffer out = ByteBuffer.allocate(size);
         out.putLong(CheckpointFormat.MANIFEST_MAGIC).putInt(CheckpointFormat.VERSION).putLong(number).putLong(mark)
@@ -104,6 +118,11 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
                 out.putInt(0);
             } else {
                 out.putInt(c.store().length).put(c.store());
+            }
+            if (c.options() == null) {
+                out.putInt(0);
+            } else {
+                out.putInt(c.options().length).put(c.options());
             }
         }
         out.putInt(CheckpointFormat.crc(out.array(), 0, out.position()));

@@ -26,7 +26,7 @@ import java.util.zip.CRC32C;
  * 0       4     body length L (bytes from offset 12)
  * 4       4     ~L (bitwise not of L: a damaged length is caught before it is trusted)
  * 8       4     CRC32C of the body
- * 12      1     record type: 1 TYPES, 2 CACHE, 3 BATCH, 4 DROP, 5 STORE
+ * 12      1     record type: 1 TYPES, 2 CACHE, 3 BATCH, 4 DROP, 5 STORE, 6 OPTIONS
  * 13      L-1   the type's fields, below
  * </pre>
  * <pre>
@@ -57,6 +57,12 @@ import java.util.zip.CRC32C;
  * 13      4     cache id
  * 17      L-5   the attachment in the CacheStoreWire layout (store name, write mode, read-through,
  *               write-behind settings), the bytes a CREATE_CACHE request carries
+ *
+ * OPTIONS (a cache's options are now these: logged right after its CACHE record when some option is not its
+ *          default, and whenever they change; a cache with no OPTIONS record has the defaults)
+ * 13      4     cache id
+ * 17      L-5   the options in the CacheOptionsWire layout (backups, write sync mode, reads from backups, the
+ *               indexes with their ids), the bytes a CREATE_CACHE request carries
  * </pre>
  * A record never spans two segments. Replaying a BATCH record is {@code PartitionStore.applyBatch(entries,
  * mode)}: the same operation on the same bytes.
@@ -73,6 +79,7 @@ public final class WalFormat {
     static final byte BATCH = 3;
     static final byte DROP = 4;
     static final byte STORE = 5;
+    static final byte OPTIONS = 6;
 
     /** Bytes of a BATCH body before its entries. */
     static final int BATCH_FIXED = 15;

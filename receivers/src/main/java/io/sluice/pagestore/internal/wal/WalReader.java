@@ -59,6 +59,9 @@ public final class WalReader {
         /** A cache was put in front of a store: the attachment, in the CacheStoreWire layout. */
         void store(int cacheId, byte[] attachment);
 
+        /** A cache's options are now these (CacheOptionsWire layout); a cache without such a record has defaults. */
+        void options(int cacheId, byte[] options);
+
         /** A cache was destroyed: every earlier record of it must be applied before it goes. */
         void drop(int cacheId);
 
@@ -209,6 +212,12 @@ public final class WalReader {
                 byte[] attachment = new byte[in.remaining()];
                 in.get(attachment);
                 handler.store(cacheId, attachment);
+            }
+            case WalFormat.OPTIONS -> {
+                int cacheId = in.getInt();
+                byte[] options = new byte[in.remaining()];
+                in.get(options);
+                handler.options(cacheId, options);
             }
             default -> throw new WalCorruptedException("unknown record type " + type);
         }

@@ -172,6 +172,16 @@ public final class WriteAheadLog implements AutoCloseable {
         buffer.append(fixed, attachment, 0, attachment.length, null, 0, 0);
     }
 
+    /** Logs a cache's options (the CacheOptionsWire layout): replay gives the cache these from here on. */
+    public void appendOptions(int cacheId, byte[] options) {
+        if (recovering) {
+            return;
+        }
+        ByteBuffer fixed = FIXED.get().clear();
+        fixed.put(WalFormat.OPTIONS).putInt(cacheId);
+        buffer.append(fixed, options, 0, options.length, null, 0, 0);
+    }
+
     /**
      * Logs one store write of a batch: the batch's entry bytes as they are ({@code skipStore}: a streamer's
      * skipStore batch, flagged so that recovery leaves its keys out of the store's queue).

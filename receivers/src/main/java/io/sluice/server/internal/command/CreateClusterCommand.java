@@ -13,9 +13,10 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code sluice-node.jar create-cluster --zookeeper HOST:PORT --name NAME [--partitions 1024]
- * [--rebalance-delay 60s]}: makes the cluster its nodes then join (Helix's structure in ZooKeeper, one resource of
- * P partitions placed by rendezvous hashing, the rebalance delay). Running it again for an existing cluster with the
- * same partition count changes nothing; another count is refused (it is fixed at creation).
+ * [--rebalance-delay 60s] [--backups 0]}: makes the cluster its nodes then join (Helix's structure in ZooKeeper, one
+ * resource of P partitions with 1 + backups replicas placed by rendezvous hashing, the rebalance delay). Running it
+ * again for an existing cluster with the same partition count changes nothing but raising its replicas to
+ * 1 + backups (never lowering them); another count is refused (it is fixed at creation).
  */
 @Command(name = "create-cluster", mixinStandardHelpOptions = true,
         description = "Creates a cluster in ZooKeeper for nodes to join.")
@@ -45,6 +46,11 @@ public final class CreateClusterCommand implements Callable<Integer> {
                     + " others (default: ${DEFAULT-VALUE}).")
     Duration rebalanceDelay;
 
+    @Option(names = "--backups", paramLabel = "N", defaultValue = "0",
+            description = "Backups of each partition from the start (0.." + ClusterSetup.MAX_BACKUPS + "; default:"
+                    + " ${DEFAULT-VALUE}); a cache created with more backups raises it.")
+    int backups;
+
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
@@ -60,9 +66,14 @@ public final class CreateClusterCommand implements Callable<Integer> {
                     + Short.MAX_VALUE);
             return 2;
         }
+        if (backups < 0 || backups > ClusterSetup.MAX_BACKUPS) {
+            err.println("create-cluster: --backups is " + backups + "; it must be between 0 and "
+                    + ClusterSetup.MAX_BACKUPS);
+            return 2;
+        }
         boolean created;
         try {
-            created = ClusterSetup.create(zookeeper.replace(" ", ""), name, partitions, rebalanceDelay);
+            created = ClusterSetup.create(zookeeper.replace(" ", ""), name, partitions, rebalanceDelay, backups);
         } catch (IllegalStateException | IllegalArgumentException e) {
             err.println("create-cluster: " + e.getMessage());
             return 2;
@@ -71,8 +82,9 @@ public final class CreateClusterCommand implements Callable<Integer> {
         out.println(created
                 ? "created cluster '" + name + "' at " + zookeeper + ": " + partitions + " partitions, rebalance"
                         + " delay " + (rebalanceDelay.toMillis() % 1000 == 0 ? rebalanceDelay.toSeconds() + " s"
-                        : rebalanceDelay.toMillis() + " ms")
-                : "cluster '" + name + "' exists at " + zookeeper + " with " + partitions + " partitions: unchanged");
+                        : rebalanceDelay.toMillis() + " ms") + ", " + backups + " backups"
+                : "cluster '" + name + "' exists at " + zookeeper + " with " + partitions + " partitions: unchanged"
+                        + (backups > 0 ? " (replicas raised to " + (1 + backups) + " if they were fewer)" : ""));
         out.flush();
         return 0;
     }

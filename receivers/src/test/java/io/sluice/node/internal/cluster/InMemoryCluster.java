@@ -29,6 +29,8 @@ final class InMemoryCluster {
     private final Map<String, Member> members = new LinkedHashMap<>();
     private final String[] owners;
     private final Map<Integer, String> ownerLog = new ConcurrentHashMap<>();
+    private final Map<Integer, Long> epochs = new ConcurrentHashMap<>();
+    private volatile int replicas = 1;
     private final Map<String, byte[]> caches = new ConcurrentHashMap<>();
     /** Partitions whose owner log ignores records for now, with the record held back. */
     private final Map<Integer, String> heldRecords = new ConcurrentHashMap<>();
@@ -285,12 +287,32 @@ final class InMemoryCluster {
         }
 
         @Override
-        public void recordOwner(int partition, String nodeId) {
+        public long recordOwner(int partition, String nodeId) {
+            long epoch = epochs.merge(partition, 1L, Long::sum);
             if (held.contains(partition)) {
                 heldRecords.put(partition, nodeId);
-                return;
+                return epoch;
             }
             ownerLog.put(partition, nodeId);
+            return epoch;
+        }
+
+        @Override
+        public long epoch(int partition) {
+            return epochs.getOrDefault(partition, 0L);
+        }
+
+        /** Members of this cluster never lose ZooKeeper. */
+        @Override
+        public boolean leaseValid() {
+            return true;
+        }
+
+        @Override
+        public void ensureReplicas(int count) {
+            synchronized (InMemoryCluster.this) {
+                replicas = Math.max(replicas, count);
+            }
         }
     }
 }

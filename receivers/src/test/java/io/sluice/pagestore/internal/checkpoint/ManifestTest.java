@@ -40,6 +40,39 @@ class ManifestTest {
     }
 
     @Test
+    void cacheOptionsReadBackAsWrittenAndAbsentOnesAsNull() throws IOException {
+        byte[] options = {1, 0, 1, 0, 1, 1, 0, 0, 1, 0, 1, 'a'};
+        new Manifest(2, 0, 2, new byte[0], List.of(
+                new Manifest.CacheFiles(0, "orders", new long[] {2}, null, options),
+                new Manifest.CacheFiles(1, "plain", new long[] {0}, null, null))).write(dir);
+
+        Manifest read = Manifest.read(dir);
+        assertThat(read.caches().get(0).options()).containsExactly(options);
+        assertThat(read.caches().get(0).store()).isNull();
+        assertThat(read.caches().get(1).options()).isNull();
+    }
+
+    @Test
+    void aVersion2ManifestWrittenBeforeCacheOptionsStillReads() throws IOException {
+        byte[] name = "orders".getBytes(StandardCharsets.UTF_8);
+        byte[] attachment = {0, 2, 'p', 'g'};
+        ByteBuffer out = ByteBuffer.allocate(200);
+        out.putLong(CheckpointFormat.MANIFEST_MAGIC).putInt(2).putLong(5)
+                .putLong(512).putInt(1).putInt(0).putInt(1)
+                .putInt(0).putInt(1).putShort((short) name.length).put(name).putLong(5)
+                .putInt(attachment.length).put(attachment);
+        out.putInt(CheckpointFormat.crc(out.array(), 0, out.position()));
+        Files.write(dir.resolve(CheckpointFormat.MANIFEST), java.util.Arrays.copyOf(out.array(), out.position()));
+
+        Manifest read = Manifest.read(dir);
+        assertThat(read.caches()).singleElement().satisfies(c -> {
+            assertThat(c.files()).containsExactly(5);
+            assertThat(c.store()).containsExactly(attachment);
+            assertThat(c.options()).isNull();
+        });
+    }
+
+    @Test
     void aVersion1ManifestWrittenBeforeStoreAttachmentsStillReads() throws IOException {
         byte[] name = "orders".getBytes(StandardCharsets.UTF_8);
         ByteBuffer out = ByteBuffer.allocate(200);

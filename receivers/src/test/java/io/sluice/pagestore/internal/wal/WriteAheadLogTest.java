@@ -61,6 +61,11 @@ class WriteAheadLogTest {
         }
 
         @Override
+        public void options(int cacheId, byte[] options) {
+            seen.add("options " + cacheId + " " + java.util.HexFormat.of().formatHex(options));
+        }
+
+        @Override
         public void batch(int cacheId, int partition, BatchMode mode, boolean partial, boolean skipStore,
                           EntryBatch entries) {
             StringBuilder s = new StringBuilder("batch " + cacheId + "/" + partition + " " + mode + (partial ? " partial" : "")
@@ -125,6 +130,20 @@ class WriteAheadLogTest {
         assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders", "store 0 attachment",
                 "batch 0/3 INSERT_IF_ABSENT a=1 b=2", "batch 0/4 UPSERT k=v", "batch 0/3 UPSERT a=-");
         assertThat(summary.dropped()).isNull();
+    }
+
+    @Test
+    void anOptionsRecordReplaysWithItsBytesAfterItsCache() {
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
+            wal.appendCache(0, 8, "orders");
+            wal.appendOptions(0, new byte[]{1, 0, 1, 0, 0, 0});
+            wal.appendBatch(0, 3, BatchMode.INSERT_IF_ABSENT, false, false, batch("a", "1"));
+            wal.awaitDurable(wal.end());
+        }
+        Recorder replay = new Recorder();
+        new WalReader(dir).replay(replay);
+        assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders", "options 0 010001000000",
+                "batch 0/3 INSERT_IF_ABSENT a=1");
     }
 
     @Test
