@@ -152,6 +152,49 @@ class RemoteIndexQueryTest {
         }
     }
 
+    /**
+     * Every node holds every entry (streamed into each embedded), so whichever member the map names has what the
+     * query needs; the map changes in the middle of the query: the members refuse the partitions they lost
+     * (NOT_OWNER) and the query goes on with the new owners after the last index key it returned.
+     */
+    @Test
+    void aQueryGoesOnAfterThePartitionsMoveInTheMiddleOfIt() {
+        try (Sluice client = start(3, true)) {
+            Map<Long, Order> orders = new LinkedHashMap<>();
+            Random random = new Random(5);
+            for (long k = 0; k < 20_000; k++) {
+                orders.put(k, new Order(CODES[random.nextInt(CODES.length)], "A" + random.nextInt(20), 1.0, k));
+            }
+            for (NodeEngine node : engines) {
+                try (DataStreamer<Long, Order> s = node.dataStreamer("orders")) {
+                    orders.forEach(s::addData);
+                }
+            }
+            List<Long> expected = model(orders, o -> o.secCode().equals("SBER"), Comparator.comparing(Order::secCode));
+            List<Long> got = new ArrayList<>();
+            int refusedBefore = cluster.refusals.get();
+            try (Stream<Map.Entry<Long, Order>> s = client.<Long, Order>cache("orders")
+                    .query(IndexQuery.on("secCode").eq("SBER"))) {
+                var it = s.iterator();
+                while (it.hasNext()) {
+                    got.add(it.next().getKey());
+                    if (got.size() == 1_000) { // each member has sent a second page by now, and has more
+                        List<String> ids = engines.stream().map(NodeEngine::id).toList();
+                        List<Integer> ports = servers.stream().map(x -> x.address().getPort()).toList();
+                        int[] moved = new int[PARTITIONS];
+                        for (int p = 0; p < PARTITIONS; p++) {
+                            moved[p] = (p + 1) % 3;
+                        }
+                        cluster.setMap(FixedMapCluster.members(ids, ports), moved);
+                    }
+                }
+            }
+            assertThat(got).isEqualTo(expected);
+            assertThat(cluster.refusals.get()).as("the old owners refused the moved partitions")
+                    .isGreaterThan(refusedBefore);
+        }
+    }
+
     @Test
     void errorsArriveAsTheEmbeddedNodesExceptions() {
         try (Sluice client = start(1, false)) {

@@ -49,45 +49,49 @@ final class RemoteIndexes {
     private static final int QUERY_FIRST_PAGE = 256;
 
     /**
-     * Every node is asked for its entries (in a cluster, each member for the partitions the map gives it, naming
-     * them), page by page, and the answers are merged by index key.
+     * The query's entries, decoded (keys and values as binary objects with keepBinary): every node is asked for its
+     * entries (in a cluster, each member for the partitions the map gives it, naming them), page by page, and the
+     * answers are merged by index key.
      */
-    /** The query's entries, decoded (keys and values as binary objects with keepBinary). */
     Stream<Map.Entry<Object, Object>> query(IndexQuery query, boolean keepBinary) {
         Objects.requireNonNull(query, "query");
         if (query.fields().size() > 255) {
             throw new IllegalArgumentException("an index query names at most 255 fields; got " + query.fields().size());
         }
         IndexBounds bounds = IndexBounds.of(query, binary);
-        Map<String, int[]> members = queryMembers();
-        List<NodeIndexEntries> sources = new ArrayList<>(members.size());
-        for (Map.Entry<String, int[]> m : members.entrySet()) {
-            sources.add(new NodeIndexEntries(m.getKey(), m.getValue(), query, bounds));
+        List<IndexEntries> sources = new ArrayList<>();
+        List<String> asked = new ArrayList<>();
+        if (routing.clustered()) {
+            int[] all = new int[partitions];
+            for (int p = 0; p < partitions; p++) {
+                all[p] = p;
+            }
+            Map<String, int[]> owners = owners(all);
+            owners.forEach((node, parts) -> sources.add(new MovingPartitions(node, parts, query, bounds)));
+            asked.addAll(owners.keySet());
+        } else {
+            for (String node : nodes.ids()) {
+                sources.add(new NodeIndexEntries(node, null, query, bounds, null, query.limit()));
+                asked.add(node);
+            }
         }
         IndexEntries entries = sources.size() == 1 ? sources.get(0) : new IndexMerge(sources);
-        List<String> asked = List.copyOf(members.keySet());
         return IndexStreams.open(entries, query.limit(), at -> new AbstractMap.SimpleImmutableEntry<>(
                 decodeFrom(asked, at.key(), keepBinary), decodeFrom(asked, at.value(), keepBinary)));
     }
 
     /**
-     * The nodes a query asks and the partitions each reads: standalone, every node and all it has (null); in a
-     * cluster, each member the partitions the map gives it.
+     * The partitions' owners in the client's map, each with its partitions; a partition without owner is waited for
+     * (the map asked again, with backoff) up to the request timeout.
      *
-     * @throws NodeUnreachableException if a partition has no owner, even after the map was asked again
+     * @throws io.sluice.NodeUnreachableException if a partition still has no owner then
      */
-    private Map<String, int[]> queryMembers() {
-        Map<String, int[]> members = new LinkedHashMap<>();
-        if (!routing.clustered()) {
-            for (String node : nodes.ids()) {
-                members.put(node, null);
-            }
-            return members;
-        }
-        for (int attempt = 0; ; attempt++) {
+    private Map<String, int[]> owners(int[] parts) {
+        long deadline = System.nanoTime() + routing.requestTimeoutNanos();
+        for (int attempt = 1; ; attempt++) {
             Map<String, List<Integer>> owned = new LinkedHashMap<>();
             List<Integer> unowned = new ArrayList<>();
-            for (int p = 0; p < partitions; p++) {
+            for (int p : parts) {
                 String owner = routing.owner(p, partitions);
                 if (owner == null) {
                     unowned.add(p);
@@ -96,13 +100,94 @@ final class RemoteIndexes {
                 }
             }
             if (unowned.isEmpty()) {
-                owned.forEach((node, list) -> members.put(node, list.stream().mapToInt(Integer::intValue).toArray()));
-                return members;
+                Map<String, int[]> owners = new LinkedHashMap<>();
+                owned.forEach((node, list) -> owners.put(node, list.stream().mapToInt(Integer::intValue).toArray()));
+                return owners;
             }
-            if (attempt == 1) {
-                throw routing.noOwner("query of cache '" + name + "'", unowned, 2, null);
+            if (System.nanoTime() > deadline) {
+                throw routing.noOwner("query of cache '" + name + "'", unowned, attempt, null);
             }
+            pause(attempt);
             nodes.await(routing.refresh(null));
+        }
+    }
+
+    private void pause(int attempt) {
+        try {
+            Thread.sleep(routing.backoffMillis(attempt));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SluiceException("query of cache '" + name + "' interrupted", e);
+        }
+    }
+
+    /**
+     * A cluster member's partitions, read through it; when it answers that it no longer serves some (NOT_OWNER: the
+     * map changed, a partition moved) or cannot be reached, the map is asked again and the rest of these partitions
+     * is read from their owners now, after the last index key returned (every entry up to it was returned, whichever
+     * partition it came from), until the request timeout.
+     */
+    private final class MovingPartitions implements IndexEntries {
+        private final int[] parts;
+        private final IndexQuery query;
+        private final IndexBounds bounds;
+        private IndexEntries current;
+        private byte[] last;
+        private long returned;
+        private long deadline;
+        private int moves;
+
+        MovingPartitions(String node, int[] parts, IndexQuery query, IndexBounds bounds) {
+            this.parts = parts;
+            this.query = query;
+            this.bounds = bounds;
+            this.current = new NodeIndexEntries(node, parts, query, bounds, null, query.limit());
+        }
+
+        @Override
+        public boolean next() {
+            while (true) {
+                try {
+                    if (!current.next()) {
+                        return false;
+                    }
+                    last = current.indexKey();
+                    returned++;
+                    deadline = 0; // a read succeeded: a later move gets a fresh timeout
+                    return true;
+                } catch (NotOwnerException | io.sluice.NodeUnreachableException moved) {
+                    moves++;
+                    if (deadline == 0) {
+                        deadline = System.nanoTime() + routing.requestTimeoutNanos();
+                    } else if (System.nanoTime() > deadline) {
+                        throw new SluiceException("query of cache '" + name + "': partitions kept moving or their"
+                                + " nodes stayed unreachable for " + routing.requestTimeoutNanos() / 1_000_000
+                                + " ms (ClientConfig.requestTimeout; " + moves + " moves)", moved);
+                    } else {
+                        pause(moves);
+                    }
+                    nodes.await(routing.refresh(null));
+                    List<IndexEntries> sources = new ArrayList<>();
+                    owners(parts).forEach((node, some) -> sources.add(new NodeIndexEntries(node, some, query,
+                            bounds, last, query.limit() - returned)));
+                    current = sources.size() == 1 ? sources.get(0) : new IndexMerge(sources);
+                }
+            }
+        }
+
+        @Override
+        public byte[] indexKey() {
+            return current.indexKey();
+        }
+
+        @Override
+        public byte[] key() {
+            return current.key();
+        }
+
+        @Override
+        public byte[] value() {
+            return current.value();
         }
     }
 
@@ -113,8 +198,9 @@ final class RemoteIndexes {
         private final IndexQuery query;
         private final IndexBounds bounds;
 
-        NodeIndexEntries(String node, int[] nodePartitions, IndexQuery query, IndexBounds bounds) {
-            super(null, QUERY_FIRST_PAGE, IndexQueryWire.MAX_PAGE, query.limit());
+        NodeIndexEntries(String node, int[] nodePartitions, IndexQuery query, IndexBounds bounds, byte[] after,
+                         long limit) {
+            super(after, QUERY_FIRST_PAGE, IndexQueryWire.MAX_PAGE, limit);
             this.node = node;
             this.nodePartitions = nodePartitions;
             this.query = query;
@@ -125,13 +211,8 @@ final class RemoteIndexes {
         protected IndexPage fetch(byte[] after, int max) {
             IndexQueryWire.Request request = new IndexQueryWire.Request(name, query.fields(), bounds, after, max,
                     nodePartitions);
-            try {
-                return nodes.await(nodes.call(node, true, c -> Frames.request(c.alloc(), Op.INDEX_QUERY,
-                        out -> IndexQueryWire.writeRequest(out, request)), IndexQueryWire::readPage, name));
-            } catch (NotOwnerException moved) {
-                throw new SluiceException("query of cache '" + name + "': node '" + node + "' no longer serves some of"
-                        + " its partitions (the cluster's map changed during the query); run the query again", moved);
-            }
+            return nodes.await(nodes.call(node, true, c -> Frames.request(c.alloc(), Op.INDEX_QUERY,
+                    out -> IndexQueryWire.writeRequest(out, request)), IndexQueryWire::readPage, name));
         }
     }
 
