@@ -1,5 +1,6 @@
 package io.sluice.node.internal;
 
+import io.sluice.CacheConfig;
 import io.sluice.IndexNotFoundException;
 import io.sluice.pagestore.internal.PartitionStore;
 import io.sluice.pagestore.internal.index.IndexSpec;
@@ -68,8 +69,9 @@ final class CacheIndexes {
      *
      * @return false if the cache has that index already
      */
-    boolean create(List<String> fields) {
-        return declarations.change(List.copyOf(fields), true);
+    boolean create(String... fields) {
+        // Checked as a declaration is (CacheConfig.index: no field, a blank or repeated one are refused).
+        return declarations.change(CacheConfig.named(cache).index(fields).indexes().get(0), true);
     }
 
     /**

@@ -20,7 +20,7 @@ import java.util.List;
  * <p>Memory: each partition's source holds one page, which starts at {@link #FIRST_PAGE} entries and doubles while
  * it is read, up to {@link #MAX_BUFFERED} entries spread over the partitions read (at least {@link #FIRST_PAGE} each).
  */
-final class IndexReads {
+public final class IndexReads {
 
     /** Entries a partition's first page asks for (most partitions of a selective query give few). */
     static final int FIRST_PAGE = 16;
@@ -30,6 +30,45 @@ final class IndexReads {
     static final int MAX_PAGE = 1024;
 
     private IndexReads() {
+    }
+
+    /**
+     * A cache's query (every partition): the index by its fields, the types checked, the entries within the bounds
+     * merged in index order, at most {@code limit}.
+     *
+     * @throws io.sluice.IndexNotFoundException if the cache has no index on the fields
+     * @throws IllegalStateException if the index is being built
+     */
+    static IndexEntries query(CacheCore core, List<String> fields, IndexBounds bounds, long limit) {
+        IndexSpec spec = core.indexes().readable(fields);
+        PartitionStore[] partitions = new PartitionStore[core.partitions()];
+        for (int p = 0; p < partitions.length; p++) {
+            partitions[p] = core.store(p);
+        }
+        checkTypes(core.config().name(), partitions, spec, bounds);
+        return open(partitions, spec, bounds, null, limit);
+    }
+
+    /**
+     * A page of a cache's query over some partitions (INDEX_QUERY): up to {@code pageSize} entries after
+     * {@code after}, in index order, and whether more follow; the first page (no after) checks the types first.
+     *
+     * @throws io.sluice.IndexNotFoundException if the cache has no index on the fields
+     * @throws IllegalStateException if the index is being built, or the node is closed
+     */
+    public static IndexPage page(NodeCache<?, ?> cache, List<String> fields, IndexBounds bounds, byte[] after,
+                                 int pageSize, int[] partitions) {
+        CacheCore core = cache.core();
+        core.services().state().ensureOpen();
+        IndexSpec spec = core.indexes().readable(fields);
+        PartitionStore[] stores = new PartitionStore[partitions.length];
+        for (int i = 0; i < partitions.length; i++) {
+            stores[i] = core.store(partitions[i]);
+        }
+        if (after == null) {
+            checkTypes(core.config().name(), stores, spec, bounds);
+        }
+        return page(stores, spec, bounds, after, pageSize);
     }
 
     /**

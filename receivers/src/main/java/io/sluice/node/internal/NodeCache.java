@@ -15,10 +15,8 @@ import io.sluice.processor.internal.ProcessorRegistry;
 import io.sluice.protocol.internal.PartitionBatches;
 import io.sluice.pagestore.internal.PartitionStore;
 import io.sluice.pagestore.internal.StoreCursor;
-import io.sluice.pagestore.internal.index.IndexSpec;
 import io.sluice.query.internal.IndexBounds;
 import io.sluice.query.internal.IndexEntries;
-import io.sluice.query.internal.IndexPage;
 import io.sluice.query.internal.IndexStreams;
 
 import java.util.AbstractMap;
@@ -414,62 +412,26 @@ public final class NodeCache<K, V> implements Cache<K, V> {
                 .flatMap(p -> StreamSupport.stream(new CursorSpliterator(p), false));
     }
 
-    // ---- field indexes ----
-
     @Override
     @SuppressWarnings("unchecked")
     public Stream<Map.Entry<K, V>> query(IndexQuery query) {
         Objects.requireNonNull(query, "query");
         services.state().ensureOpen();
-        IndexSpec spec = core.indexes().readable(query.fields());
-        IndexBounds bounds = IndexBounds.of(query, codec);
-        PartitionStore[] partitions = allPartitions();
-        IndexReads.checkTypes(name(), partitions, spec, bounds);
-        IndexEntries entries = IndexReads.open(partitions, spec, bounds, null, query.limit());
+        IndexEntries entries = IndexReads.query(core, query.fields(), IndexBounds.of(query, codec), query.limit());
         return IndexStreams.open(entries, query.limit(), at -> new AbstractMap.SimpleImmutableEntry<>(
                 (K) codec.decode(at.key(), 0, at.key().length, keepBinary), decode(at.value())));
     }
 
-    /**
-     * A page of an index query over some partitions (INDEX_QUERY): up to {@code pageSize} entries after
-     * {@code after}, in index order; the first page (no after) checks the types first, as {@link #query} does.
-     *
-     * @param partitions the partitions to read
-     */
-    public IndexPage indexPage(List<String> fields, IndexBounds bounds, byte[] after, int pageSize, int[] partitions) {
-        services.state().ensureOpen();
-        IndexSpec spec = core.indexes().readable(fields);
-        PartitionStore[] stores = new PartitionStore[partitions.length];
-        for (int i = 0; i < partitions.length; i++) {
-            stores[i] = core.store(partitions[i]);
-        }
-        if (after == null) {
-            IndexReads.checkTypes(name(), stores, spec, bounds);
-        }
-        return IndexReads.page(stores, spec, bounds, after, pageSize);
-    }
-
     @Override
     public boolean createIndex(String... fields) {
-        Objects.requireNonNull(fields, "fields");
         services.state().ensureOpen();
-        // Checked as CacheConfig.index checks a declaration (a field blank or repeated is refused).
-        return core.indexes().create(CacheConfig.named(name()).index(fields).indexes().get(0));
+        return core.indexes().create(fields);
     }
 
     @Override
     public boolean destroyIndex(String... fields) {
-        Objects.requireNonNull(fields, "fields");
         services.state().ensureOpen();
         return core.indexes().destroy(List.of(fields));
-    }
-
-    private PartitionStore[] allPartitions() {
-        PartitionStore[] stores = new PartitionStore[core.partitions()];
-        for (int p = 0; p < stores.length; p++) {
-            stores[p] = core.store(p);
-        }
-        return stores;
     }
 
     @Override

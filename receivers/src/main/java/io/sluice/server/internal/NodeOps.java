@@ -8,6 +8,7 @@ import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.node.internal.IndexReads;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.protocol.internal.ClusterMap;
@@ -199,7 +200,7 @@ final class NodeOps {
                 IndexQueryWire.Request request = IndexQueryWire.readRequest(in);
                 yield () -> {
                     NodeCache<Object, Object> c = gate.cache(node, request.cache());
-                    IndexPage page = c.indexPage(request.fields(), request.bounds(), request.after(),
+                    IndexPage page = IndexReads.page(c, request.fields(), request.bounds(), request.after(),
                             request.pageSize(), queriedPartitions(c, request.partitions()));
                     return out -> IndexQueryWire.writePage(out, page);
                 };

@@ -3,7 +3,6 @@ package io.sluice.client.internal;
 import io.netty.buffer.ByteBuf;
 import io.sluice.Cache;
 import io.sluice.EntryProcessorException;
-import io.sluice.IndexQuery;
 import io.sluice.ProcessorRef;
 import io.sluice.Receivers;
 import io.sluice.affinity.internal.Partitioner;
@@ -54,7 +53,7 @@ import java.util.stream.StreamSupport;
  * @param <K> key type
  * @param <V> value type
  */
-final class RemoteCache<K, V> implements Cache<K, V> {
+final class RemoteCache<K, V> implements RemoteIndexed<K, V> {
 
     /** Entries a scan asks for per request. */
     private static final int SCAN_PAGE = 1024;
@@ -297,23 +296,9 @@ final class RemoteCache<K, V> implements Cache<K, V> {
                 .flatMap(p -> StreamSupport.stream(new PartitionScan(p), false));
     }
 
-    // ---- field indexes ----
-
     @Override
-    @SuppressWarnings("unchecked")
-    public Stream<Map.Entry<K, V>> query(IndexQuery query) {
-        return new RemoteIndexes(name, partitions, nodes, routing, binary).query(query, keepBinary)
-                .map(e -> (Map.Entry<K, V>) e);
-    }
-
-    @Override
-    public boolean createIndex(String... fields) {
-        return new RemoteIndexes(name, partitions, nodes, routing, binary).changeIndex(Op.CREATE_INDEX, fields);
-    }
-
-    @Override
-    public boolean destroyIndex(String... fields) {
-        return new RemoteIndexes(name, partitions, nodes, routing, binary).changeIndex(Op.DESTROY_INDEX, fields);
+    public RemoteIndexes indexes() {
+        return new RemoteIndexes(name, partitions, nodes, routing, binary, keepBinary);
     }
 
     // ---- entry processors ----

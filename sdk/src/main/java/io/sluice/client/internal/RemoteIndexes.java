@@ -36,8 +36,12 @@ final class RemoteIndexes {
     private final Nodes nodes;
     private final Routing routing;
     private final BinaryContext binary;
+    /** Whether answers' keys and values stay binary objects. */
+    private final boolean keepBinary;
 
-    RemoteIndexes(String name, int partitions, Nodes nodes, Routing routing, BinaryContext binary) {
+    RemoteIndexes(String name, int partitions, Nodes nodes, Routing routing, BinaryContext binary,
+                  boolean keepBinary) {
+        this.keepBinary = keepBinary;
         this.name = name;
         this.partitions = partitions;
         this.nodes = nodes;
@@ -53,7 +57,7 @@ final class RemoteIndexes {
      * entries (in a cluster, each member for the partitions the map gives it, naming them), page by page, and the
      * answers are merged by index key.
      */
-    Stream<Map.Entry<Object, Object>> query(IndexQuery query, boolean keepBinary) {
+    Stream<Map.Entry<Object, Object>> query(IndexQuery query) {
         Objects.requireNonNull(query, "query");
         if (query.fields().size() > 255) {
             throw new IllegalArgumentException("an index query names at most 255 fields; got " + query.fields().size());
