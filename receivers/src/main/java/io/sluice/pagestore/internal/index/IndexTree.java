@@ -28,6 +28,8 @@ final class IndexTree {
     final IndexKeys keys;
     private final RowStore rows;
     private final EachChange each = new EachChange();
+    /** Changes made to the tree so far (index rows inserted, removed or relinked). */
+    private long changesApplied;
     /** Why the index no longer holds every entry (a write found the region full), or null. */
     private volatile String incomplete;
 
@@ -36,6 +38,10 @@ final class IndexTree {
         this.rows = rows;
         this.tree = new BPlusTree(rows);
         this.keys = new IndexKeys(binary, spec.fields());
+    }
+
+    long changesApplied() {
+        return changesApplied;
     }
 
     /** Null, or why the index misses entries. */
@@ -75,6 +81,7 @@ final class IndexTree {
                 int ko = ops.keyOffset(e);
                 int kl = ops.keyLength(e);
                 ahead -= IndexOps.HEADER + kl + IndexOps.LINK + 4;
+                changesApplied++;
                 boolean present = walk.seek(b, ko, kl, ops.prefixHigh(e), ops.prefixLow(e));
                 if (kind == IndexOps.REMOVE) {
                     if (present) {
@@ -106,6 +113,7 @@ final class IndexTree {
             if (kind == IndexOps.SKIP) {
                 continue;
             }
+            changesApplied++;
             each.set(ops, e);
             tree.invoke(ops.bytes(), ops.keyOffset(e), ops.keyLength(e), each);
         }

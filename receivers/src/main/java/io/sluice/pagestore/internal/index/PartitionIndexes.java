@@ -57,6 +57,20 @@ public final class PartitionIndexes {
         return t.tree;
     }
 
+    /**
+     * Index rows inserted, removed or relinked in index {@code id} since it was created (its fill included): what
+     * the writes cost it; a write that leaves its key and row alone adds nothing.
+     *
+     * @throws UnknownIndexException if there is no such index
+     */
+    public long changesApplied(int id) {
+        IndexTree t = find(id);
+        if (t == null) {
+            throw new UnknownIndexException(id);
+        }
+        return t.changesApplied();
+    }
+
     /** The spec of every index. */
     public IndexSpec[] specs() {
         IndexTree[] t = trees;
