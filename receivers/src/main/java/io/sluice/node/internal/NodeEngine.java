@@ -253,8 +253,8 @@ public final class NodeEngine implements NodeRuntime {
             state.ensureNotClosing();
             NodeCache<Object, Object> existing = catalogue.get(config.name());
             if (existing != null) {
-                throw new IllegalStateException("cache '" + config.name() + "' already exists (" + existing.config()
-                        + "); use Sluice.cache(name) or getOrCreateCache(config)");
+                throw new IllegalStateException("cache '" + config.name() + "' already exists (with "
+                        + existing.partitions() + " partitions); use Sluice.cache(name) or getOrCreateCache(config)");
             }
             return cast(catalogue.create(config));
         }

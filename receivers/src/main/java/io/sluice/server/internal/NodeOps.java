@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
 import io.sluice.protocol.internal.CacheCreateWire;
+import io.sluice.protocol.internal.CacheOptionsWire;
 import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.binary.internal.BinaryContext;
@@ -59,8 +60,15 @@ final class NodeOps {
             case CACHE_PARTITIONS -> {
                 String cache = Wire.readString(in, "cache name");
                 yield () -> {
-                    int n = gate.cache(node, cache).partitions();
-                    return out -> out.writeInt(n);
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
+                    int n = c.partitions();
+                    CacheOptionsWire.Options options = CacheOptionsWire.Options.of(c.config());
+                    return out -> {
+                        out.writeInt(n);
+                        if (!options.isDefault()) {
+                            CacheOptionsWire.write(out, options); // a tail: a client of before reads only the count
+                        }
+                    };
                 };
             }
             case CREATE_CACHE -> {
@@ -158,7 +166,7 @@ final class NodeOps {
                 boolean owned = op == Op.SCAN;
                 yield () -> {
                     if (owned) {
-                        gate.checkPartition(partition);
+                        gate.checkScan(gate.cache(node, cache), partition);
                     }
                     return scan(cache, partition, after, max);
                 };
@@ -220,6 +228,24 @@ final class NodeOps {
                     NodeCache<Object, Object> c = gate.cache(node, cache);
                     boolean changed = op == Op.CREATE_INDEX ? c.createIndex(fields) : c.destroyIndex(fields);
                     return out -> out.writeByte(changed ? 1 : 0);
+                };
+            }
+            case REPLICA_FOLLOW -> {
+                String member = Wire.readString(in, "member id");
+                int partition = Wire.readInt(in, "partition");
+                yield () -> {
+                    long[] following = gate.followedBy(member, partition);
+                    return out -> out.writeLong(following[0]).writeLong(following[1]);
+                };
+            }
+            case REPLICA_SYNCED -> {
+                String member = Wire.readString(in, "member id");
+                int partition = Wire.readInt(in, "partition");
+                long epoch = Wire.readLong(in, "epoch");
+                long ticket = Wire.readLong(in, "ticket");
+                yield () -> {
+                    gate.syncedBy(member, partition, epoch, ticket);
+                    return out -> { };
                 };
             }
             default -> throw new Wire.MalformedFrameException("op " + op + " is not served here");

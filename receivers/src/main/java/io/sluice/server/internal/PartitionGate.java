@@ -16,6 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import io.sluice.WriteSyncMode;
+import io.sluice.protocol.internal.NotOwnerException;
+import io.sluice.protocol.internal.ReplicaCodec;
 
 /**
  * Which requests a cluster member serves, as its {@link ClusterView} says: reads pass {@link ClusterView#checkServes},
@@ -28,6 +32,9 @@ import java.util.function.Function;
  * node's own.
  */
 final class PartitionGate {
+
+    /** How long a FULL_SYNC write call waits at most for its backups. */
+    static final long REPLICATION_BOUND_SECONDS = 30;
 
     /** A write run inside the gate. */
     @FunctionalInterface
@@ -130,6 +137,21 @@ final class PartitionGate {
         }
     }
 
+    /**
+     * Passes if the node may answer a SCAN of the cache's partition: it serves it, or the cache has backups and the
+     * node is one of the partition's backups ({@link ClusterView#checkServesOrBacks}: a {@code readFromBackup}
+     * client scans there).
+     */
+    void checkScan(NodeCache<?, ?> cache, int partition) {
+        if (view != null) {
+            if (cache.config().backups() > 0) {
+                view.checkServesOrBacks(partition);
+            } else {
+                view.checkServes(partition);
+            }
+        }
+    }
+
     /** True if the node serves the partition now (a standalone node serves all). */
     boolean serves(int partition) {
         return view == null || view.serves(partition);
@@ -143,6 +165,7 @@ final class PartitionGate {
         if (view == null) {
             return write.run();
         }
+        boolean fullSync = cache.config().writeSync() == WriteSyncMode.FULL_SYNC;
         int[] entered = new int[keys.size()];
         int n = 0;
         try {
@@ -153,12 +176,72 @@ final class PartitionGate {
                     entered[n++] = p;
                 }
             }
-            return write.run();
+            T result = write.run();
+            if (fullSync) {
+                awaitReplicated(entered, n);
+            }
+            for (int i = 0; i < n; i++) {
+                checkAcknowledge(entered[i]);
+            }
+            return result;
         } finally {
             for (int i = 0; i < n; i++) {
                 view.exit(entered[i]);
             }
         }
+    }
+
+    /** Waits (on an op thread) until the partitions' backups in sync acknowledged what was written so far. */
+    private void awaitReplicated(int[] partitions, int n) throws InterruptedException {
+        java.util.concurrent.CountDownLatch replicated = new java.util.concurrent.CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            view.whenReplicated(partitions[i], replicated::countDown);
+        }
+        if (!replicated.await(REPLICATION_BOUND_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the backups did not acknowledge the write within "
+                    + REPLICATION_BOUND_SECONDS + " s");
+        }
+    }
+
+    /** @throws NotOwnerException unless a write applied to the partition may be acknowledged now (lease, fencing) */
+    private void checkAcknowledge(int partition) {
+        if (!view.mayAcknowledge(partition)) {
+            throw notAcknowledged(partition);
+        }
+    }
+
+    private static NotOwnerException notAcknowledged(int partition) {
+        return new NotOwnerException("partition " + partition + ": this node may not acknowledge writes to it now"
+                + " (its ZooKeeper lease lapsed, or another node leads it at a newer epoch)");
+    }
+
+    /** Whether writes may be acknowledged at all now (a cluster member's ZooKeeper lease is valid). */
+    boolean leaseValid() {
+        return view == null || view.mayAcknowledge(-1);
+    }
+
+    /** REPLICATE: a primary's records for this node as a backup. */
+    void replicate(ReplicaCodec.Frame frame, java.util.function.Consumer<List<ReplicaCodec.Refusal>> done) {
+        if (view == null) {
+            throw new IllegalStateException("a standalone node takes no replicated records");
+        }
+        view.replicate(frame, done);
+    }
+
+    /** REPLICA_FOLLOW. @return epoch and ticket */
+    long[] followedBy(String member, int partition) {
+        if (view == null) {
+            throw new IllegalStateException("a standalone node leads no partition");
+        }
+        return view.followedBy(member, partition);
+    }
+
+    /** REPLICA_SYNCED. */
+    void syncedBy(String member, int partition, long epoch, long ticket) {
+        if (view == null) {
+            throw new IllegalStateException("a standalone node leads no partition");
+        }
+        view.syncedBy(member, partition, epoch, ticket);
     }
 
     private static boolean contains(int[] values, int n, int value) {
@@ -178,7 +261,8 @@ final class PartitionGate {
      * @param apply applies a request (the node's transport)
      */
     CompletableFuture<List<BatchOutcome>> stream(BatchRequest request,
-                                                 Function<BatchRequest, CompletableFuture<List<BatchOutcome>>> apply) {
+                                                 Function<BatchRequest, CompletableFuture<List<BatchOutcome>>> apply,
+                                                 Supplier<WriteSyncMode> sync) {
         if (view == null) {
             return apply.apply(request);
         }
@@ -196,12 +280,12 @@ final class PartitionGate {
             }
         }
         if (admitted.size() == batches.size()) {
-            return exitWhenDone(admitted, request, apply);
+            return exitWhenDone(admitted, request, apply, sync);
         }
         CompletableFuture<List<BatchOutcome>> applied = admitted.isEmpty()
                 ? CompletableFuture.completedFuture(List.of())
                 : exitWhenDone(admitted, new BatchRequest(request.cacheName(), request.receiver(),
-                request.allowOverwrite(), request.skipStore(), admitted), apply);
+                request.allowOverwrite(), request.skipStore(), admitted), apply, sync);
         return applied.thenApply(outcomes -> {
             List<BatchOutcome> all = new ArrayList<>(batches.size());
             int next = 0;
@@ -212,16 +296,52 @@ final class PartitionGate {
         });
     }
 
+    /**
+     * Applies the admitted batches; then, for a FULL_SYNC cache, waits until the partitions' backups in sync
+     * acknowledged them; then answers each batch as applied only if it may be acknowledged now
+     * ({@link ClusterView#mayAcknowledge}: else NOT_OWNER, and the client sends it again), and exits the partitions
+     * (so a node giving a partition up waits for its replication too).
+     */
     private CompletableFuture<List<BatchOutcome>> exitWhenDone(
             List<BatchRequest.PartitionBatch> entered, BatchRequest request,
-            Function<BatchRequest, CompletableFuture<List<BatchOutcome>>> apply) {
+            Function<BatchRequest, CompletableFuture<List<BatchOutcome>>> apply, Supplier<WriteSyncMode> sync) {
         CompletableFuture<List<BatchOutcome>> applied;
         try {
             applied = apply.apply(request);
         } catch (RuntimeException e) {
             applied = CompletableFuture.failedFuture(e);
         }
-        return applied.whenComplete((outcomes, error) -> {
+        CompletableFuture<List<BatchOutcome>> replicated = applied.thenCompose(outcomes -> {
+            if (sync.get() != WriteSyncMode.FULL_SYNC) {
+                return CompletableFuture.completedFuture(outcomes);
+            }
+            CompletableFuture<List<BatchOutcome>> all = new CompletableFuture<>();
+            java.util.concurrent.atomic.AtomicInteger remaining = new java.util.concurrent.atomic.AtomicInteger(
+                    entered.size());
+            for (BatchRequest.PartitionBatch b : entered) {
+                view.whenReplicated(b.partition(), () -> {
+                    if (remaining.decrementAndGet() == 0) {
+                        all.complete(outcomes);
+                    }
+                });
+            }
+            return all;
+        }).thenApply(outcomes -> {
+            List<BatchOutcome> checked = null;
+            for (int i = 0; i < entered.size(); i++) {
+                int p = entered.get(i).partition();
+                if (!view.mayAcknowledge(p)) {
+                    if (checked == null) {
+                        checked = new ArrayList<>(outcomes);
+                    }
+                    NotOwnerException refused = notAcknowledged(p);
+                    checked.set(i, BatchOutcome.failure(0, entered.get(i).entries().size(), refused));
+                    metrics.error(NodeMetrics.Scope.BATCH, ErrorKind.NOT_OWNER);
+                }
+            }
+            return checked == null ? outcomes : checked;
+        });
+        return replicated.whenComplete((outcomes, error) -> {
             for (BatchRequest.PartitionBatch b : entered) {
                 view.exit(b.partition());
             }

@@ -11,6 +11,7 @@ import io.sluice.node.internal.NodeMetrics;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Op;
+import io.sluice.protocol.internal.ReplicaCodec;
 import io.sluice.protocol.internal.StreamCodec;
 import io.sluice.protocol.internal.Wire;
 
@@ -85,6 +86,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                     stream(channel, requestId, frame);
                     handedOver = true;
                 }
+                case REPLICATE -> {
+                    replicate(channel, requestId, frame);
+                }
                 case PUT_TYPES -> // imported before the next frame is read: requests behind it find the types
                         respond(channel, requestId, handlers.putTypes(frame), false);
                 default -> {
@@ -126,7 +130,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                 gate.cache(node, r.cacheName());
             }
             return node.transport().sendReceived(node.id(), r);
-        })
+        }, () -> gate.cache(node, request.cacheName()).config().writeSync())
                 .whenComplete((outcomes, error) -> {
                     frame.release();
                     if (error != null) {
@@ -136,6 +140,30 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                     }
                     backpressure.release(size); // after the answer is counted: no resume in between
                 });
+    }
+
+    /**
+     * REPLICATE (a member backing partitions of the sender): applied in order on the sender's lane, answered with
+     * the partitions refused once what was applied is durable per the WAL mode.
+     */
+    private void replicate(Channel channel, long requestId, ByteBuf frame) {
+        ReplicaCodec.Frame records = ReplicaCodec.readFrame(frame);
+        int size = frame.capacity();
+        backpressure.queue(size);
+        try {
+            gate.replicate(records, refusals -> node.whenDurable(error -> {
+                if (error == null) {
+                    backpressure.send(Frames.ok(channel.alloc(), requestId,
+                            out -> ReplicaCodec.writeRefusals(out, refusals)));
+                } else {
+                    fail(channel, requestId, error);
+                }
+                backpressure.release(size);
+            }));
+        } catch (RuntimeException e) {
+            backpressure.release(size);
+            throw e;
+        }
     }
 
     /**
@@ -155,7 +183,10 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         node.whenDurable(error -> {
-            if (error == null) {
+            if (error == null && !gate.leaseValid()) {
+                fail(channel, requestId, new io.sluice.protocol.internal.NotOwnerException("this node may not"
+                        + " acknowledge writes now: its ZooKeeper lease lapsed"));
+            } else if (error == null) {
                 backpressure.send(Frames.ok(channel.alloc(), requestId, body));
             } else {
                 fail(channel, requestId, error);

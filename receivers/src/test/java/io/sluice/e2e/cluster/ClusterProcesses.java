@@ -55,15 +55,22 @@ public final class ClusterProcesses implements AutoCloseable {
     private final TestingServer zookeeper;
     private final Path dir;
     private final String name;
+    private final int partitions;
+    /** The session timeout nodes are started with (null: the node's default), and per-node overrides. */
+    private Duration sessionTimeout;
+    private final Map<String, Duration> sessionTimeouts = new LinkedHashMap<>();
+    /** Nodes stopped with SIGSTOP and not continued yet. */
+    private final Set<String> paused = new TreeSet<>();
     private final Map<String, Integer> ports = new LinkedHashMap<>();
     private final Map<String, NodeProcess> running = new LinkedHashMap<>();
     /** Every process started, running or not: their logs are printed when a test fails. */
     private final List<NodeProcess> started = new ArrayList<>();
 
-    private ClusterProcesses(TestingServer zookeeper, Path dir, String name) {
+    private ClusterProcesses(TestingServer zookeeper, Path dir, String name, int partitions) {
         this.zookeeper = zookeeper;
         this.dir = dir;
         this.name = name;
+        this.partitions = partitions;
     }
 
     /**
@@ -72,6 +79,14 @@ public final class ClusterProcesses implements AutoCloseable {
      * @param rebalanceDelay how long a node may be away and keep its partitions
      */
     public static ClusterProcesses create(String name, Duration rebalanceDelay) throws Exception {
+        return create(name, rebalanceDelay, PARTITIONS);
+    }
+
+    /**
+     * Starts ZooKeeper and creates the cluster with the given partition count (fewer partitions settle faster:
+     * the failover tests, which wait for the map many times, use 64).
+     */
+    public static ClusterProcesses create(String name, Duration rebalanceDelay, int partitions) throws Exception {
         Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "cluster-" + name + "-");
         // tickTime 500 ms: ZooKeeper grants sessions of 1-10 s (2-20 ticks), the node's default (10 s) included.
         // No fsync per write: a test's ZooKeeper need not survive a power cut, and Helix's many small writes
@@ -79,9 +94,9 @@ public final class ClusterProcesses implements AutoCloseable {
         System.setProperty("zookeeper.forceSync", "no");
         TestingServer zk = new TestingServer(new InstanceSpec(dir.resolve("zookeeper").toFile(), -1, -1, -1, true,
                 -1, 500, -1), true);
-        ClusterProcesses cluster = new ClusterProcesses(zk, dir, name);
+        ClusterProcesses cluster = new ClusterProcesses(zk, dir, name, partitions);
         try {
-            ClusterCreation.create(zk.getConnectString(), name, PARTITIONS, rebalanceDelay);
+            ClusterCreation.create(zk.getConnectString(), name, partitions, rebalanceDelay);
         } catch (Exception | Error e) {
             cluster.close();
             throw e;
@@ -95,6 +110,35 @@ public final class ClusterProcesses implements AutoCloseable {
 
     public String name() {
         return name;
+    }
+
+    public int partitions() {
+        return partitions;
+    }
+
+    /** The ZooKeeper session timeout of the nodes started from now on ({@code cluster.sessionTimeoutMillis}). */
+    public ClusterProcesses sessionTimeout(Duration timeout) {
+        this.sessionTimeout = timeout;
+        return this;
+    }
+
+    /** The ZooKeeper session timeout of one node, from its next start on (overrides {@link #sessionTimeout}). */
+    public ClusterProcesses sessionTimeout(String nodeId, Duration timeout) {
+        sessionTimeouts.put(nodeId, timeout);
+        return this;
+    }
+
+    /**
+     * Stops ZooKeeper (its data is kept): the nodes lose their connection, their sessions live on until it comes
+     * back ({@link #restartZooKeeper}) and the session timeout passes without them.
+     */
+    public void stopZooKeeper() throws IOException {
+        zookeeper.stop();
+    }
+
+    /** Starts ZooKeeper again on the same port with the same data (after {@link #stopZooKeeper}, or stops it first). */
+    public void restartZooKeeper() throws Exception {
+        zookeeper.restart();
     }
 
     /** Starts a node (again, after a stop, on its old port and directory) and waits until it listens. */
@@ -117,12 +161,13 @@ public final class ClusterProcesses implements AutoCloseable {
             port = ports.computeIfAbsent(nodeId, id -> freePort());
         }
         Path data = dir.resolve(nodeId);
+        Duration session = sessionTimeouts.getOrDefault(nodeId, sessionTimeout);
         String config = """
                 {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "%s", "applyThreads": 2,
                  "persistence": {"directory": "%s", "walMode": "LOG_ONLY"},
-                 "cluster": {"zookeeper": "%s", "name": "%s", "nodeId": "%s"}}
+                 "cluster": {"zookeeper": "%s", "name": "%s", "nodeId": "%s"%s}}
                 """.formatted(System.getProperty("sluice.cluster.it.region", "384m"), json(data.toString()),
-                zookeeper(), name, nodeId);
+                zookeeper(), name, nodeId, session == null ? "" : ", \"sessionTimeoutMillis\": " + session.toMillis());
         List<String> jvm = List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
                 "-XX:+UseSerialGC");
         return NodeProcess.start(JAR, List.of(), config, jvm, dir.resolve("logs"), List.of(), port);
@@ -157,11 +202,56 @@ public final class ClusterProcesses implements AutoCloseable {
 
     /** kill -9. */
     public void kill(String nodeId) throws InterruptedException {
+        synchronized (this) {
+            paused.remove(nodeId);
+        }
         running.remove(nodeId).kill();
+    }
+
+    /**
+     * SIGSTOP: the node's process is frozen as by a long GC pause or a stopped VM; its sockets stay open, its
+     * ZooKeeper session expires after its timeout. It stays among the running nodes.
+     */
+    public void pause(String nodeId) {
+        signal(nodeId, "STOP");
+        synchronized (this) {
+            paused.add(nodeId);
+        }
+    }
+
+    /** SIGCONT: a paused node runs on from where it was frozen. */
+    public void resume(String nodeId) {
+        signal(nodeId, "CONT");
+        synchronized (this) {
+            paused.remove(nodeId);
+        }
+    }
+
+    private void signal(String nodeId, String signal) {
+        NodeProcess node = running.get(nodeId);
+        if (node == null || !node.isAlive()) {
+            throw new IllegalStateException(nodeId + " is not running");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(node.pid())).inheritIO().start();
+            if (!kill.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + node.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling " + nodeId, e);
+        }
     }
 
     public NodeProcess node(String nodeId) {
         return running.get(nodeId);
+    }
+
+    /** The ids of the nodes running now (paused ones included), in start order. */
+    public synchronized List<String> runningIds() {
+        return List.copyOf(running.keySet());
     }
 
     /** The addresses of the nodes running now. */

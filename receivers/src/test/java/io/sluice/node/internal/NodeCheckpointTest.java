@@ -238,6 +238,7 @@ class NodeCheckpointTest {
         node.createCache(CacheConfig.named("plain").withPartitions(2));
         node.checkpoint();
         node.createCache(logged); // after the mark: its CACHE and OPTIONS records are replayed
+        node.createCache(CacheConfig.named("logged-plain").withPartitions(2)); // a CACHE record alone, as before OPTIONS
         copyDirectoryTo(crashed);
         node.close();
         node = null;
@@ -246,6 +247,8 @@ class NodeCheckpointTest {
         assertThat(node.nodeCache("logged").config()).isEqualTo(logged);
         assertThat(node.nodeCache("checkpointed").config()).isEqualTo(checkpointed);
         assertThat(node.nodeCache("plain").config()).isEqualTo(CacheConfig.named("plain").withPartitions(2));
+        assertThat(node.nodeCache("logged-plain").config())
+                .isEqualTo(CacheConfig.named("logged-plain").withPartitions(2));
         node.close(); // a last checkpoint: every cache in the manifest now
         node = start(crashed);
         assertThat(node.nodeCache("logged").config()).isEqualTo(logged);
@@ -264,6 +267,6 @@ class NodeCheckpointTest {
         assertThatThrownBy(() -> node.getOrCreateCache(created.index("a")))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("indexes [[a]]");
         assertThatThrownBy(() -> node.createCache(created)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("already exists").hasMessageContaining("backups=1");
+                .hasMessageContaining("already exists");
     }
 }

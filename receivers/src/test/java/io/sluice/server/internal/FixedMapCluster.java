@@ -25,12 +25,21 @@ final class FixedMapCluster {
     final AtomicInteger refusals = new AtomicInteger();
     /** CLUSTER_MAP answers given (the map asked for), all nodes. */
     final AtomicInteger mapAsks = new AtomicInteger();
+    /** SCANs a node answered as one of the partition's backups, all nodes. */
+    final AtomicInteger backupScans = new AtomicInteger();
+    /** Nodes that refuse scans as a backup (a backup still catching up), though the map lists them. */
+    final java.util.Set<String> refusingBackups = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Writes admitted and not yet ended, all nodes (enter without exit would leak). */
     final AtomicInteger writesInside = new AtomicInteger();
 
     /** Sets a new map (a newer version): per partition the index of its owner in {@code members}, or -1. */
     void setMap(List<ClusterMap.Member> members, int[] owners) {
         map.set(new ClusterMap(version.incrementAndGet(), members, owners));
+    }
+
+    /** Sets a new map with backups: per partition the indexes of its backups in {@code members}. */
+    void setMap(List<ClusterMap.Member> members, int[] owners, int[][] backups) {
+        map.set(new ClusterMap(version.incrementAndGet(), members, owners, backups));
     }
 
     ClusterMap map() {
@@ -77,6 +86,20 @@ final class FixedMapCluster {
                     throw new NotOwnerException("node " + nodeId + " does not serve partition " + partition
                             + " (map version " + (m == null ? "none" : m.version()) + ")");
                 }
+            }
+
+            @Override
+            public void checkServesOrBacks(int partition) {
+                ClusterMap m = map.get();
+                if (!serves(partition) && m != null && !refusingBackups.contains(nodeId)) {
+                    for (int i = 0; i < m.backupCount(partition); i++) {
+                        if (m.nodes().get(m.backupIndex(partition, i)).id().equals(nodeId)) {
+                            backupScans.incrementAndGet();
+                            return;
+                        }
+                    }
+                }
+                checkServes(partition);
             }
 
             @Override

@@ -2,6 +2,7 @@ package io.sluice.client.internal;
 
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
+import io.sluice.protocol.internal.CacheOptionsWire;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.NotOwnerException;
 import io.sluice.protocol.internal.Op;
@@ -40,16 +41,26 @@ final class ClientTransport implements StreamerTransport {
 
     @Override
     public int partitions(String cacheName) {
-        if (routing.clustered()) {
-            return routing.callAny(node -> partitions(node, cacheName));
-        }
-        return nodes.await(partitions(nodes.anyNode(), cacheName));
+        return shape(cacheName).partitions();
     }
 
-    private CompletableFuture<Integer> partitions(String node, String cacheName) {
+    /** A cache's partition count and options, as CACHE_PARTITIONS answers them. */
+    record CacheShape(int partitions, CacheOptionsWire.Options options) {
+    }
+
+    /** The cache's partition count and options (the defaults from a node of before options). */
+    CacheShape shape(String cacheName) {
+        if (routing.clustered()) {
+            return routing.callAny(node -> shape(node, cacheName));
+        }
+        return nodes.await(shape(nodes.anyNode(), cacheName));
+    }
+
+    private CompletableFuture<CacheShape> shape(String node, String cacheName) {
         return nodes.call(node, false,
                 c -> Frames.request(c.alloc(), Op.CACHE_PARTITIONS, out -> Wire.writeString(out, cacheName)),
-                body -> Wire.readInt(body, "partitions"), cacheName);
+                body -> new CacheShape(Wire.readInt(body, "partitions"),
+                        body.isReadable() ? CacheOptionsWire.read(body) : CacheOptionsWire.DEFAULTS), cacheName);
     }
 
     @Override

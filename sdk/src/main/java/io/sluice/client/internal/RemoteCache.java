@@ -2,6 +2,7 @@ package io.sluice.client.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.sluice.Cache;
+import io.sluice.CacheConfig;
 import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.Receivers;
@@ -19,7 +20,6 @@ import io.sluice.protocol.internal.PartitionBatches;
 import io.sluice.protocol.internal.StreamCodec;
 import io.sluice.protocol.internal.Wire;
 
-import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -30,12 +30,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -55,8 +52,6 @@ import java.util.stream.StreamSupport;
  */
 final class RemoteCache<K, V> implements RemoteIndexed<K, V> {
 
-    /** Entries a scan asks for per request. */
-    private static final int SCAN_PAGE = 1024;
     private static final Executor ASYNC = ForkJoinPool.commonPool();
 
     private final String name;
@@ -65,8 +60,17 @@ final class RemoteCache<K, V> implements RemoteIndexed<K, V> {
     private final Routing routing;
     private final BinaryContext binary;
     private final boolean keepBinary;
+    /** Scans may read a partition from one of its backups (the cache has backups and {@code readFromBackup}). */
+    private final boolean scanBackups;
 
     RemoteCache(String name, int partitions, Nodes nodes, Routing routing, BinaryContext binary, boolean keepBinary) {
+        this(name, partitions, nodes, routing, binary, keepBinary, false);
+    }
+
+    /** @param scanBackups whether scans may read a partition from a backup ({@link CacheConfig#readFromBackup}) */
+    RemoteCache(String name, int partitions, Nodes nodes, Routing routing, BinaryContext binary, boolean keepBinary,
+                boolean scanBackups) {
+        this.scanBackups = scanBackups;
         this.name = name;
         this.partitions = partitions;
         this.nodes = nodes;
@@ -293,7 +297,7 @@ final class RemoteCache<K, V> implements RemoteIndexed<K, V> {
     @Override
     public Stream<Map.Entry<K, V>> scan() {
         return IntStream.range(0, partitions).boxed()
-                .flatMap(p -> StreamSupport.stream(new PartitionScan(p), false));
+                .flatMap(p -> StreamSupport.stream(new PartitionScan<>(this, p, nodes, routing, scanBackups), false));
     }
 
     @Override
@@ -388,7 +392,8 @@ final class RemoteCache<K, V> implements RemoteIndexed<K, V> {
     @Override
     @SuppressWarnings("unchecked")
     public <V1> Cache<K, V1> withKeepBinary() {
-        return keepBinary ? (Cache<K, V1>) this : new RemoteCache<>(name, partitions, nodes, routing, binary, true);
+        return keepBinary ? (Cache<K, V1>) this
+                : new RemoteCache<>(name, partitions, nodes, routing, binary, true, scanBackups);
     }
 
     // ---- encoding ----
@@ -429,67 +434,14 @@ final class RemoteCache<K, V> implements RemoteIndexed<K, V> {
         }
     }
 
-    /** One partition's entries, paged from its node as the stream reaches them. */
-    private final class PartitionScan extends Spliterators.AbstractSpliterator<Map.Entry<K, V>> {
-        private final int partition;
-        /** The node that answered the last page (an owner change moves the scan, after the last key seen). */
-        private String node;
-        private List<byte[]> page = List.of();
-        private int next;
-        private boolean more = true;
-        private byte[] after;
+    /** The cache's partition count. */
+    int partitionCount() {
+        return partitions;
+    }
 
-        PartitionScan(int partition) {
-            super(Long.MAX_VALUE, Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.DISTINCT);
-            this.partition = partition;
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public boolean tryAdvance(Consumer<? super Map.Entry<K, V>> action) {
-            if (next == page.size()) {
-                if (!more) {
-                    return false;
-                }
-                fetch();
-                if (page.isEmpty()) {
-                    return false;
-                }
-            }
-            byte[] key = page.get(next++);
-            byte[] value = page.get(next++);
-            after = key;
-            action.accept(new AbstractMap.SimpleImmutableEntry<>((K) decodeAny(new Owned(node, key), keepBinary),
-                    decodeOrFetch(new Owned(node, value))));
-            return true;
-        }
-
-        private void fetch() {
-            byte[] from = after;
-            Object[] answer = nodes.await(routed("scan of", partition, owner -> nodes.call(owner, false,
-                    c -> Frames.request(c.alloc(), Op.SCAN, out -> {
-                        Wire.writeString(out, name);
-                        out.writeInt(partition);
-                        out.writeByte(from == null ? 0 : 1);
-                        if (from != null) {
-                            Wire.writeBlob(out, from, 0, from.length);
-                        }
-                        out.writeInt(SCAN_PAGE);
-                    }), body -> {
-                        int n = Wire.readCount(body, 8, "entry");
-                        List<byte[]> entries = new ArrayList<>(2 * n);
-                        for (int i = 0; i < 2 * n; i++) {
-                            entries.add(Wire.readBlob(body, "scanned bytes"));
-                        }
-                        return new Object[]{entries, Wire.readByte(body, "more") != 0, owner};
-                    }, name)));
-            node = (String) answer[2];
-            @SuppressWarnings("unchecked")
-            List<byte[]> entries = (List<byte[]>) answer[0];
-            page = entries;
-            next = 0;
-            more = (Boolean) answer[1];
-        }
+    /** Decodes bytes a node sent (fetching its type metadata once if they hold a type unknown here). */
+    Object decode(String node, byte[] bytes) {
+        return decodeAny(new Owned(node, bytes), keepBinary);
     }
 
     @Override

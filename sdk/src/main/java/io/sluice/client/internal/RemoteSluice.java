@@ -3,6 +3,7 @@ package io.sluice.client.internal;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
 import io.sluice.protocol.internal.CacheCreateWire;
+import io.sluice.protocol.internal.CacheOptionsWire;
 import io.sluice.DataStreamer;
 import io.sluice.Sluice;
 import io.sluice.StreamerOptions;
@@ -74,7 +75,13 @@ public final class RemoteSluice implements Sluice {
                 partitions = nodes.await(create.apply(node));
             }
         }
-        return new RemoteCache<>(config.name(), partitions, nodes, routing, binary, false);
+        return new RemoteCache<>(config.name(), partitions, nodes, routing, binary, false, scansBackups(
+                CacheOptionsWire.Options.of(config)));
+    }
+
+    /** Whether a cache's scans may read from backups: it has backups and asks for reads from them. */
+    private static boolean scansBackups(CacheOptionsWire.Options options) {
+        return options.readFromBackup() && options.backups() > 0;
     }
 
     /**
@@ -103,7 +110,9 @@ public final class RemoteSluice implements Sluice {
     public <K, V> Cache<K, V> cache(String name) {
         Objects.requireNonNull(name, "name");
         ensureOpen();
-        return new RemoteCache<>(name, transport.partitions(name), nodes, routing, binary, false);
+        ClientTransport.CacheShape shape = transport.shape(name);
+        return new RemoteCache<>(name, shape.partitions(), nodes, routing, binary, false,
+                scansBackups(shape.options()));
     }
 
     /**

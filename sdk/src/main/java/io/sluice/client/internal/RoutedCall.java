@@ -31,8 +31,15 @@ final class RoutedCall<T> {
         CompletableFuture<List<T>> send(String nodeId, int[] items);
     }
 
+    /** Picks the node a partition's items go to this round: null if none serves it now. */
+    @FunctionalInterface
+    interface Target {
+        String node(int partition);
+    }
+
     private final Routing routing;
     private final Nodes nodes;
+    private final Target target;
     private final String what;
     private final int[] partitions;
     private final int partitionCount;
@@ -54,9 +61,10 @@ final class RoutedCall<T> {
     private Throwable failure;
     private int groupsLeft;
 
-    private RoutedCall(Routing routing, Nodes nodes, String what, int[] partitions, int partitionCount,
+    private RoutedCall(Routing routing, Nodes nodes, String what, int[] partitions, int partitionCount, Target target,
                        Sender<T> sender, Predicate<T> notOwner, BiFunction<Integer, RuntimeException, T> timedOut) {
         this.routing = routing;
+        this.target = target;
         this.nodes = nodes;
         this.what = what;
         this.partitions = partitions;
@@ -84,8 +92,19 @@ final class RoutedCall<T> {
     static <T> CompletableFuture<List<T>> send(Routing routing, Nodes nodes, String what, int[] partitions,
                                               int partitionCount, Sender<T> sender, Predicate<T> notOwner,
                                               BiFunction<Integer, RuntimeException, T> timedOut) {
-        RoutedCall<T> call = new RoutedCall<>(routing, nodes, what, partitions, partitionCount, sender, notOwner,
-                timedOut);
+        return send(routing, nodes, what, partitions, partitionCount, p -> routing.owner(p, partitionCount), sender,
+                notOwner, timedOut);
+    }
+
+    /**
+     * As {@link #send(Routing, Nodes, String, int[], int, Sender, Predicate, BiFunction)}, to the node {@code target}
+     * picks for each partition each round (scans from backups) instead of the partition's owner.
+     */
+    static <T> CompletableFuture<List<T>> send(Routing routing, Nodes nodes, String what, int[] partitions,
+                                              int partitionCount, Target target, Sender<T> sender,
+                                              Predicate<T> notOwner, BiFunction<Integer, RuntimeException, T> timedOut) {
+        RoutedCall<T> call = new RoutedCall<>(routing, nodes, what, partitions, partitionCount, target, sender,
+                notOwner, timedOut);
         if (partitions.length == 0) {
             return CompletableFuture.completedFuture(List.of());
         }
@@ -99,7 +118,7 @@ final class RoutedCall<T> {
         List<Integer> unowned = new ArrayList<>();
         try {
             for (int i : pending) {
-                String owner = routing.owner(partitions[i], partitionCount);
+                String owner = target.node(partitions[i]);
                 if (owner == null) {
                     unowned.add(i);
                 } else {

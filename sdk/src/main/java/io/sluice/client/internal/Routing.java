@@ -110,6 +110,35 @@ final class Routing implements AutoCloseable {
     }
 
     /**
+     * A node to read the partition from when its backups may serve reads: in a cluster, one of its copies (owner
+     * first, then its backups in the map's order), the {@code pick}-th modulo their number, so that scans spread over
+     * the copies; standalone, or while no copy is known, as {@link #owner}.
+     *
+     * @throws IllegalStateException if the cache's partition count is not the cluster's
+     */
+    String reader(int partition, int partitions, int pick) {
+        ClusterMap m = map;
+        if (m == null || m.partitions() == 0) {
+            return owner(partition, partitions);
+        }
+        checkPartitions(m, partitions);
+        int owner = m.ownerIndex(partition);
+        int backups = m.backupCount(partition);
+        int copies = backups + (owner == ClusterMap.NO_OWNER ? 0 : 1);
+        if (copies == 0) {
+            return null;
+        }
+        int i = Math.floorMod(pick, copies);
+        if (owner != ClusterMap.NO_OWNER) {
+            if (i == 0) {
+                return m.owner(partition);
+            }
+            i--;
+        }
+        return m.nodes().get(m.backupIndex(partition, i)).id();
+    }
+
+    /**
      * The streamer's owner table for the current map (an owner id per partition, {@link #UNOWNED} where none serves
      * it): the same array until the map changes. Null while standalone.
      */

@@ -148,6 +148,7 @@ final class BackupStream implements AutoCloseable {
     private void run() {
         List<byte[]> frame = new ArrayList<>();
         long lastSent = System.nanoTime();
+        int failures = 0;
         while (true) {
             long id;
             long first;
@@ -180,23 +181,25 @@ final class BackupStream implements AutoCloseable {
             List<ReplicaCodec.Refusal> refusals;
             try {
                 refusals = sender.send(id, first, frame);
+                failures = 0;
             } catch (Exception e) {
                 if (reset(id, "a frame to it failed: " + e)) {
-                    pause();
+                    pause(++failures);
                 }
                 continue;
             }
-            acknowledge(id, first + frame.size() - 1);
+            // Refusals first: a partition fenced by a stale epoch is so before its waiters are released.
             if (!refusals.isEmpty()) {
                 onRefusals.accept(this, refusals);
             }
+            acknowledge(id, first + frame.size() - 1);
         }
     }
 
-    /** Waits a little after a failed frame (the backup restarting, its address changing). */
-    private void pause() {
+    /** Waits after a failed frame (the backup restarting, its address changing): 100 ms doubling up to 2 s. */
+    private void pause(int failures) {
         try {
-            Thread.sleep(100 + ThreadLocalRandom.current().nextInt(100));
+            Thread.sleep(Math.min(2000, 100L << Math.min(failures - 1, 5)) + ThreadLocalRandom.current().nextInt(50));
         } catch (InterruptedException e) {
             synchronized (this) {
                 closed = true;
@@ -247,8 +250,12 @@ final class BackupStream implements AutoCloseable {
 
     private void resetLocked(String why) {
         resets++;
-        LOG.warn("replication stream to '{}' reset (stream {}, {} records unacknowledged): {}", member, streamId,
-                lastQueued - acknowledged, why);
+        if (lastQueued > acknowledged || resets == 1) {
+            LOG.warn("replication stream to '{}' reset (stream {}, {} records unacknowledged): {}", member, streamId,
+                    lastQueued - acknowledged, why);
+        } else {
+            LOG.debug("replication stream to '{}' reset again: {}", member, why);
+        }
         queue.clear();
         queuedBytes = 0;
         lastTaken = lastQueued;

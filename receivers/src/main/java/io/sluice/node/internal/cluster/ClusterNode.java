@@ -15,6 +15,8 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+import io.sluice.protocol.internal.ReplicaCodec;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,6 +36,8 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
     /** How long giving a partition up waits at most for the writes in flight on it. */
     static final Duration DRAIN_BOUND = Duration.ofSeconds(30);
+    /** Records queued to one backup and not yet sent, at most: past it the backup's stream resets. */
+    static final long REPLICA_QUEUE_BYTES = 64L << 20;
     /** The map before joining: no members, no partitions, nothing served. */
     private static final ClusterMap NOT_JOINED = new ClusterMap(0, List.of(), new int[0]);
 
@@ -137,8 +141,14 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         PeerConnections peers = new PeerConnections(self, peerAccess);
         CatalogueSync caches = new CatalogueSync(node, membership.catalogue(), first.partitions());
         TypesSync types = new TypesSync(node.binaryContext(), membership.catalogue(), background);
-        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, peers, moves);
-        RetiredPartitions retired = new RetiredPartitions(membership, served, local, moves, background);
+        PartitionPull pull = new PartitionPull(local, peers);
+        ReplicaLinks links = new ReplicaLinks(self, peerAccess, membership::map);
+        PrimaryReplication primary = new PrimaryReplication(self, first.partitions(), local::replicated,
+                PrimaryReplication.streams(self, links, REPLICA_QUEUE_BYTES), served::refuse);
+        BackupReplication backup = new BackupReplication(self, first.partitions(), membership::map, served, local,
+                pull, links, caches::cache);
+        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, pull, moves, primary, backup);
+        RetiredPartitions retired = new RetiredPartitions(membership, served, local, moves, background, backup::backs);
         membership.catalogue().onCachesChange(c -> background.execute(() -> {
             try {
                 caches.apply();
@@ -157,10 +167,15 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         membership.onMapChange(map -> {
             members.seen(map);
             peers.retainMembers(map);
+            links.retainMembers(map);
+            primary.retainMembers(map);
+            backup.mapChanged(map);
             retired.sweepSoon();
             types.learnedTypes();
         });
-        return new ClusterParts(membership, served, local, moves, peers, caches, types, takeover, retired);
+        node.journalTap(primary);
+        return new ClusterParts(membership, served, local, moves, peers, caches, types, takeover, retired, links,
+                primary, backup);
     }
 
     /** The parts once joined, or null (for tests in this package). */
@@ -191,7 +206,11 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
      */
     public NodeCache<Object, Object> createCache(CacheConfig config, boolean ifAbsent) {
         Objects.requireNonNull(config, "config");
-        return joined().caches().create(config, ifAbsent);
+        ClusterParts p = joined();
+        if (config.backups() > 0) {
+            p.membership().ensureReplicas(1 + config.backups()); // Helix places the backups (SLAVEs)
+        }
+        return p.caches().create(config, ifAbsent);
     }
 
     /**
@@ -241,6 +260,17 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         servedOrRefuse(partition).checkServes(partition);
     }
 
+    /** Passes as {@link #checkServes}, or if this node is one of the partition's backups in sync (a caught-up copy). */
+    @Override
+    public void checkServesOrBacks(int partition) {
+        ClusterParts p = parts;
+        if (p != null && partition >= 0 && partition < p.membership().map().partitions()
+                && !p.served().serves(partition) && p.backup().state(partition) == BackupReplication.IN_SYNC) {
+            return;
+        }
+        checkServes(partition);
+    }
+
     @Override
     public void enter(int partition) {
         servedOrRefuse(partition).enter(partition);
@@ -271,6 +301,40 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     }
 
     @Override
+    public boolean mayAcknowledge(int partition) {
+        ClusterParts p = parts;
+        return p != null && p.membership().leaseValid() && p.primary().mayAcknowledge(partition);
+    }
+
+    @Override
+    public void whenReplicated(int partition, Runnable done) {
+        ClusterParts p = parts;
+        if (p == null || partition < 0 || partition >= p.served().partitions()) {
+            done.run();
+        } else {
+            p.primary().whenReplicated(partition, done);
+        }
+    }
+
+    @Override
+    public void replicate(ReplicaCodec.Frame frame, Consumer<List<ReplicaCodec.Refusal>> done) {
+        joined().backup().replicate(frame, done);
+    }
+
+    @Override
+    public long[] followedBy(String member, int partition) {
+        PrimaryReplication.Following f = servedOrRefuse(partition) != null ? joined().primary().follow(member,
+                partition) : null;
+        return new long[]{f.epoch(), f.ticket()};
+    }
+
+    @Override
+    public void syncedBy(String member, int partition, long epoch, long ticket) {
+        servedOrRefuse(partition);
+        joined().primary().synced(member, partition, epoch, ticket);
+    }
+
+    @Override
     public String statusJson() {
         ClusterParts p = parts;
         String id = nodeId != null ? nodeId : node.id();
@@ -291,9 +355,13 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         ClusterParts p = parts;
         if (p != null) {
             p.served().stopAll();
+            node.journalTap(io.sluice.node.internal.JournalTap.NONE);
             try {
                 p.membership().close();
             } finally {
+                p.primary().close();
+                p.backup().close();
+                p.links().close();
                 background.shutdownNow();
                 awaitBackground();
                 p.peers().close();

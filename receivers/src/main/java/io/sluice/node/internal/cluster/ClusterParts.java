@@ -5,5 +5,6 @@ import io.sluice.cluster.internal.ClusterMembership;
 /** The parts of a node that has joined its cluster, made once its membership gave the first map. */
 record ClusterParts(ClusterMembership membership, ServedPartitions served, LocalPartitions local, MoveStats moves,
                     PeerConnections peers, CatalogueSync caches, TypesSync types, PartitionTakeover takeover,
-                    RetiredPartitions retired) {
+                    RetiredPartitions retired, ReplicaLinks links, PrimaryReplication primary,
+                    BackupReplication backup) {
 }

@@ -11,7 +11,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Helix's role changes of this node's partitions, handed to the part that does each: taking over
- * ({@link PartitionTakeover}), giving up ({@link ServedPartitions#stopServing}), dropping retired data
+ * ({@link PartitionTakeover}), giving up ({@link ServedPartitions#stopServing}, then its backups acknowledge what
+ * they were sent: {@link PrimaryReplication}), backing ({@link BackupReplication}: SLAVE), dropping retired data
  * ({@link RetiredPartitions}). Helix may call it while the node is still joining (before the catalogue was applied):
  * a transition waits until the node has joined.
  */
@@ -20,6 +21,8 @@ final class NodeRoles implements PartitionRoles {
     private static final Logger LOG = LoggerFactory.getLogger(NodeRoles.class);
     /** How long a transition waits for the node to finish joining. */
     private static final long JOIN_BOUND_SECONDS = 120;
+    /** How long giving a partition up waits at most for its backups to acknowledge what they were sent. */
+    private static final long REPLICATION_DRAIN_SECONDS = 10;
 
     private final String nodeId;
     private final CompletableFuture<ClusterParts> joined;
@@ -43,7 +46,7 @@ final class NodeRoles implements PartitionRoles {
 
     @Override
     public void follow(int partition) throws InterruptedException {
-        parts();
+        parts().backup().follow(partition);
     }
 
     @Override
@@ -58,7 +61,15 @@ final class NodeRoles implements PartitionRoles {
 
     @Override
     public void stopLeading(int partition) throws InterruptedException {
-        parts().served().stopServing(partition);
+        ClusterParts parts = parts();
+        parts.served().stopServing(partition);
+        // The next primary is one of the backups: what they were sent reaches them before it takes over.
+        if (!parts.primary().awaitReplicated(partition, REPLICATION_DRAIN_SECONDS, TimeUnit.SECONDS)) {
+            LOG.warn("partition {}: its backups did not acknowledge its last records within {} s", partition,
+                    REPLICATION_DRAIN_SECONDS);
+        }
+        parts.primary().stopLeading(partition);
+        parts.backup().follow(partition);
     }
 
     @Override
@@ -67,6 +78,8 @@ final class NodeRoles implements PartitionRoles {
         if (parts.served().serves(partition)) {
             parts.served().stopServing(partition); // MASTER -> OFFLINE without SLAVE in between: still safe
         }
+        parts.primary().stopLeading(partition);
+        parts.backup().stopFollowing(partition);
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Drops this node's copy of partitions it no longer serves, once it is retired: the map shows another owner AND
  * the owner log names that owner (so the new owner holds the partition whole; before that, its copy may still be
- * what the new owner pulls). The removals are logged, so a restart does not bring them back. A sweep looks at every
+ * what the new owner pulls), and this node does not back it (a backup's copy is what a promotion serves). The removals are logged, so a restart does not bring them back. A sweep looks at every
  * partition; sweeps run one at a time on the cluster's background thread (never a Helix thread), a request made
  * while one runs coalescing into the next.
  */
@@ -26,9 +26,12 @@ final class RetiredPartitions {
     private final MoveStats stats;
     private final Executor background;
     private final AtomicBoolean requested = new AtomicBoolean();
+    /** Whether this node backs a partition (its copy is kept: it is what a promotion serves). */
+    private final java.util.function.IntPredicate backs;
 
     RetiredPartitions(ClusterMembership membership, ServedPartitions served, LocalPartitions local, MoveStats stats,
-                      Executor background) {
+                      Executor background, java.util.function.IntPredicate backs) {
+        this.backs = backs;
         this.membership = membership;
         this.served = served;
         this.local = local;
@@ -53,7 +56,7 @@ final class RetiredPartitions {
         int dropped = 0;
         for (int p = 0; p < Math.min(map.partitions(), served.partitions()); p++) {
             String owner = map.owner(p);
-            if (owner == null || owner.equals(self) || served.serves(p) || local.size(p) == 0) {
+            if (owner == null || owner.equals(self) || served.serves(p) || backs.test(p) || local.size(p) == 0) {
                 continue;
             }
             if (!owner.equals(membership.owners().lastOwner(p))) {
@@ -64,7 +67,7 @@ final class RetiredPartitions {
                 continue; // being taken over by this node again: the takeover decides what the copy becomes
             }
             try {
-                if (served.serves(p)) {
+                if (served.serves(p) || backs.test(p)) {
                     continue;
                 }
                 long removed = local.clear(p);

@@ -132,6 +132,11 @@ final class ServedPartitions {
         return true;
     }
 
+    /** Stops serving the partition at once, waiting for nothing (it was fenced: another node leads it now). */
+    void refuse(int partition) {
+        served.set(partition, 0);
+    }
+
     /** Stops serving every partition at once, waiting for nothing (the session was lost: another node may own them). */
     void stopAll() {
         for (int p = 0; p < served.length(); p++) {

@@ -10,8 +10,15 @@
  *       to create and destroy caches cluster-wide;</li>
  *   <li>{@link io.sluice.node.internal.cluster.NodeRoles}: Helix's role changes handed to the parts below;</li>
  *   <li>{@link io.sluice.node.internal.cluster.PartitionTakeover}: SLAVE -> MASTER, pulling the partition from its
- *       last owner through {@link io.sluice.node.internal.cluster.PeerConnections} (PARTITION_SCAN);</li>
+ *       last owner through {@link io.sluice.node.internal.cluster.PeerConnections} (PARTITION_SCAN; only the caches
+ *       without backups when this node was a backup in sync), then recording itself as owner (a new epoch);</li>
  *   <li>{@link io.sluice.node.internal.cluster.ServedPartitions}: the gate, served flags and writes in flight;</li>
+ *   <li>{@link io.sluice.node.internal.cluster.PrimaryReplication}: a primary's writes of replicated caches (the
+ *       node's journal tap) into one {@link io.sluice.node.internal.cluster.BackupStream} per backup (REPLICATE),
+ *       the followers in sync and the FULL_SYNC barrier, fencing on a stale epoch;</li>
+ *   <li>{@link io.sluice.node.internal.cluster.BackupReplication}: a backup catching up (REPLICA_FOLLOW, a pull by
+ *       {@link io.sluice.node.internal.cluster.PartitionPull}, the buffer, REPLICA_SYNCED) and applying records in
+ *       order; {@link io.sluice.node.internal.cluster.ReplicaLinks}: the members' connections for it;</li>
  *   <li>{@link io.sluice.node.internal.cluster.LocalPartitions}: a partition of every local cache, applied to and
  *       cleared through the log;</li>
  *   <li>{@link io.sluice.node.internal.cluster.RetiredPartitions}: dropping the copy of a partition another member

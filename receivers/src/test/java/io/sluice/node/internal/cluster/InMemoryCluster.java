@@ -28,6 +28,8 @@ final class InMemoryCluster {
     private final int partitions;
     private final Map<String, Member> members = new LinkedHashMap<>();
     private final String[] owners;
+    /** Per partition its backups (SLAVEs), in order. */
+    private final List<List<String>> backups = new ArrayList<>();
     private final Map<Integer, String> ownerLog = new ConcurrentHashMap<>();
     private final Map<Integer, Long> epochs = new ConcurrentHashMap<>();
     private volatile int replicas = 1;
@@ -44,6 +46,9 @@ final class InMemoryCluster {
     InMemoryCluster(int partitions) {
         this.partitions = partitions;
         this.owners = new String[partitions];
+        for (int p = 0; p < partitions; p++) {
+            backups.add(new CopyOnWriteArrayList<>());
+        }
         this.map = build();
     }
 
@@ -77,6 +82,11 @@ final class InMemoryCluster {
 
     String lastOwner(int p) {
         return ownerLog.get(p);
+    }
+
+    /** The partition's epoch (0 before any owner recorded itself). */
+    long epoch(int p) {
+        return epochs.getOrDefault(p, 0L);
     }
 
     /** Writes the owner log directly (a node that owned the partition once). */
@@ -139,6 +149,49 @@ final class InMemoryCluster {
         }
     }
 
+    /** Makes the node a backup (SLAVE) of the partition, as Helix would: follow, then the map shows it. */
+    void addBackup(int p, String nodeId) throws Exception {
+        member(nodeId).roles.follow(p);
+        synchronized (this) {
+            backups.get(p).add(nodeId);
+        }
+        publish();
+    }
+
+    /**
+     * A failover as Helix does it once the partition's owner is gone (left or lost its session): its first backup
+     * is promoted (lead) and the map shows it as the owner, without that backup.
+     */
+    String promoteBackup(int p) throws Exception {
+        String next;
+        synchronized (this) {
+            next = backups.get(p).get(0);
+            owners[p] = null;
+        }
+        publish();
+        member(next).roles.lead(p);
+        synchronized (this) {
+            backups.get(p).remove(next);
+            owners[p] = next;
+        }
+        publish();
+        return next;
+    }
+
+    /** A member lost: it is gone from the map (and owns and backs nothing), with no transition called on it. */
+    void lose(String nodeId) {
+        synchronized (this) {
+            members.remove(nodeId);
+            for (int p = 0; p < partitions; p++) {
+                if (nodeId.equals(owners[p])) {
+                    owners[p] = null;
+                }
+                backups.get(p).remove(nodeId);
+            }
+        }
+        publish();
+    }
+
     /** The roles a member joined with (what Helix would call). */
     PartitionRoles roles(String id) {
         return member(id).roles;
@@ -166,7 +219,11 @@ final class InMemoryCluster {
                 index[p] = ids.indexOf(owners[p]);
             }
         }
-        return new ClusterMap(version++, nodes, index);
+        int[][] backupIndex = new int[partitions][];
+        for (int p = 0; p < partitions; p++) {
+            backupIndex[p] = backups.get(p).stream().mapToInt(ids::indexOf).filter(i -> i >= 0).toArray();
+        }
+        return new ClusterMap(version++, nodes, index, backupIndex);
     }
 
     /** A new map version, handed to every member's listeners. */
@@ -227,6 +284,7 @@ final class InMemoryCluster {
                     if (settings.nodeId().equals(owners[p])) {
                         owners[p] = null;
                     }
+                    backups.get(p).remove(settings.nodeId());
                 }
             }
             publish();
