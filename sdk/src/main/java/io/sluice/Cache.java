@@ -125,8 +125,10 @@ public interface Cache<K, V> {
      * @throws IndexValueTypeException if a bound's type is not the type the index's first field holds
      * @throws IndexFieldTypeConflictException if the cache's entries hold the index's first field as different types
      * @throws IllegalStateException if the index is still being built from the cache's entries (added to a cache
-     *     that held data); the message says how far the build is. Thrown by the stream's first read, remote by the
-     *     read that meets it.
+     *     that held data); the message says how far the build is
+     * <p>These are thrown by this call (it reads the first entry before it returns). Remote, the stream's later reads
+     * may throw {@link NodeUnreachableException}, or a {@link SluiceException} if partitions kept moving between
+     * nodes for longer than {@code ClientConfig.requestTimeout}.
      */
     Stream<Map.Entry<K, V>> query(IndexQuery query);
 
