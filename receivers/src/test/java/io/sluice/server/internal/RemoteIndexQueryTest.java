@@ -196,6 +196,39 @@ class RemoteIndexQueryTest {
     }
 
     @Test
+    void indexesDeclaredCreatedAndDestroyedThroughTheClient() {
+        try (Sluice client = start(1, false)) {
+            Cache<Long, Order> made = client.createCache(CacheConfig.named("made").withPartitions(16).index("qty"));
+            Map<Long, Order> orders = new LinkedHashMap<>();
+            for (long k = 0; k < 5_000; k++) {
+                orders.put(k, new Order(CODES[(int) (k % 4)], "A" + k % 7, k / 10.0, k % 100));
+            }
+            made.putAll(orders);
+            assertThat(keys(made.query(IndexQuery.on("qty").eq(42L))))
+                    .isEqualTo(model(orders, o -> o.qty() == 42, Comparator.comparingLong(Order::qty)));
+
+            assertThat(made.createIndex("account", "price")).isTrue();
+            assertThat(made.createIndex("account", "price")).isFalse();
+            List<Long> expected = model(orders, o -> o.account().equals("A3") && o.price() < 100,
+                    Comparator.comparing(Order::account).thenComparingDouble(Order::price));
+            List<String> building = new ArrayList<>();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+                try {
+                    return keys(made.query(IndexQuery.on("account", "price").eq("A3").lt(100.0))).equals(expected);
+                } catch (IllegalStateException notYet) {
+                    building.add(notYet.getMessage());
+                    return false;
+                }
+            });
+            assertThat(building).allSatisfy(m -> assertThat(m).contains("is being built"));
+            assertThat(engines.get(0).nodeCache("made").config().indexes())
+                    .containsExactly(List.of("qty"), List.of("account", "price"));
+            assertThat(made.destroyIndex("qty")).isTrue();
+            assertThatThrownBy(() -> made.query(IndexQuery.on("qty"))).isInstanceOf(IndexNotFoundException.class);
+        }
+    }
+
+    @Test
     void errorsArriveAsTheEmbeddedNodesExceptions() {
         try (Sluice client = start(1, false)) {
             Cache<Long, Object> cache = client.cache("orders");
