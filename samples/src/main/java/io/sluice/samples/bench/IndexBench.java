@@ -25,8 +25,8 @@ import java.util.stream.Stream;
  * java -Xmx2g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench query [entries] [queries]
  * </pre>
  * {@code load}: per round the same load into a cache without indexes and into one with indexes on {@code secCode}
- * and {@code account} (the order alternates between rounds), entries/s of each and their ratio; the median ratio at
- * the end. {@code query}: loads a cache with an index on {@code price}, then times a range query returning 1% of
+ * and {@code account} (the order alternates between rounds), entries/s of each (wall, and per process CPU-second:
+ * robust to other processes' load) and their ratios; the median ratios at the end. {@code query}: loads a cache with an index on {@code price}, then times a range query returning 1% of
  * the entries ({@code between(100.00, 100.99)}) against a full scan of the cache filtering the same range (values as
  * binary objects in both, reading the price field), each {@code queries} times. Measurements, not tests.
  */
@@ -86,30 +86,43 @@ public final class IndexBench {
         return nanos;
     }
 
-    private static double loadRate(long entries, boolean indexed) {
+    /** Entries/s wall and entries per process CPU-second (robust to other processes' load) of one load. */
+    private static double[] loadRate(long entries, boolean indexed) {
         try (SluiceNode node = SluiceNode.start(node(entries))) {
             CacheConfig config = CacheConfig.named("orders");
             node.createCache(indexed ? config.index("secCode").index("account") : config);
-            return entries / (stream(node, "orders", entries) / 1e9);
+            long cpu = processCpuNanos();
+            long wall = stream(node, "orders", entries);
+            return new double[] {entries / (wall / 1e9), entries / ((processCpuNanos() - cpu) / 1e9)};
         }
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static void load(long entries, int rounds) {
         loadRate(Math.min(entries, 500_000), true); // warm-up: JIT of both paths
         loadRate(Math.min(entries, 500_000), false);
-        List<Double> ratios = new ArrayList<>();
+        List<Double> wallRatios = new ArrayList<>();
+        List<Double> cpuRatios = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             boolean indexedFirst = round % 2 == 0;
-            double first = loadRate(entries, indexedFirst);
-            double second = loadRate(entries, !indexedFirst);
-            double plain = indexedFirst ? second : first;
-            double indexed = indexedFirst ? first : second;
-            ratios.add(indexed / plain);
-            System.out.printf("round %d: %,d entries, no index %,.0f entries/s, indexes on secCode and account %,.0f"
-                    + " entries/s: %.2f%n", round, entries, plain, indexed, indexed / plain);
+            double[] first = loadRate(entries, indexedFirst);
+            double[] second = loadRate(entries, !indexedFirst);
+            double[] plain = indexedFirst ? second : first;
+            double[] indexed = indexedFirst ? first : second;
+            wallRatios.add(indexed[0] / plain[0]);
+            cpuRatios.add(indexed[1] / plain[1]);
+            System.out.printf("round %d: %,d entries; no index %,.0f entries/s (%,.0f per CPU-second), indexes on"
+                    + " secCode and account %,.0f entries/s (%,.0f per CPU-second): %.2f wall, %.2f CPU%n", round,
+                    entries, plain[0], plain[1], indexed[0], indexed[1], indexed[0] / plain[0], indexed[1] / plain[1]);
         }
-        Collections.sort(ratios);
-        System.out.printf("median ratio (indexed / not) of %d rounds: %.2f%n", rounds, ratios.get(ratios.size() / 2));
+        Collections.sort(wallRatios);
+        Collections.sort(cpuRatios);
+        System.out.printf("median ratio (indexed / not) of %d rounds: %.2f wall, %.2f per CPU-second%n", rounds,
+                wallRatios.get(wallRatios.size() / 2), cpuRatios.get(cpuRatios.size() / 2));
     }
 
     private static void query(long entries, int queries) {
