@@ -42,18 +42,28 @@ final class BatchWriter {
 
     /** Applies the batch to the partition's tree, rows and indexes (under the partition's write lock). */
     BatchResult apply(BPlusTree tree, PartitionIndexes indexes, EntryBatch batch, BatchMode mode) {
+        return apply(tree, indexes, batch, mode, true);
+    }
+
+    /**
+     * {@link #apply}; {@code sortedIndexPass} false applies the index changes entry by entry instead (a descent
+     * per change: the baseline the sorted pass is measured against, {@link RowByRowBaseline}).
+     */
+    BatchResult apply(BPlusTree tree, PartitionIndexes indexes, EntryBatch batch, BatchMode mode,
+                      boolean sortedIndexPass) {
         if (inUse) { // a batch applied inside a batch (none today): a writer of its own
-            return new BatchWriter(rows).apply(tree, indexes, batch, mode);
+            return new BatchWriter(rows).apply(tree, indexes, batch, mode, sortedIndexPass);
         }
         inUse = true;
         try {
-            return applyInOrder(tree, indexes, batch, mode);
+            return applyInOrder(tree, indexes, batch, mode, sortedIndexPass);
         } finally {
             inUse = false;
         }
     }
 
-    private BatchResult applyInOrder(BPlusTree tree, PartitionIndexes indexes, EntryBatch batch, BatchMode mode) {
+    private BatchResult applyInOrder(BPlusTree tree, PartitionIndexes indexes, EntryBatch batch, BatchMode mode,
+                                     boolean sortedIndexPass) {
         int n = batch.size();
         int[] sorted = order.sort(batch);
         byte[] data = batch.data();
@@ -139,8 +149,10 @@ final class BatchWriter {
         } finally {
             walk.end(); // queued inserts reference rows already written: they always go in
             rowWriter.finish();
-            if (indexed) { // the entries applied, also of a batch that failed part way
+            if (indexed && sortedIndexPass) { // the entries applied, also of a batch that failed part way
                 changes.applySorted(walk, rowWriter);
+            } else if (indexed) {
+                changes.applyEach();
             }
         }
         return new BatchResult(inserted, updated, skipped, removed);

@@ -6,7 +6,7 @@ import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
 
 /**
- * A partition's single-entry writes (put, put-if-absent, remove) in one descent of its tree each, and their
+ * A partition's single-entry writes (put, put-if-absent, remove, an in-place rewrite) in one descent of its tree each, and their
  * index changes: the old row's index keys are read before the row is rewritten or freed, and each index whose
  * key changed (or whose entry's row moved) gets one descent. Reused: the partition's write lock is held.
  */
@@ -37,9 +37,24 @@ final class EntryWriter {
         };
     }
 
-    /** The index changes of one entry's write (for {@link StoredEntry}'s in-place rewrites too). */
-    IndexChanges changes() {
-        return changes;
+    /**
+     * Overwrites value bytes of the row in place ({@link RowStore#overwriteValue}); an index whose key the new
+     * bytes leave as it was is not touched, one whose key they change moves the entry.
+     */
+    void overwriteValue(long link, int keyLength, int valueLength, int at, byte[] src, int srcOffset, int length) {
+        if (indexes.isEmpty()) {
+            rows.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
+            return;
+        }
+        changes.begin(indexes);
+        try {
+            changes.removed(link);
+            rows.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
+            changes.putRow(link, true);
+            changes.applyEach();
+        } finally {
+            changes.end();
+        }
     }
 
     /** Stores the value (if absent, unless {@code overwrite}). @return {@link #INSERTED}, {@link #UPDATED} or {@link #SKIPPED} */

@@ -2,7 +2,6 @@ package io.sluice.pagestore.internal;
 
 import io.sluice.DataRegionFullException;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.pagestore.internal.index.IndexChanges;
 import io.sluice.pagestore.internal.index.IndexSpec;
 import io.sluice.pagestore.internal.index.IndexVisitor;
 import io.sluice.pagestore.internal.index.PartitionIndexes;
@@ -185,7 +184,7 @@ public final class PartitionStore {
         try {
             checkAlive();
             journal.checkWritable();
-            work.run(new StoredEntry(this, rows));
+            work.run(new StoredEntry(this, rows, writer));
         } finally {
             lock.writeLock().unlock();
         }
@@ -399,14 +398,14 @@ public final class PartitionStore {
         return tree;
     }
 
+    /** This thread's batch writer (under the write lock). */
+    BatchWriter batchWriter() {
+        return batchWriters.get();
+    }
+
     /** The partition's field indexes (under its lock). */
     PartitionIndexes indexes() {
         return indexes;
-    }
-
-    /** The index changes of a single-entry write (under the write lock). */
-    IndexChanges entryChanges() {
-        return writer.changes();
     }
 
     /**

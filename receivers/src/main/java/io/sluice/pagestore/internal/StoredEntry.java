@@ -14,6 +14,8 @@ public final class StoredEntry {
 
     private final PartitionStore store;
     private final RowStore rows;
+    /** Rewrites in place, and moves the entry in the indexes whose fields the rewrite changed. */
+    private final EntryWriter writer;
     private final byte[] lengths = new byte[EntryBatch.ENTRY_HEADER];
     private byte[] key;
     private int keyOffset;
@@ -21,8 +23,9 @@ public final class StoredEntry {
     private long link;
     private int valueLength;
 
-    StoredEntry(PartitionStore store, RowStore rows) {
+    StoredEntry(PartitionStore store, RowStore rows, EntryWriter writer) {
         this.store = store;
+        this.writer = writer;
         this.rows = rows;
     }
 
@@ -66,21 +69,7 @@ public final class StoredEntry {
      */
     public void overwriteValue(int at, byte[] src, int srcOffset, int length) {
         requireValue();
-        io.sluice.pagestore.internal.index.PartitionIndexes indexes = store.indexes();
-        if (indexes.isEmpty()) {
-            rows.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
-        } else { // an index whose fields the new bytes leave as they were is not touched
-            io.sluice.pagestore.internal.index.IndexChanges changes = store.entryChanges();
-            changes.begin(indexes);
-            try {
-                changes.removed(link);
-                rows.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
-                changes.putRow(link, true);
-                changes.applyEach();
-            } finally {
-                changes.end();
-            }
-        }
+        writer.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
         StoreJournal journal = store.journal();
         if (journal.recording()) { // the log holds whole values: it records the value as it now is
             byte[] value = new byte[valueLength];
