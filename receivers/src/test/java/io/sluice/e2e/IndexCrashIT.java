@@ -85,7 +85,7 @@ class IndexCrashIT {
                 if (round == KILLS) {
                     break;
                 }
-                long killAfterKeys = 30_000 + random.nextInt(300_000);
+                long killAfterKeys = 20_000 + random.nextInt(150_000);
                 nextKey = load(node, acknowledged, inFlight, nextKey, killAfterKeys, new Random(random.nextLong()));
                 System.out.println("round " + round + ": killed after " + killAfterKeys + " keys offered; "
                         + acknowledged.size() + " acknowledged in all");
