@@ -105,7 +105,7 @@ final class BatchWriter {
                 if (vl == EntryBatch.REMOVAL) {
                     if (present) {
                         if (indexed) {
-                            changes.removed(walk.link());
+                            changes.removedEntry(walk.link());
                         }
                         walk.remove(data, ko, kl);
                         removed++;

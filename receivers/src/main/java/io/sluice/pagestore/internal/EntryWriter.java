@@ -31,7 +31,7 @@ final class EntryWriter {
         this.changes = new IndexChanges(rows);
         this.removeIndexed = old -> {
             if (old != 0) {
-                changes.removed(old);
+                changes.removedEntry(old);
             }
             return 0;
         };

@@ -54,6 +54,9 @@ public class IndexBatchBenchmark {
     @Param({"stock", "varied"})
     public String values;
 
+    @Param({"random", "ascending"})
+    public String keys;
+
     private DataRegion region;
     private EntryBatch[] batches;
     private PartitionStore plain;
@@ -62,7 +65,7 @@ public class IndexBatchBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         BinaryContext binary = new BinaryContext();
-        batches = batches(binary, values.equals("varied"));
+        batches = batches(binary, values.equals("varied"), keys.equals("ascending"));
         region = new DataRegion(new DataRegionConfig(4096, 256L << 20, 2L << 30), binary);
     }
 
@@ -117,8 +120,8 @@ public class IndexBatchBenchmark {
     }
 
     /** The benchmark's batches: StockOrder values (binary objects registered in {@code binary}) under random keys. */
-    static EntryBatch[] batches(BinaryContext binary, boolean varied) {
-        long[] keys = StoreKeys.keys(ROWS, false, 42);
+    static EntryBatch[] batches(BinaryContext binary, boolean varied, boolean ascending) {
+        long[] keys = StoreKeys.keys(ROWS, ascending, 42);
         java.util.SplittableRandom random = new java.util.SplittableRandom(7);
         EntryBatch[] result = new EntryBatch[(ROWS + BATCH - 1) / BATCH];
         byte[] key = new byte[StoreKeys.KEY_LENGTH];
@@ -154,11 +157,12 @@ public class IndexBatchBenchmark {
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
-        System.out.printf("%-7s %14s %14s %14s %13s %11s%n", "values", "none rows/s", "sorted rows/s",
+        System.out.printf("%-7s %-9s %14s %14s %14s %13s %11s%n", "values", "keys", "none rows/s", "sorted rows/s",
                 "each rows/s", "with/without", "index pass");
-        for (String shape : new String[] {"stock", "varied"}) {
+        for (String order : new String[] {"random", "ascending"}) {
+          for (String shape : new String[] {"stock", "varied"}) {
             BinaryContext binary = new BinaryContext();
-            EntryBatch[] batches = batches(binary, shape.equals("varied"));
+            EntryBatch[] batches = batches(binary, shape.equals("varied"), order.equals("ascending"));
             long[][] nanos = new long[3][rounds];
             try (DataRegion region = new DataRegion(new DataRegionConfig(4096, 256L << 20, 2L << 30), binary)) {
                 for (int r = -rounds / 2; r < rounds; r++) { // the first half-round set warms up
@@ -180,9 +184,10 @@ public class IndexBatchBenchmark {
                 java.util.Arrays.sort(nanos[v]);
                 median[v] = nanos[v][rounds / 2];
             }
-            System.out.printf("%-7s %,14.0f %,14.0f %,14.0f %12.0f%% %10.2fx%n", shape, ROWS * 1e9 / median[0],
-                    ROWS * 1e9 / median[1], ROWS * 1e9 / median[2], 100 * median[0] / median[1],
-                    (median[2] - median[0]) / (median[1] - median[0]));
+            System.out.printf("%-7s %-9s %,14.0f %,14.0f %,14.0f %12.0f%% %10.2fx%n", shape, order,
+                    ROWS * 1e9 / median[0], ROWS * 1e9 / median[1], ROWS * 1e9 / median[2],
+                    100 * median[0] / median[1], (median[2] - median[0]) / (median[1] - median[0]));
+          }
         }
     }
 }

@@ -66,7 +66,18 @@ public final class IndexChanges {
         return trees.length > 0;
     }
 
-    /** The entry whose row this is loses its index keys (call before the row is freed or rewritten). */
+    /**
+     * The entry whose row this is loses its index keys for good (it is removed): call before the row is freed.
+     */
+    public void removedEntry(long oldLink) {
+        removed(oldLink);
+        Arrays.fill(oldOp, -1); // nothing to pair with a put, nothing for cancelRemoved to take back
+    }
+
+    /**
+     * The entry whose row this is loses its index keys, and gets new ones by the {@link #put} that follows (call
+     * before the row is freed or rewritten).
+     */
     public void removed(long oldLink) {
         int keyLength = readRow(oldLink);
         int valueLength = IndexOps.getInt(lengths, 4);

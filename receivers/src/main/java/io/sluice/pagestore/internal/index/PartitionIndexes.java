@@ -13,6 +13,11 @@ import java.util.Arrays;
  * The field indexes of one partition ({@link IndexTree} each), by id. Creating one fills it from the partition's
  * rows in sorted passes; scans read it in index order. Every method runs under the partition's lock, which the
  * caller holds (the write lock to create, drop or destroy; the read lock at least to scan).
+ *
+ * <p>Indexes are derived data and are not written to checkpoints or the log: a checkpoint holds entries, and a
+ * restarted node creates the partition's indexes before it loads the checkpoint and replays the log, whose
+ * batches fill them through the ordinary sorted pass. Copying index pages into checkpoints would double what a
+ * checkpoint writes (and change its format) to save a pass the load makes anyway.
  */
 public final class PartitionIndexes {
 
