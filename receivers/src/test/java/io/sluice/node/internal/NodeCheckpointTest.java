@@ -256,6 +256,17 @@ class NodeCheckpointTest {
     }
 
     @Test
+    void aDeclaredCacheRecoveredWithOtherOptionsStartsWithTheOnesItWasCreatedWith() {
+        CacheConfig created = CacheConfig.named("c").withPartitions(2).withBackups(1).index("a");
+        node = start(dir);
+        node.createCache(created);
+        node.close();
+        node = new NodeEngine(NodeEngineTest.smallNode().persistence(PersistenceConfig.at(dir)
+                .withWalMode(WalMode.LOG_ONLY)).cache(CacheConfig.named("c").withPartitions(2)).build());
+        assertThat(node.nodeCache("c").config()).isEqualTo(created);
+    }
+
+    @Test
     void getOrCreateOfAnExistingCacheWithOtherOptionsIsRefusedNamingBoth() {
         node = start(dir);
         CacheConfig created = CacheConfig.named("c").withPartitions(2).withBackups(1);
