@@ -22,13 +22,14 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Kill -9 during an indexed load under FSYNC (issue 31): a node process whose cache has an index on {@code secCode}
- * and a composite one on {@code account, price} is loaded by a streamer (new keys) and by puts that overwrite earlier
+ * and a composite one on {@code account, price} is loaded by a streamer (new keys) and by putAlls that overwrite earlier
  * keys with other field values (moving their index entries), and killed at a random moment, again. After each
  * restart every acknowledged entry is found through each index with its value, and each index finds exactly the
  * entries the cache holds (nothing else, none twice, in index order); the node checked its store (trees, rows and
@@ -52,6 +53,10 @@ class IndexCrashIT {
     private static final long SEED = Long.getLong("sluice.indexCrash.seed", System.nanoTime());
     private static final String[] CODES = {"GAZP", "LKOH", "SBER", "YNDX", "MGNT"};
     private static final int ACCOUNTS = 12;
+
+    /** The keys acknowledged last, across rounds (a ring): what the overwriter picks from, without copying the map. */
+    private final AtomicLongArray recent = new AtomicLongArray(4096);
+    private final AtomicLong acked = new AtomicLong();
 
     @Test
     void fsyncKeepsEveryAcknowledgedEntryFindableThroughEachIndex() {
@@ -123,6 +128,7 @@ class IndexCrashIT {
                     streamer.addData(key, value).whenComplete((ok, error) -> {
                         if (error == null) {
                             acknowledged.putIfAbsent(key, value); // an overwrite acknowledged first wins
+                            recent.set((int) (acked.getAndIncrement() % recent.length()), key);
                         }
                     });
                 }
@@ -135,19 +141,23 @@ class IndexCrashIT {
             Random r = new Random(seed + 1);
             try {
                 while (!stop.get()) {
-                    long key = (long) (r.nextDouble() * next.get());
-                    if (!acknowledged.containsKey(key)) {
-                        continue; // not acknowledged yet (or never): overwrite only what a load has stored
+                    long known = Math.min(acked.get(), recent.length());
+                    if (known == 0) {
+                        Thread.onSpinWait(); // nothing acknowledged yet: overwrite only what a load has stored
+                        continue;
                     }
-                    Order value = order(r);
-                    inFlight.put(key, value);
-                    cache.put(key, value);
-                    acknowledged.put(key, value);
-                    inFlight.remove(key);
-                    overwrites.incrementAndGet();
+                    Map<Long, Order> batch = new HashMap<>();
+                    for (int i = 0; i < 256; i++) {
+                        batch.put(recent.get(r.nextInt((int) known)), order(r));
+                    }
+                    inFlight.putAll(batch);
+                    cache.putAll(batch); // one batch per partition, each moving its keys' index entries
+                    acknowledged.putAll(batch);
+                    inFlight.keySet().removeAll(batch.keySet());
+                    overwrites.addAndGet(batch.size());
                 }
             } catch (RuntimeException e) {
-                // the node is gone; the put in flight may or may not have been applied
+                // the node is gone; the putAll in flight may have been applied in part (each key old or new)
             }
         }, "index-crash-overwriter");
         loader.start();
