@@ -113,6 +113,51 @@ public interface Cache<K, V> {
     Stream<Map.Entry<K, V>> scan();
 
     /**
+     * The entries an index finds ({@link IndexQuery}), in index order: by the indexed fields' encoded values, then
+     * by the entry's encoded key. The stream reads lazily, a page at a time from each partition (and, remote, from
+     * each node, merged by index key), so memory stays bounded whatever the result's size; close it
+     * (try-with-resources) if it is not consumed to the end. Each partition's page is read at one moment (a
+     * streamed batch wholly before or after it); pages read later see later writes, so an entry changed during
+     * the query may be seen in its old place, its new place, both or neither, never half-written.
+     *
+     * @throws NullPointerException if query is null
+     * @throws IndexNotFoundException if the cache has no index on the query's fields
+     * @throws IndexValueTypeException if a bound's type is not the type the index's first field holds
+     * @throws IndexFieldTypeConflictException if the cache's entries hold the index's first field as different types
+     * @throws IllegalStateException if the index is still being built from the cache's entries (added to a cache
+     *     that held data); the message says how far the build is
+     * <p>These are thrown by this call (it reads the first entry before it returns). Remote, the stream's later reads
+     * may throw {@link NodeUnreachableException}, or a {@link SluiceException} if partitions kept moving between
+     * nodes for longer than {@code ClientConfig.requestTimeout}.
+     */
+    Stream<Map.Entry<K, V>> query(IndexQuery query);
+
+    /**
+     * Adds an index on these fields (one, or several: composite, in this order) to the cache, as
+     * {@link CacheConfig#index} declares one at creation; it is recorded with the cache's options (logged with
+     * persistence). The index is built from the cache's entries on a thread of the node, partition by partition
+     * (each partition's writers wait while its part is built); until it is complete, queries on it throw
+     * {@link IllegalStateException} saying how far the build is, and writes keep the built part exact.
+     *
+     * @return false if the cache has that index already
+     * @throws NullPointerException if fields or one of them is null
+     * @throws IllegalArgumentException if no field is given, or one is blank or repeated
+     * @throws IllegalStateException on a cluster member: a cluster's caches get their indexes when they are created
+     */
+    boolean createIndex(String... fields);
+
+    /**
+     * Drops the index on these fields (declared with {@link CacheConfig#index} or {@link #createIndex}), its pages
+     * going back to the data region; recorded with the cache's options. Queries on it fail with
+     * {@link IndexNotFoundException} afterwards; writes stop maintaining it.
+     *
+     * @return true if the index existed
+     * @throws NullPointerException if fields is null
+     * @throws IllegalStateException on a cluster member (as {@link #createIndex})
+     */
+    boolean destroyIndex(String... fields);
+
+    /**
      * Runs the processor on the key's entry, atomically: no other write of the key's partition runs
      * while it does, and a reader sees the entry wholly before or wholly after the change.
      *

@@ -13,6 +13,9 @@ import io.sluice.protocol.internal.CacheNamesCodec;
 import io.sluice.protocol.internal.ClusterMap;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
+import io.sluice.protocol.internal.IndexQueryWire;
+import io.sluice.query.internal.IndexBounds;
+import io.sluice.query.internal.IndexPage;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.StreamCodec;
 import io.sluice.protocol.internal.Wire;
@@ -74,6 +77,16 @@ class ProtocolVectorsTest {
         f.put("cache-names-request", names);
         f.put("cache-names-response", Frames.ok(alloc, 10, out -> CacheNamesCodec.write(out, List.of("a", "bc"))));
         f.put("cluster-map-response", Frames.ok(alloc, 11, out -> CLUSTER_MAP.write(out)));
+        byte[] one = encode(1);
+        ByteBuf query = Frames.request(alloc, Op.INDEX_QUERY, out -> IndexQueryWire.writeRequest(out,
+                new IndexQueryWire.Request("c", List.of("a"), new IndexBounds(one, true, one, true), null, 256, null)));
+        query.setLong(Frames.REQUEST_ID_OFFSET, 11);
+        f.put("index-query-request", query);
+        IndexPage page = new IndexPage(1);
+        byte[] indexKey = java.util.Arrays.copyOf(one, one.length + key.length);
+        System.arraycopy(key, 0, indexKey, one.length, key.length);
+        page.add(indexKey, key, value);
+        f.put("index-query-response", Frames.ok(alloc, 11, out -> IndexQueryWire.writePage(out, page.more(false))));
         return f;
     }
 
@@ -140,6 +153,25 @@ class ProtocolVectorsTest {
         entries.checkStructure();
         assertThat(binary.decode(entries.data(), entries.keyOffset(0), entries.keyLength(0), true)).isEqualTo(1L);
         assertThat(binary.decode(entries.data(), entries.valueOffset(0), entries.valueLength(0), true)).isEqualTo("x");
+
+        ByteBuf query = frame(doc.get("index-query-request"));
+        assertThat(query.readLong()).isEqualTo(11);
+        assertThat(Op.of(query.readUnsignedByte())).isEqualTo(Op.INDEX_QUERY);
+        IndexQueryWire.Request q = IndexQueryWire.readRequest(query);
+        assertThat(q.cache()).isEqualTo("c");
+        assertThat(q.fields()).containsExactly("a");
+        assertThat(q.bounds()).isEqualTo(new IndexBounds(encode(1), true, encode(1), true));
+        assertThat(q.after()).isNull();
+        assertThat(q.partitions()).isNull();
+        assertThat(query.isReadable()).isFalse();
+        ByteBuf answer = frame(doc.get("index-query-response"));
+        assertThat(answer.readLong()).isEqualTo(11);
+        assertThat((int) answer.readUnsignedByte()).isEqualTo(Wire.STATUS_OK);
+        IndexPage page = IndexQueryWire.readPage(answer);
+        assertThat(page.size()).isEqualTo(1);
+        assertThat(binary.decode(page.key(0), 0, page.key(0).length, true)).isEqualTo(1L);
+        assertThat(binary.decode(page.value(0), 0, page.value(0).length, true)).isEqualTo("x");
+        assertThat(page.more()).isFalse();
 
         ByteBuf response = frame(doc.get("stream-response"));
         assertThat(response.readLong()).isEqualTo(8);

@@ -154,7 +154,7 @@ final class CacheCatalogue {
         if (wal != null) {
             wal.appendOptions(cacheId, CacheOptionsWire.toBytes(changed));
         }
-        applyOptions(cache, cacheId, changed);
+        applyOptions(cache, cacheId, changed, true);
         services.durability().awaitDurable();
     }
 
@@ -168,13 +168,48 @@ final class CacheCatalogue {
         if (cache == null) {
             return false;
         }
-        applyOptions(cache, cacheId, replayed);
+        applyOptions(cache, cacheId, replayed, false); // the partitions are not served yet: built at once
         return true;
     }
 
-    private void applyOptions(NodeCache<Object, Object> cache, int cacheId, CacheOptionsWire.Options changed) {
+    private void applyOptions(NodeCache<Object, Object> cache, int cacheId, CacheOptionsWire.Options changed,
+                              boolean buildInBackground) {
         cache.core().changeConfig(changed.applyTo(cache.config()));
         options.put(cacheId, changed);
+        cache.core().indexes().follow(changed.indexes(), changed.indexIds(), buildInBackground);
+    }
+
+    /**
+     * Adds an index to a cache's options, or removes one, and logs them ({@link #changeOptions}): a new index gets
+     * the next id and is built in the background.
+     *
+     * @return false if there was nothing to change
+     * @throws io.sluice.CacheNotFoundException if the cache was destroyed
+     */
+    private boolean changeIndexes(String name, List<String> fields, boolean add) {
+        synchronized (lock) {
+            state.ensureNotClosing();
+            NodeCache<Object, Object> cache = nodeCache(name);
+            CacheConfig current = cache.config();
+            boolean has = current.indexes().contains(fields);
+            if (has == add) {
+                return false;
+            }
+            CacheConfig changed = current;
+            if (add) {
+                changed = current.index(fields.toArray(String[]::new));
+            } else {
+                changed = CacheOptionsWire.DEFAULTS.applyTo(current).withBackups(current.backups())
+                        .withWriteSync(current.writeSync()).withReadFromBackup(current.readFromBackup());
+                for (List<String> index : current.indexes()) {
+                    if (!index.equals(fields)) {
+                        changed = changed.index(index.toArray(String[]::new));
+                    }
+                }
+            }
+            changeOptions(cache, options(idOf(cache)).changedTo(changed));
+            return true;
+        }
     }
 
     /**
@@ -239,18 +274,22 @@ final class CacheCatalogue {
             throw e;
         }
         CacheStoreBridge storeBridge = null;
-        if (config.store() != null) {
-            try {
+        CacheIndexes indexes = new CacheIndexes(config.name(), partitions.length, p -> partitions[p],
+                (fields, add) -> changeIndexes(config.name(), fields, add));
+        try {
+            // Before the partitions are loaded (recovery): the load and the log's replay fill the indexes.
+            indexes.follow(restored.indexes(), restored.indexIds(), false);
+            if (config.store() != null) {
                 storeBridge = CacheStoreBridge.open(config.name(), config.store(), stores, binary, config.partitions());
-            } catch (RuntimeException e) {
-                for (PartitionStore store : partitions) {
-                    store.destroy();
-                }
-                throw e;
             }
+        } catch (RuntimeException e) {
+            for (PartitionStore store : partitions) {
+                store.destroy();
+            }
+            throw e;
         }
         NodeCache<Object, Object> cache = new NodeCache<>(services, config, partitions, binary, false,
-                new StoreSlot(config.name(), storeBridge));
+                new StoreSlot(config.name(), storeBridge), indexes);
         byName.put(config.name(), cache);
         byId.put(cacheId, cache);
         ids.put(cache, cacheId);

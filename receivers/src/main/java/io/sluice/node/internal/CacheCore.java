@@ -58,15 +58,19 @@ final class CacheCore {
     private final boolean skipStore;
     /** One lock per partition, shared by the cache's views: see the class comment. */
     private final ReentrantLock[] writeOrder;
+    /** The cache's field indexes, shared by its views. */
+    private final CacheIndexes indexes;
 
     CacheCore(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
-              StoreSlot storeSlot) {
-        this(services, new AtomicReference<>(config), stores, codec, storeSlot, false, newLocks(stores.length));
+              StoreSlot storeSlot, CacheIndexes indexes) {
+        this(services, new AtomicReference<>(config), stores, codec, storeSlot, false, newLocks(stores.length),
+                indexes);
     }
 
     private CacheCore(CacheServices services, AtomicReference<CacheConfig> config, PartitionStore[] stores,
-                      ValueCodec codec,
-                      StoreSlot storeSlot, boolean skipStore, ReentrantLock[] writeOrder) {
+                      ValueCodec codec, StoreSlot storeSlot, boolean skipStore, ReentrantLock[] writeOrder,
+                      CacheIndexes indexes) {
+        this.indexes = indexes;
         this.writeOrder = writeOrder;
         this.services = services;
         this.config = config;
@@ -81,7 +85,7 @@ final class CacheCore {
         // The partitions' skip-store views: the log marks their writes, so recovery does not queue them either.
         return skipStore || storeSlot.empty() ? this
                 : new CacheCore(services, config, PartitionStore.skippingStores(stores), codec, storeSlot, true,
-                        writeOrder);
+                        writeOrder, indexes);
     }
 
     private static ReentrantLock[] newLocks(int partitions) {
@@ -104,8 +108,14 @@ final class CacheCore {
         return services;
     }
 
+    /** The cache's config, with the options it has now (indexes may have been added or dropped since it was made). */
     CacheConfig config() {
         return config.get();
+    }
+
+    /** The cache's field indexes. */
+    CacheIndexes indexes() {
+        return indexes;
     }
 
     /** Gives the cache (and its views) new options: same name, partitions and store. */

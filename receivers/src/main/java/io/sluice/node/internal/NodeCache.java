@@ -3,6 +3,7 @@ package io.sluice.node.internal;
 import io.sluice.Cache;
 import io.sluice.CacheConfig;
 import io.sluice.EntryProcessorException;
+import io.sluice.IndexQuery;
 import io.sluice.ProcessorRef;
 import io.sluice.SluiceException;
 import io.sluice.affinity.internal.Partitioner;
@@ -14,6 +15,9 @@ import io.sluice.processor.internal.ProcessorRegistry;
 import io.sluice.protocol.internal.PartitionBatches;
 import io.sluice.pagestore.internal.PartitionStore;
 import io.sluice.pagestore.internal.StoreCursor;
+import io.sluice.query.internal.IndexBounds;
+import io.sluice.query.internal.IndexEntries;
+import io.sluice.query.internal.IndexStreams;
 
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -61,8 +65,8 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     private final boolean keepBinary;
 
     NodeCache(CacheServices services, CacheConfig config, PartitionStore[] stores, ValueCodec codec,
-              boolean keepBinary, StoreSlot storeSlot) {
-        this(new CacheCore(services, config, stores, codec, storeSlot), keepBinary);
+              boolean keepBinary, StoreSlot storeSlot, CacheIndexes indexes) {
+        this(new CacheCore(services, config, stores, codec, storeSlot, indexes), keepBinary);
     }
 
     private NodeCache(CacheCore core, boolean keepBinary) {
@@ -406,6 +410,28 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         return IntStream.range(0, core.partitions())
                 .boxed()
                 .flatMap(p -> StreamSupport.stream(new CursorSpliterator(p), false));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Stream<Map.Entry<K, V>> query(IndexQuery query) {
+        Objects.requireNonNull(query, "query");
+        services.state().ensureOpen();
+        IndexEntries entries = IndexReads.query(core, query.fields(), IndexBounds.of(query, codec), query.limit());
+        return IndexStreams.open(entries, query.limit(), at -> new AbstractMap.SimpleImmutableEntry<>(
+                (K) codec.decode(at.key(), 0, at.key().length, keepBinary), decode(at.value())));
+    }
+
+    @Override
+    public boolean createIndex(String... fields) {
+        services.state().ensureOpen();
+        return core.indexes().create(fields);
+    }
+
+    @Override
+    public boolean destroyIndex(String... fields) {
+        services.state().ensureOpen();
+        return core.indexes().destroy(List.of(fields));
     }
 
     @Override

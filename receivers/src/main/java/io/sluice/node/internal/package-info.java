@@ -9,7 +9,9 @@
  * the log), {@code NodeShutdown} (the close), {@code EmbeddedTransport} (a request's batches to the stripes),
  * {@code StripedExecutor} (one apply thread per stripe), {@code NodeCache} (the typed {@code Cache}, a
  * thin facade) over {@code CacheCore} (encoded keys and values against the partition stores and the cache
- * store) and {@code NodeMetrics} (the node's meters, counted once per batch). The streamers a node opens are
+ * store), {@code CacheIndexes} (which field indexes a cache's partitions have; background builds),
+ * {@code IndexReads} and {@code PartitionIndexEntries} (index queries across partitions, embedded and for
+ * INDEX_QUERY) and {@code NodeMetrics} (the node's meters, counted once per batch). The streamers a node opens are
  * kept by {@code io.sluice.streamer.internal.StreamerRegistry}. May change without notice.
  */
 package io.sluice.node.internal;

@@ -9,10 +9,13 @@ import io.sluice.EntryProcessorException;
 import io.sluice.ProcessorRef;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.node.internal.IndexReads;
 import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.protocol.internal.ClusterMap;
 import io.sluice.protocol.internal.ErrorKind;
+import io.sluice.protocol.internal.IndexQueryWire;
+import io.sluice.query.internal.IndexPage;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
 import io.sluice.pagestore.internal.StoreCursor;
@@ -201,6 +204,32 @@ final class NodeOps {
                 return out -> io.sluice.protocol.internal.CacheNamesCodec.write(out, names);
             };
             case INVOKE_ALL -> invokeAll(in);
+            case INDEX_QUERY -> {
+                IndexQueryWire.Request request = IndexQueryWire.readRequest(in);
+                yield () -> {
+                    NodeCache<Object, Object> c = gate.cache(node, request.cache());
+                    IndexPage page = IndexReads.page(c, request.fields(), request.bounds(), request.after(),
+                            request.pageSize(), queriedPartitions(c, request.partitions()));
+                    return out -> IndexQueryWire.writePage(out, page);
+                };
+            }
+            case CREATE_INDEX, DESTROY_INDEX -> {
+                String cache = Wire.readString(in, "cache name");
+                int n = Wire.readByte(in, "field count");
+                String[] fields = new String[n];
+                for (int i = 0; i < n; i++) {
+                    fields[i] = Wire.readString(in, "field");
+                }
+                yield () -> {
+                    if (gate.clustered()) {
+                        throw new IllegalStateException("cache '" + cache + "' is a cluster's: its indexes are"
+                                + " declared when it is created (CacheConfig.index), not changed afterwards");
+                    }
+                    NodeCache<Object, Object> c = gate.cache(node, cache);
+                    boolean changed = op == Op.CREATE_INDEX ? c.createIndex(fields) : c.destroyIndex(fields);
+                    return out -> out.writeByte(changed ? 1 : 0);
+                };
+            }
             case REPLICA_FOLLOW -> {
                 String member = Wire.readString(in, "member id");
                 int partition = Wire.readInt(in, "partition");
@@ -309,6 +338,25 @@ final class NodeOps {
             size += cache.store(p).size();
         }
         return size;
+    }
+
+    /** INDEX_QUERY's partitions: those named (each must be served), or every partition this node serves. */
+    private int[] queriedPartitions(NodeCache<Object, Object> cache, int[] named) {
+        if (named != null) {
+            for (int p : named) {
+                checkRange(cache, p);
+                gate.checkPartition(p);
+            }
+            return named;
+        }
+        int[] served = new int[cache.partitions()];
+        int n = 0;
+        for (int p = 0; p < served.length; p++) {
+            if (gate.serves(p)) {
+                served[n++] = p;
+            }
+        }
+        return java.util.Arrays.copyOf(served, n);
     }
 
     private static int[] partitions(ByteBuf in) {

@@ -97,7 +97,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                     NodeOps.Call call = handlers.decode(op, frame);
                     long id = requestId;
                     boolean writes = op == Op.PUT || op == Op.REMOVE || op == Op.WRITE_ALL || op == Op.INVOKE_ALL
-                            || op == Op.CREATE_CACHE;
+                            || op == Op.CREATE_CACHE || op == Op.DESTROY_INDEX
+                            || op == Op.CREATE_INDEX;
                     try {
                         ops.execute(() -> respond(channel, id, call, writes));
                     } catch (RejectedExecutionException e) {

@@ -31,6 +31,11 @@ public final class BinaryContext implements Binary, ValueCodec {
     /** Objects nested deeper than this while marshalling are taken for a cycle in the object graph. */
     static final int MAX_MARSHAL_DEPTH = 64;
 
+    /** The name of the type an encoded value's first byte (its tag) stands for: "int", "String", ... */
+    public static String tagName(int tag) {
+        return BinaryTags.typeName((byte) tag);
+    }
+
     /** Per thread: the buffer {@link #toBinary} writes into, and how deep marshalling is nested. */
     private static final class MarshalState {
         final GrowableBuffer scratch = new GrowableBuffer(256);

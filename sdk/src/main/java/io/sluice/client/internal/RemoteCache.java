@@ -50,7 +50,7 @@ import java.util.stream.StreamSupport;
  * @param <K> key type
  * @param <V> value type
  */
-final class RemoteCache<K, V> implements Cache<K, V> {
+final class RemoteCache<K, V> implements RemoteIndexed<K, V> {
 
     private static final Executor ASYNC = ForkJoinPool.commonPool();
 
@@ -298,6 +298,11 @@ final class RemoteCache<K, V> implements Cache<K, V> {
     public Stream<Map.Entry<K, V>> scan() {
         return IntStream.range(0, partitions).boxed()
                 .flatMap(p -> StreamSupport.stream(new PartitionScan<>(this, p, nodes, routing, scanBackups), false));
+    }
+
+    @Override
+    public RemoteIndexes indexes() {
+        return new RemoteIndexes(name, partitions, nodes, routing, binary, keepBinary);
     }
 
     // ---- entry processors ----

@@ -3,6 +3,9 @@ package io.sluice.protocol.internal;
 import io.sluice.CacheNotFoundException;
 import io.sluice.CacheStoreException;
 import io.sluice.DataRegionFullException;
+import io.sluice.IndexFieldTypeConflictException;
+import io.sluice.IndexNotFoundException;
+import io.sluice.IndexValueTypeException;
 import io.sluice.SluiceException;
 import io.sluice.binary.BinaryFormatException;
 import io.sluice.binary.BinaryTypeMismatchException;
@@ -43,7 +46,13 @@ public enum ErrorKind {
      * The member is not a caught-up follower of the sender for the partition (it does not back it, leads it, or
      * has not asked to follow): the sender stops counting it for the partition until it asks again.
      */
-    NOT_FOLLOWING(13);
+    NOT_FOLLOWING(13),
+    /** A query or destroyIndex names fields no index of the cache has ({@code IndexNotFoundException}). */
+    UNKNOWN_INDEX(14),
+    /** A query's value is not of the indexed field's type ({@code IndexValueTypeException}). */
+    INDEX_VALUE_TYPE(15),
+    /** The cache's entries disagree on an indexed field's type ({@code IndexFieldTypeConflictException}). */
+    FIELD_TYPE_CONFLICT(16);
 
     private static final ErrorKind[] BY_CODE = new ErrorKind[256];
 
@@ -72,6 +81,12 @@ public enum ErrorKind {
             return STALE_EPOCH;
         } else if (t instanceof NotFollowingException) {
             return NOT_FOLLOWING;
+        } else if (t instanceof IndexNotFoundException) {
+            return UNKNOWN_INDEX;
+        } else if (t instanceof IndexValueTypeException) {
+            return INDEX_VALUE_TYPE;
+        } else if (t instanceof IndexFieldTypeConflictException) {
+            return FIELD_TYPE_CONFLICT;
         } else if (t instanceof CacheNotFoundException) {
             return CACHE_NOT_FOUND;
         } else if (t instanceof CacheStoreException) {
@@ -115,6 +130,9 @@ public enum ErrorKind {
             case NOT_OWNER -> new NotOwnerException(message);
             case STALE_EPOCH -> new StaleEpochException(message);
             case NOT_FOLLOWING -> new NotFollowingException(message);
+            case UNKNOWN_INDEX -> new IndexNotFoundException(message);
+            case INDEX_VALUE_TYPE -> new IndexValueTypeException(message);
+            case FIELD_TYPE_CONFLICT -> new IndexFieldTypeConflictException(message);
             case TYPE_MISMATCH -> new SluiceException("binary type mismatch on the node: " + message);
             default -> new SluiceException("the node failed: " + message);
         };

@@ -45,7 +45,13 @@ public enum Op {
     /** A backup asks a partition's primary to send it the partition's records from now on; answers the epoch. */
     REPLICA_FOLLOW(21),
     /** A backup that caught up tells the partition's primary it is in sync (it counts for FULL_SYNC from then). */
-    REPLICA_SYNCED(22);
+    REPLICA_SYNCED(22),
+    /** A page of an index query's entries from the partitions this node serves, merged in index order. */
+    INDEX_QUERY(25),
+    /** Drops an index of a cache. */
+    DESTROY_INDEX(26),
+    /** Adds an index to a cache, built in the background. */
+    CREATE_INDEX(27);
 
     private static final Op[] BY_CODE = new Op[256];
 

@@ -1,0 +1,172 @@
+package io.sluice.samples.bench;
+
+import io.sluice.Cache;
+import io.sluice.CacheConfig;
+import io.sluice.DataStreamer;
+import io.sluice.IndexQuery;
+import io.sluice.binary.BinaryObject;
+import io.sluice.binary.BinaryObjectBuilder;
+import io.sluice.node.NodeConfig;
+import io.sluice.node.SluiceNode;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Field indexes' figures (issue 31), embedded, one thread streaming StockOrder entries with unique Long keys into the
+ * isolated receiver (default streamer options), values from a reused binary builder with the StockOrder fields; the
+ * indexed fields vary: secCode one of 40 codes, account one of 1,000, price one of 10,000 (100.00 to 199.99).
+ *
+ * <pre>
+ * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load [entries] [rounds]
+ * java -Xmx2g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench query [entries] [queries]
+ * </pre>
+ * {@code load}: per round the same load into a cache without indexes and into one with indexes on {@code secCode}
+ * and {@code account} (the order alternates between rounds), entries/s of each (wall, and per process CPU-second:
+ * robust to other processes' load) and their ratios; the median ratios at the end. {@code query}: loads a cache with an index on {@code price}, then times a range query returning 1% of
+ * the entries ({@code between(100.00, 100.99)}) against a full scan of the cache filtering the same range (values as
+ * binary objects in both, reading the price field), each {@code queries} times. Measurements, not tests.
+ */
+public final class IndexBench {
+
+    private static final int CODES = 40;
+    private static final int ACCOUNTS = 1_000;
+
+    private IndexBench() {
+    }
+
+    public static void main(String[] args) {
+        String what = args.length > 0 ? args[0] : "load";
+        long entries = args.length > 1 ? Long.parseLong(args[1]) : 2_000_000;
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        switch (what) {
+            case "load" -> load(entries, rounds);
+            case "query" -> query(entries, rounds);
+            default -> throw new IllegalArgumentException("load or query, not " + what);
+        }
+    }
+
+    static BinaryObject order(BinaryObjectBuilder b, long key) {
+        long mix = key * 0x9E3779B97F4A7C15L;
+        return b.setField("secCode", "SEC" + Long.remainderUnsigned(mix >>> 7, CODES))
+                .setDouble("price", 100.0 + (key % 10_000) / 100.0)
+                .setLong("quantity", 1 + key % 1000)
+                .setField("buySell", (key & 1) == 0 ? "B" : "S")
+                .setField("secBoard", "TQBR")
+                .setField("account", "L01-" + Long.remainderUnsigned(mix >>> 17, ACCOUNTS))
+                .setField("user", "user" + (key % 100))
+                .setField("currency", "RUB")
+                .setDouble("commission", 0.01 * (1 + key % 7))
+                .setField("status", "NEW")
+                .setBoolean("marketMaker", key % 10 == 0)
+                .build();
+    }
+
+    private static NodeConfig node(long entries) {
+        return NodeConfig.builder().dataRegionMaxSize(Math.max(1L << 30, entries * 400)).build();
+    }
+
+    /** Streams the entries; returns the wall nanoseconds. */
+    private static long stream(SluiceNode node, String cache, long entries) {
+        long start = System.nanoTime();
+        BinaryObjectBuilder builder = node.binary().builder("StockOrder");
+        try (DataStreamer<Long, BinaryObject> streamer = node.dataStreamer(cache)) {
+            for (long k = 0; k < entries; k++) {
+                streamer.addData(k, order(builder, k));
+            }
+        }
+        long nanos = System.nanoTime() - start;
+        long size = node.cache(cache).size();
+        if (size != entries) {
+            throw new IllegalStateException("loaded " + entries + " entries but the cache holds " + size);
+        }
+        return nanos;
+    }
+
+    /** Entries/s wall and entries per process CPU-second (robust to other processes' load) of one load. */
+    private static double[] loadRate(long entries, boolean indexed) {
+        try (SluiceNode node = SluiceNode.start(node(entries))) {
+            CacheConfig config = CacheConfig.named("orders");
+            node.createCache(indexed ? config.index("secCode").index("account") : config);
+            long cpu = processCpuNanos();
+            long wall = stream(node, "orders", entries);
+            return new double[] {entries / (wall / 1e9), entries / ((processCpuNanos() - cpu) / 1e9)};
+        }
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    private static void load(long entries, int rounds) {
+        loadRate(Math.min(entries, 500_000), true); // warm-up: JIT of both paths
+        loadRate(Math.min(entries, 500_000), false);
+        List<Double> wallRatios = new ArrayList<>();
+        List<Double> cpuRatios = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            boolean indexedFirst = round % 2 == 0;
+            double[] first = loadRate(entries, indexedFirst);
+            double[] second = loadRate(entries, !indexedFirst);
+            double[] plain = indexedFirst ? second : first;
+            double[] indexed = indexedFirst ? first : second;
+            wallRatios.add(indexed[0] / plain[0]);
+            cpuRatios.add(indexed[1] / plain[1]);
+            System.out.printf("round %d: %,d entries; no index %,.0f entries/s (%,.0f per CPU-second), indexes on"
+                    + " secCode and account %,.0f entries/s (%,.0f per CPU-second): %.2f wall, %.2f CPU%n", round,
+                    entries, plain[0], plain[1], indexed[0], indexed[1], indexed[0] / plain[0], indexed[1] / plain[1]);
+        }
+        Collections.sort(wallRatios);
+        Collections.sort(cpuRatios);
+        System.out.printf("median ratio (indexed / not) of %d rounds: %.2f wall, %.2f per CPU-second%n", rounds,
+                wallRatios.get(wallRatios.size() / 2), cpuRatios.get(cpuRatios.size() / 2));
+    }
+
+    private static void query(long entries, int queries) {
+        try (SluiceNode node = SluiceNode.start(node(entries))) {
+            node.createCache(CacheConfig.named("orders").index("price"));
+            long loadNanos = stream(node, "orders", entries);
+            System.out.printf("loaded %,d entries with an index on price in %,d ms%n", entries, loadNanos / 1_000_000);
+            Cache<Long, BinaryObject> cache = node.<Long, Object>cache("orders").withKeepBinary();
+            for (int q = 1; q <= queries; q++) {
+                long start = System.nanoTime();
+                long found = 0;
+                double sum = 0;
+                try (Stream<Map.Entry<Long, BinaryObject>> s = cache.query(IndexQuery.on("price").between(100.0, 100.99))) {
+                    for (var it = s.iterator(); it.hasNext(); ) {
+                        sum += it.next().getValue().<Double>field("price");
+                        found++;
+                    }
+                }
+                long queryNanos = System.nanoTime() - start;
+                start = System.nanoTime();
+                long scanned = 0;
+                long matched = 0;
+                try (Stream<Map.Entry<Long, BinaryObject>> s = cache.scan()) {
+                    for (var it = s.iterator(); it.hasNext(); ) {
+                        double price = it.next().getValue().<Double>field("price");
+                        scanned++;
+                        if (price >= 100.0 && price <= 100.99) {
+                            matched++;
+                        }
+                    }
+                }
+                long scanNanos = System.nanoTime() - start;
+                if (matched != found) {
+                    throw new IllegalStateException("the query found " + found + " entries, the scan " + matched);
+                }
+                System.out.printf("query %d: range query %,d entries (%.2f%% of %,d) in %,d ms (%,.0f entries/s); full"
+                                + " scan of %,d entries in %,d ms (%,.0f entries/s, %,.0f matching/s): %.1fx faster%n",
+                        q, found, 100.0 * found / entries, entries, queryNanos / 1_000_000, found / (queryNanos / 1e9),
+                        scanned, scanNanos / 1_000_000, scanned / (scanNanos / 1e9), matched / (scanNanos / 1e9),
+                        (double) scanNanos / queryNanos);
+                if (sum == 42) {
+                    System.out.println();
+                }
+            }
+        }
+    }
+}
