@@ -38,7 +38,7 @@ import java.util.Locale;
  *     -Dmdep.includeScope=test
  * java -Xms1g -Xmx1g -cp connectors/target/test-classes:connectors/target/classes:$(cat /tmp/cp) \
  *     io.sluice.connect.kafka.bench.JsonConversionCost STAGE [records=2000000 [rounds=5 [warm-up rounds=3]]]</pre>
- * The records are {@code sluice-samples}' {@code StockOrderJson.schemaless(key)} (192 bytes, as the sink's
+ * The records are {@code sluice-samples}' {@code StockOrderJson.schemaless(key)} (186-192 bytes, as the sink's
  * throughput test writes them).
  */
 public final class JsonConversionCost {
