@@ -65,6 +65,8 @@ final class PojoWriters {
             MethodHandles.Lookup in = MethodHandles.privateLookupIn(cls, LOOKUP);
             MethodHandles.Lookup hidden = in.defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
             return (PojoWriter) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
+        } catch (VirtualMachineError e) {
+            throw e;
         } catch (Throwable e) { // IllegalAccessException, LinkageError: the reflective writer still works
             return null;
         }
