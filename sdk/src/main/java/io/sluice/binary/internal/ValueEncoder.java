@@ -65,10 +65,13 @@ final class ValueEncoder {
                     + "; does a collection contain itself?");
         }
         boolean[] marshalled = MARSHALLED.get(c);
-        if (marshalled[0] || !encodeNamed(v, c, out, depth)) {
-            marshalled[0] = true;
-            context.marshal(v, out);
+        if (!marshalled[0]) {
+            if (encodeNamed(v, c, out, depth)) {
+                return;
+            }
+            marshalled[0] = true; // once: no store per value to a line every producer thread reads
         }
+        context.marshal(v, out);
     }
 
     /**
