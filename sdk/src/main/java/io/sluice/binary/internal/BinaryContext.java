@@ -3,7 +3,6 @@ package io.sluice.binary.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
-import io.sluice.SluiceException;
 import io.sluice.binary.Binary;
 import io.sluice.binary.BinaryFormatException;
 import io.sluice.binary.BinaryObject;
@@ -36,10 +35,21 @@ public final class BinaryContext implements Binary, ValueCodec {
         return BinaryTags.typeName((byte) tag);
     }
 
-    /** Per thread: the buffer {@link #toBinary} writes into, and how deep marshalling is nested. */
+    /** Per thread: the buffer {@link #toBinary} writes into, how deep marshalling is nested, value offsets per depth. */
     private static final class MarshalState {
         final GrowableBuffer scratch = new GrowableBuffer(256);
+        final int[][] offsets = new int[MAX_MARSHAL_DEPTH][];
         int depth;
+
+        /** The offsets array of one nesting depth, at least n long: reused, so marshalling allocates nothing. */
+        int[] offsets(int depth, int n) {
+            int[] a = offsets[depth];
+            if (a == null || a.length < n) {
+                a = new int[Math.max(n, 16)];
+                offsets[depth] = a;
+            }
+            return a;
+        }
     }
 
     private final ThreadLocal<MarshalState> marshalState = ThreadLocal.withInitial(MarshalState::new);
@@ -117,37 +127,33 @@ public final class BinaryContext implements Binary, ValueCodec {
             throw new IllegalArgumentException("values of " + cls.getName() + " have no binary encoding; "
                     + "use one of the types in docs/binary-format.md");
         }
-        MarshalState state = marshalState.get();
-        if (state.depth >= MAX_MARSHAL_DEPTH) {
-            throw new IllegalArgumentException("objects nested deeper than " + MAX_MARSHAL_DEPTH + " while marshalling "
-                    + cls.getName() + "; does the object graph have a cycle?");
-        }
-        state.depth++;
-        try {
-            marshal(pojo, cls, out);
-        } finally {
-            state.depth--;
-        }
+        ClassLayout layout = ClassLayout.of(cls);
+        marshal(pojo, layout, layout.writer(), out);
     }
 
-    private void marshal(Object pojo, Class<?> cls, GrowableBuffer out) {
-        ClassLayout layout = ClassLayout.of(cls);
-        ClassLayout.Binding b = layout.binding(this);
-        ClassLayout.Property[] props = layout.properties;
-        int start = out.position();
-        out.position(start + ObjectLayout.MIN_HEADER);
-        int[] offsets = new int[props.length];
-        for (int i = 0; i < props.length; i++) {
-            offsets[i] = out.position() - start - ObjectLayout.MIN_HEADER;
-            try {
-                props[i].write(pojo, out, encoder);
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable e) {
-                throw new SluiceException("reading field '" + props[i].name + "' of " + cls.getName() + " failed", e);
-            }
+    /**
+     * Writes the object with the given writer: its values after the smallest header, then the header and footer
+     * ({@link ObjectLayout#finishInPlace}). The type and its fields are registered before any value is written.
+     */
+    void marshal(Object pojo, ClassLayout layout, PojoWriter writer, GrowableBuffer out) {
+        MarshalState state = marshalState.get();
+        int depth = state.depth;
+        if (depth >= MAX_MARSHAL_DEPTH) {
+            throw new IllegalArgumentException("objects nested deeper than " + MAX_MARSHAL_DEPTH + " while marshalling "
+                    + layout.cls.getName() + "; does the object graph have a cycle?");
         }
-        ObjectLayout.finishInPlace(out, start, b.type.id, b.schema.id, offsets, props.length);
+        ClassLayout.Binding b = layout.binding(this);
+        int n = layout.properties.length;
+        int[] offsets = state.offsets(depth, n);
+        state.depth = depth + 1;
+        try {
+            int start = out.position();
+            out.position(start + ObjectLayout.MIN_HEADER);
+            writer.write(pojo, out, this, offsets, start + ObjectLayout.MIN_HEADER);
+            ObjectLayout.finishInPlace(out, start, b.type.id, b.schema.id, offsets, n);
+        } finally {
+            state.depth = depth;
+        }
     }
 
     /** The object as an instance of the class its type was registered from, or itself if there is none. */

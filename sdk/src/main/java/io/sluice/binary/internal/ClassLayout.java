@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
+import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
@@ -40,10 +41,13 @@ final class ClassLayout {
         final MethodHandle getter;
         /** {@code (Object,Object)void}; null for records. */
         final MethodHandle setter;
+        /** The field, or the record component's accessor: what a generated writer reads. */
+        final Member member;
 
-        Property(String name, Class<?> type, MethodHandle getter, MethodHandle setter) {
+        Property(String name, Class<?> type, Member member, MethodHandle getter, MethodHandle setter) {
             this.name = name;
             this.type = type;
+            this.member = member;
             this.tag = BinaryTags.ofClass(type);
             Class<?> ret = type.isPrimitive() ? type : Object.class;
             this.getter = getter.asType(MethodType.methodType(ret, Object.class));
@@ -93,6 +97,8 @@ final class ClassLayout {
     private final MethodHandle constructor;
     private volatile Binding binding;
     private volatile SchemaIndexes lastIndexes;
+    /** Made on first marshal (generating a class is not free, and deserializing needs none). */
+    private volatile PojoWriter writer;
 
     private ClassLayout(Class<?> cls) {
         this.cls = cls;
@@ -106,7 +112,8 @@ final class ClassLayout {
                     Method accessor = components[i].getAccessor();
                     accessor.setAccessible(true);
                     types[i] = components[i].getType();
-                    properties[i] = new Property(components[i].getName(), types[i], LOOKUP.unreflect(accessor), null);
+                    properties[i] = new Property(components[i].getName(), types[i], accessor, LOOKUP.unreflect(accessor),
+                            null);
                 }
                 Constructor<?> canonical = cls.getDeclaredConstructor(types);
                 canonical.setAccessible(true);
@@ -131,7 +138,7 @@ final class ClassLayout {
                                     + f.getName() + "' is declared in " + c.getName() + " and a superclass");
                         }
                         f.setAccessible(true);
-                        props.add(new Property(f.getName(), f.getType(), LOOKUP.unreflectGetter(f),
+                        props.add(new Property(f.getName(), f.getType(), f, LOOKUP.unreflectGetter(f),
                                 LOOKUP.unreflectSetter(f)));
                     }
                 }
@@ -160,6 +167,16 @@ final class ClassLayout {
 
     static ClassLayout of(Class<?> cls) {
         return LAYOUTS.get(cls);
+    }
+
+    /** How this class's instances are written ({@link PojoWriters}); two racing threads may each make one. */
+    PojoWriter writer() {
+        PojoWriter w = writer;
+        if (w == null) {
+            w = PojoWriters.of(this);
+            writer = w;
+        }
+        return w;
     }
 
     /** This class's type and schema in the context's registry, registered on first use. */

@@ -64,6 +64,30 @@ final class ValueEncoder {
             throw new IllegalArgumentException("values nested deeper than " + MAX_DEPTH + " at a " + c.getName()
                     + "; does a collection contain itself?");
         }
+        boolean[] marshalled = MARSHALLED.get(c);
+        if (!marshalled[0]) {
+            if (encodeNamed(v, c, out, depth)) {
+                return;
+            }
+            marshalled[0] = true; // once: no store per value to a line every producer thread reads
+        }
+        context.marshal(v, out);
+    }
+
+    /**
+     * Per class, whether {@link #encodeNamed} found it none of the types it names (the answer depends on the class
+     * alone): its instances then go straight to marshalling, past two dozen checks that cost a POJO value more
+     * than a third of its marshalling time (issue 29). Set racily, to true only.
+     */
+    private static final ClassValue<boolean[]> MARSHALLED = new ClassValue<>() {
+        @Override
+        protected boolean[] computeValue(Class<?> type) {
+            return new boolean[1];
+        }
+    };
+
+    /** Writes a value of one of the types other than POJOs; false (nothing written) for a POJO. */
+    private boolean encodeNamed(Object v, Class<?> c, GrowableBuffer out, int depth) {
         if (c == Float.class) {
             writeFloat(out, (Float) v);
         } else if (c == Short.class) {
@@ -128,8 +152,9 @@ final class ValueEncoder {
             checkForeignObject(b, c);
             out.putBytes(b);
         } else {
-            context.marshal(v, out);
+            return false;
         }
+        return true;
     }
 
     /** The bytes of a BinaryObject implemented outside Sluice must be exactly one well-formed object. */

@@ -7,7 +7,10 @@
  *       bytes);</li>
  *   <li>writing: {@link io.sluice.binary.internal.ValueEncoder} into a {@link io.sluice.binary.internal.GrowableBuffer},
  *       {@link io.sluice.binary.internal.BinaryObjectBuilderImpl} straight into the stored form
- *       ({@link io.sluice.binary.internal.ObjectLayout}), POJOs through {@link io.sluice.binary.internal.ClassLayout};</li>
+ *       ({@link io.sluice.binary.internal.ObjectLayout}), POJOs through {@link io.sluice.binary.internal.ClassLayout} and
+ *       the {@link io.sluice.binary.internal.PojoWriter} generated for their class
+ *       ({@link io.sluice.binary.internal.PojoWriters}, {@link io.sluice.binary.internal.ClassFileBuilder}; else
+ *       {@link io.sluice.binary.internal.ReflectivePojoWriter});</li>
  *   <li>reading: {@link io.sluice.binary.internal.ValueReader}, {@link io.sluice.binary.internal.BinaryObjectImpl}
  *       (a flyweight over the bytes), {@link io.sluice.binary.internal.FieldLocator},
  *       {@link io.sluice.binary.internal.Deserializer}; {@link io.sluice.binary.internal.ValueValidator} checks bytes

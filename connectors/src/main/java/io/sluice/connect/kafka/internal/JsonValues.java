@@ -19,8 +19,9 @@ import java.util.List;
  * number → double, true/false → boolean, an array → list, an object → a nested binary object of
  * type {@code <type>.<property>}; a null property is left out. Field names come from the parser's
  * symbol table (one String per name), which keeps the builder on its fast path; a text value goes
- * from the parser's char buffer into the object's bytes (no String per value). Not thread-safe:
- * one per task.
+ * from the parser's char buffer into the object's bytes (no String per value). Bytes holding one flat
+ * object of ASCII fields (the common record) are read by {@link FlatJsonReader} instead, with the same
+ * builder calls and no parser per record. Not thread-safe: one per task.
  */
 public final class JsonValues {
 
@@ -33,6 +34,8 @@ public final class JsonValues {
             .enable(StreamReadFeature.USE_FAST_BIG_NUMBER_PARSER)
             .build();
     private final BinaryValues values;
+    /** Flat ASCII records from bytes, without a Jackson parser per record; the rest goes to Jackson. */
+    private final FlatJsonReader flat = new FlatJsonReader();
 
     public JsonValues(BinaryValues values) {
         this.values = values;
@@ -49,6 +52,15 @@ public final class JsonValues {
 
     /** @throws ConversionException if the bytes are not one UTF-8 JSON object */
     public BinaryObject fromJson(byte[] utf8, String typeName) {
+        if (flat.scan(utf8)) {
+            BinaryObjectBuilder b = values.builder(typeName);
+            try {
+                return flat.build(b);
+            } catch (RuntimeException e) {
+                values.discard(typeName); // the builder holds the fields set before the failure
+                throw e;
+            }
+        }
         try (JsonParser p = factory.createParser(utf8)) {
             return read(p, typeName);
         } catch (IOException e) {

@@ -1,0 +1,391 @@
+package io.sluice.connect.kafka.internal;
+
+import com.fasterxml.jackson.core.io.NumberInput;
+import io.sluice.binary.BinaryObject;
+import io.sluice.binary.BinaryObjectBuilder;
+
+import java.util.Arrays;
+
+/**
+ * The common record — one JSON object of ASCII fields holding strings, numbers, booleans and nulls — read from
+ * its UTF-8 bytes into a builder in two tight passes, without Jackson's per-record parser (creating one cost
+ * about 120 ns of the conversion's 440 on StockOrder records, issue 29). {@link #scan} checks the whole record
+ * and records where each name and value is (numbers parsed); only if every byte is in the subset it reads does
+ * {@link #build} call the builder, with the same calls {@link JsonValues}' Jackson path makes, in the same order.
+ * Anything else — an escape, a byte over 0x7F, a control character, an array or nested object, an integer of
+ * 19 digits or more, a syntax error — makes {@link #scan} return false and the caller parses the record with
+ * Jackson, which gives the value or the error. Not thread-safe: one per {@link JsonValues}.
+ *
+ * <p>A float's value is Jackson's: the mantissa (at most 18 digits) divided or multiplied by a power of ten
+ * when both are exact doubles (mantissa below 2^53, power at most 10^22: one correctly rounded operation, as
+ * every exact parser gives); otherwise Jackson's own parser ({@link NumberInput#parseDouble}).
+ */
+final class FlatJsonReader {
+
+    private static final byte STRING = 1;
+    private static final byte LONG = 2;
+    private static final byte DOUBLE = 3;
+    private static final byte TRUE = 4;
+    private static final byte FALSE = 5;
+    private static final byte NULL = 6;
+    private static final int MAX_DIGITS = 18;
+    /** Longer records and names go to Jackson, whose read constraints (text and name lengths) then apply. */
+    private static final int MAX_RECORD = 1 << 20;
+    private static final int MAX_NAME = 256;
+    private static final long EXACT_MANTISSA = 1L << 53;
+    private static final double[] POWERS = new double[23];
+
+    static {
+        double p = 1;
+        for (int i = 0; i < POWERS.length; i++) {
+            POWERS[i] = p;
+            p *= 10;
+        }
+    }
+
+    private final NameTable names = new NameTable();
+    /** The previous records' names by position, and their bytes. */
+    private String[] lastNames = new String[16];
+    private byte[][] lastNameBytes = new byte[16][];
+    private byte[] bytes;
+    private int count;
+    private byte[] kinds = new byte[16];
+    private int[] nameStarts = new int[16];
+    private int[] nameEnds = new int[16];
+    private int[] valueStarts = new int[16];
+    private int[] valueEnds = new int[16];
+    private long[] longs = new long[16];
+    private double[] doubles = new double[16];
+    private char[] chars = new char[256];
+    private int at;
+
+    /** Whether the bytes are one flat ASCII JSON object this reader can build; the next {@link #build} builds it. */
+    boolean scan(byte[] utf8) {
+        bytes = utf8;
+        count = 0;
+        at = 0;
+        int n = utf8.length;
+        if (n > MAX_RECORD || !skip(n) || utf8[at] != '{') {
+            return false;
+        }
+        at++;
+        if (!skip(n)) {
+            return false;
+        }
+        if (utf8[at] == '}') {
+            at++;
+            return end(n);
+        }
+        while (true) {
+            if (utf8[at] != '"') {
+                return false;
+            }
+            slot();
+            nameStarts[count] = ++at;
+            if (!text(n)) {
+                return false;
+            }
+            nameEnds[count] = at++;
+            if (nameEnds[count] - nameStarts[count] > MAX_NAME) {
+                return false;
+            }
+            if (!skip(n) || utf8[at] != ':') {
+                return false;
+            }
+            at++;
+            if (!skip(n) || !value(n)) {
+                return false;
+            }
+            count++;
+            if (!skip(n)) {
+                return false;
+            }
+            byte c = utf8[at++];
+            if (c == '}') {
+                return end(n);
+            }
+            if (c != ',' || !skip(n)) {
+                return false;
+            }
+        }
+    }
+
+    /** Builds the scanned object: the builder calls JsonValues makes for it. */
+    BinaryObject build(BinaryObjectBuilder b) {
+        for (int i = 0; i < count; i++) {
+            String name = name(i);
+            switch (kinds[i]) {
+                case STRING -> {
+                    int s = valueStarts[i];
+                    int len = valueEnds[i] - s;
+                    if (chars.length < len) {
+                        chars = new char[Math.max(len, chars.length * 2)];
+                    }
+                    for (int k = 0; k < len; k++) {
+                        chars[k] = (char) bytes[s + k];
+                    }
+                    b.setString(name, chars, 0, len);
+                }
+                case LONG -> b.setLong(name, longs[i]);
+                case DOUBLE -> b.setDouble(name, doubles[i]);
+                case TRUE -> b.setBoolean(name, true);
+                case FALSE -> b.setBoolean(name, false);
+                default -> { } // null: left out, as JsonValues leaves it
+            }
+        }
+        bytes = null;
+        return b.build();
+    }
+
+    /**
+     * Field i's name: the previous record's i-th name when the bytes are the same (records of a topic mostly
+     * repeat their names in order), else from the table.
+     */
+    private String name(int i) {
+        int from = nameStarts[i];
+        int len = nameEnds[i] - from;
+        if (i < lastNames.length) {
+            byte[] last = lastNameBytes[i];
+            if (last != null && last.length == len && sameBytes(last, from, len)) {
+                return lastNames[i];
+            }
+        } else {
+            lastNames = Arrays.copyOf(lastNames, Math.max(i + 1, lastNames.length * 2));
+            lastNameBytes = Arrays.copyOf(lastNameBytes, lastNames.length);
+        }
+        String name = names.name(bytes, from, from + len);
+        lastNames[i] = name;
+        lastNameBytes[i] = names.lastKey();
+        return name;
+    }
+
+    private boolean sameBytes(byte[] key, int from, int len) {
+        byte[] b = bytes;
+        for (int k = 0; k < len; k++) {
+            if (key[k] != b[from + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean value(int n) {
+        byte c = bytes[at];
+        if (c == '"') {
+            valueStarts[count] = ++at;
+            if (!text(n)) {
+                return false;
+            }
+            valueEnds[count] = at++;
+            kinds[count] = STRING;
+            return true;
+        }
+        if (c == 't') {
+            return word("true", TRUE, n);
+        }
+        if (c == 'f') {
+            return word("false", FALSE, n);
+        }
+        if (c == 'n') {
+            return word("null", NULL, n);
+        }
+        return number(n);
+    }
+
+    /** Up to the closing quote of ASCII text without escapes or control characters; at ends on the quote. */
+    private boolean text(int n) {
+        byte[] b = bytes;
+        for (int i = at; i < n; i++) {
+            byte c = b[i];
+            if (c == '"') {
+                at = i;
+                return true;
+            }
+            if (c < 0x20 || c == '\\') { // negative: a byte over 0x7F
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private boolean word(String w, byte kind, int n) {
+        if (at + w.length() > n) {
+            return false;
+        }
+        for (int k = 0; k < w.length(); k++) {
+            if (bytes[at + k] != w.charAt(k)) {
+                return false;
+            }
+        }
+        at += w.length();
+        kinds[count] = kind;
+        return true;
+    }
+
+    /** A JSON number: an integer of at most 18 digits as a long, anything with a fraction or exponent as a double. */
+    private boolean number(int n) {
+        byte[] b = bytes;
+        int start = at;
+        int i = at;
+        boolean negative = i < n && b[i] == '-';
+        if (negative) {
+            i++;
+        }
+        if (i >= n || !digit(b[i]) || (b[i] == '0' && i + 1 < n && digit(b[i + 1]))) {
+            return false;
+        }
+        long m = 0;
+        int digits = 0;
+        for (; i < n && digit(b[i]); i++) {
+            m = m * 10 + (b[i] - '0');
+            digits++;
+            if (digits > MAX_DIGITS) {
+                return false;
+            }
+        }
+        int scale = 0;
+        boolean fraction = i < n && b[i] == '.';
+        if (fraction) {
+            i++;
+            int from = i;
+            for (; i < n && digit(b[i]); i++) {
+                if (m != 0 || b[i] != '0') { // leading zeros are not significant
+                    digits++;
+                }
+                m = m * 10 + (b[i] - '0');
+            }
+            if (i == from) {
+                return false;
+            }
+            scale = i - from;
+        }
+        boolean exponent = i < n && (b[i] == 'e' || b[i] == 'E');
+        if (exponent) {
+            i++;
+            boolean minus = i < n && b[i] == '-';
+            if (i < n && (b[i] == '-' || b[i] == '+')) {
+                i++;
+            }
+            int from = i;
+            int e = 0;
+            for (; i < n && digit(b[i]); i++) {
+                e = e * 10 + (b[i] - '0');
+                if (i - from >= 4) {
+                    return false;
+                }
+            }
+            if (i == from) {
+                return false;
+            }
+            scale += minus ? e : -e;
+        }
+        if (digits > MAX_DIGITS) {
+            return false;
+        }
+        at = i;
+        if (!fraction && !exponent) {
+            longs[count] = negative ? -m : m;
+            kinds[count] = LONG;
+            return true;
+        }
+        double v;
+        if (m < EXACT_MANTISSA && scale >= -22 && scale <= 22) {
+            v = scale >= 0 ? m / POWERS[scale] : m * POWERS[-scale];
+            v = negative ? -v : v;
+        } else {
+            v = slowDouble(start, i);
+        }
+        doubles[count] = v;
+        kinds[count] = DOUBLE;
+        return true;
+    }
+
+    private double slowDouble(int from, int to) {
+        int len = to - from;
+        if (chars.length < len) {
+            chars = new char[Math.max(len, chars.length * 2)];
+        }
+        for (int k = 0; k < len; k++) {
+            chars[k] = (char) bytes[from + k];
+        }
+        return NumberInput.parseDouble(chars, 0, len, true);
+    }
+
+    private static boolean digit(byte c) {
+        return c >= '0' && c <= '9';
+    }
+
+    /** Skips JSON whitespace; false if the bytes end. */
+    private boolean skip(int n) {
+        byte[] b = bytes;
+        int i = at;
+        while (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) {
+            i++;
+        }
+        at = i;
+        return i < n;
+    }
+
+    /** Only whitespace after the object. */
+    private boolean end(int n) {
+        return !skip(n);
+    }
+
+    private void slot() {
+        if (count == kinds.length) {
+            int size = count * 2;
+            kinds = Arrays.copyOf(kinds, size);
+            nameStarts = Arrays.copyOf(nameStarts, size);
+            nameEnds = Arrays.copyOf(nameEnds, size);
+            valueStarts = Arrays.copyOf(valueStarts, size);
+            valueEnds = Arrays.copyOf(valueEnds, size);
+            longs = Arrays.copyOf(longs, size);
+            doubles = Arrays.copyOf(doubles, size);
+        }
+    }
+
+    /**
+     * Field names by their bytes, one String each, so that a type's records set their fields with the same name
+     * instances (the builder's fast path compares names by identity). Bounded: cleared when full.
+     */
+    static final class NameTable {
+        private static final int SIZE = 1024;
+        private final byte[][] keys = new byte[SIZE][];
+        private final String[] values = new String[SIZE];
+        private int used;
+        private byte[] lastKey;
+
+        /** The bytes of the name the last {@link #name} call returned. */
+        byte[] lastKey() {
+            return lastKey;
+        }
+
+        String name(byte[] b, int from, int to) {
+            int h = 1;
+            for (int i = from; i < to; i++) {
+                h = 31 * h + b[i];
+            }
+            int mask = SIZE - 1;
+            for (int slot = (h ^ (h >>> 16)) & mask; ; slot = (slot + 1) & mask) {
+                byte[] key = keys[slot];
+                if (key == null) {
+                    if (used >= SIZE / 2) {
+                        Arrays.fill(keys, null);
+                        Arrays.fill(values, null);
+                        used = 0;
+                        return name(b, from, to);
+                    }
+                    keys[slot] = Arrays.copyOfRange(b, from, to);
+                    values[slot] = new String(b, from, to - from, java.nio.charset.StandardCharsets.US_ASCII);
+                    used++;
+                    lastKey = keys[slot];
+                    return values[slot];
+                }
+                if (Arrays.equals(key, 0, key.length, b, from, to)) {
+                    lastKey = key;
+                    return values[slot];
+                }
+            }
+        }
+    }
+}
