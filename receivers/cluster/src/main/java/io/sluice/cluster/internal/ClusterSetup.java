@@ -18,8 +18,11 @@ import java.time.Duration;
 /**
  * Creates and inspects a Sluice cluster in ZooKeeper (what {@code sluice-node.jar create-cluster} runs): the Helix
  * cluster, the MasterSlave state model, and one resource {@code sluice} with P partitions, FULL_AUTO with
- * {@link RendezvousPlacement}, one replica, delayed rebalance (a node away for less than the delay keeps its
- * partitions, unserved meanwhile: minActiveReplicas 0).
+ * {@link RendezvousPlacement}, 1 + backups replicas, delayed rebalance with minActiveReplicas 0: a node away for
+ * less than the delay keeps its replicas (without backups its partitions are unserved meanwhile); with backups,
+ * each partition it led is led at once by its first backup (Helix makes MASTER the first live node of the
+ * preference list, which keeps the away node for the delay), and only the re-creation of its replicas on other
+ * nodes waits for the delay (BackupPlacementTest).
  */
 // Helix 2 deprecates its single-ZooKeeper client API for the realm-aware (multi-ZooKeeper) one, which needs a routing
 // service; Sluice runs on one ZooKeeper (ensemble), as Pinot does.
@@ -146,11 +149,11 @@ public final class ClusterSetup {
             throw new IllegalStateException("cluster '" + clusterName + "' has no resource "
                     + ClusterPaths.RESOURCE + "; create it first (create-cluster)");
         }
-        if (replicas(now) >= replicas) {
+        if (replicaCount(now) >= replicas) {
             return;
         }
         boolean written = accessor.update(path, current -> {
-            if (current == null || replicas(current) >= replicas) {
+            if (current == null || replicaCount(current) >= replicas) {
                 return current;
             }
             IdealState ideal = new IdealState(current);
@@ -163,8 +166,25 @@ public final class ClusterSetup {
         }
     }
 
+    /**
+     * The cluster's replica count per partition (1 + backups).
+     *
+     * @throws IllegalStateException if the cluster does not exist, or ZooKeeper cannot be reached within
+     *                               {@link #CONNECT_TIMEOUT}
+     */
+    public static int replicas(String zookeeper, String clusterName) {
+        HelixZkClient zk = ZkAccess.open(zookeeper, null, CONNECT_TIMEOUT);
+        try {
+            requirePartitions(zk, zookeeper, clusterName);
+            return replicaCount(new ZKHelixAdmin(zk).getResourceIdealState(clusterName, ClusterPaths.RESOURCE)
+                    .getRecord());
+        } finally {
+            zk.close();
+        }
+    }
+
     /** The resource's replica count (1 if the ideal state names none). */
-    static int replicas(ZNRecord idealState) {
+    static int replicaCount(ZNRecord idealState) {
         try {
             return Integer.parseInt(new IdealState(idealState).getReplicas());
         } catch (NumberFormatException e) {

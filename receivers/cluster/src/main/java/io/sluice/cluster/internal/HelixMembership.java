@@ -106,6 +106,9 @@ public final class HelixMembership implements ClusterMembership {
     }
 
     private void connect() {
+        // probing from the start (a probe without a connected session does nothing): Helix may hand this node
+        // partitions while connect() still runs
+        lease.start();
         try {
             manager.connect();
         } catch (HelixException e) {
@@ -116,7 +119,6 @@ public final class HelixMembership implements ClusterMembership {
         } catch (Exception e) {
             throw new IllegalStateException(failed(e), e);
         }
-        lease.start();
         routing = new RoutingTableProvider(manager, PropertyType.EXTERNALVIEW, false, 0);
         routing.addRoutingTableChangeListener(view, null);
         view.update(routing.getRoutingTableSnapshot());

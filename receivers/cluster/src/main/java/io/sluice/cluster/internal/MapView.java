@@ -125,8 +125,8 @@ final class MapView implements RoutingTableChangeListener {
         return new ClusterMap(view.getStat().getVersion(), members, owners, backups);
     }
 
-    /** The members' indexes of a partition's SLAVEs, in rendezvous order. */
-    private static int[] backupIndexes(int partition, List<String> slaves, Map<String, Integer> index) {
+    /** The members' indexes of a partition's SLAVEs, in rendezvous order; null if none. */
+    static int[] backupIndexes(int partition, List<String> slaves, Map<String, Integer> index) {
         if (slaves.isEmpty()) {
             return null;
         }

@@ -3,8 +3,6 @@ package io.sluice.cluster.internal;
 import io.sluice.affinity.internal.RendezvousAffinity;
 import io.sluice.protocol.internal.ClusterMap;
 import org.apache.curator.test.TestingServer;
-import org.apache.helix.manager.zk.ZKHelixAdmin;
-import org.apache.helix.zookeeper.api.client.HelixZkClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -168,24 +166,15 @@ class BackupPlacementTest {
         members.get("node-2").ensureReplicas(2);
         awaitReplicas(viewer, expected(two, 2));
         viewer.ensureReplicas(1);
-        assertThat(replicaCount(cluster)).isEqualTo("2");
+        assertThat(ClusterSetup.replicas(zk.getConnectString(), cluster)).isEqualTo(2);
         // create-cluster on the existing cluster raises too, and never lowers
         assertThat(ClusterSetup.create(zk.getConnectString(), cluster, PARTITIONS, Duration.ofSeconds(60), 2))
                 .isFalse();
-        assertThat(replicaCount(cluster)).isEqualTo("3");
+        assertThat(ClusterSetup.replicas(zk.getConnectString(), cluster)).isEqualTo(3);
         assertThat(ClusterSetup.create(zk.getConnectString(), cluster, PARTITIONS, Duration.ofSeconds(60), 0))
                 .isFalse();
-        assertThat(replicaCount(cluster)).isEqualTo("3");
+        assertThat(ClusterSetup.replicas(zk.getConnectString(), cluster)).isEqualTo(3);
         // two nodes hold at most two replicas each partition
         awaitReplicas(viewer, expected(two, 2));
-    }
-
-    private static String replicaCount(String cluster) {
-        HelixZkClient client = ZkAccess.open(zk.getConnectString(), null, Duration.ofSeconds(10));
-        try {
-            return new ZKHelixAdmin(client).getResourceIdealState(cluster, ClusterPaths.RESOURCE).getReplicas();
-        } finally {
-            client.close();
-        }
     }
 }

@@ -81,6 +81,43 @@ class RendezvousPlacementTest {
     }
 
     @Test
+    void everyPartitionsReplicasAreDistinctNodesInRendezvousOrder() {
+        LinkedHashMap<String, Integer> states = new LinkedHashMap<>();
+        states.put("MASTER", 1);
+        states.put("SLAVE", 3);
+        List<String> partitions = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            partitions.add(ClusterPaths.partitionName(p));
+        }
+        RendezvousPlacement placement = new RendezvousPlacement();
+        placement.init(ClusterPaths.RESOURCE, partitions, states, Integer.MAX_VALUE);
+        List<String> five = List.of("node-1", "node-2", "node-3", "node-4", "node-5");
+        Map<String, List<String>> placed = placement.computePartitionAssignment(five, five, Map.of(), null)
+                .getListFields();
+        for (int p = 0; p < PARTITIONS; p++) {
+            List<String> replicas = placed.get(ClusterPaths.partitionName(p));
+            assertThat(replicas).as("partition %d", p).hasSize(4).doesNotHaveDuplicates()
+                    .isEqualTo(io.sluice.affinity.internal.RendezvousAffinity.ranked(p, five).subList(0, 4));
+        }
+        // fewer nodes than replicas: each node once
+        List<String> two = List.of("node-1", "node-2");
+        assertThat(placement.computePartitionAssignment(two, two, Map.of(), null).getListFields().values())
+                .allSatisfy(l -> assertThat(l).hasSize(2).doesNotHaveDuplicates());
+    }
+
+    @Test
+    void theMapListsBackupsInRendezvousOrder() {
+        List<String> slaves = new ArrayList<>(List.of("node-4", "node-1", "node-3"));
+        Map<String, Integer> index = Map.of("node-1", 0, "node-2", 1, "node-3", 2, "node-4", 3);
+        for (int p = 0; p < 64; p++) {
+            int[] backups = MapView.backupIndexes(p, slaves, index);
+            List<String> ranked = io.sluice.affinity.internal.RendezvousAffinity.ranked(p, slaves);
+            assertThat(backups).containsExactly(ranked.stream().mapToInt(index::get).toArray());
+        }
+        assertThat(MapView.backupIndexes(0, List.of(), index)).isNull();
+    }
+
+    @Test
     void partitionNamesMapToNumbersAndBack() {
         assertThat(ClusterPaths.partitionNumber(ClusterPaths.partitionName(1023))).isEqualTo(1023);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ClusterPaths.partitionNumber("other_3"))

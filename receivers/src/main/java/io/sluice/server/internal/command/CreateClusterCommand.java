@@ -82,7 +82,7 @@ public final class CreateClusterCommand implements Callable<Integer> {
         out.println(created
                 ? "created cluster '" + name + "' at " + zookeeper + ": " + partitions + " partitions, rebalance"
                         + " delay " + (rebalanceDelay.toMillis() % 1000 == 0 ? rebalanceDelay.toSeconds() + " s"
-                        : rebalanceDelay.toMillis() + " ms") + ", " + backups + " backups"
+                        : rebalanceDelay.toMillis() + " ms") + ", " + backups + (backups == 1 ? " backup" : " backups")
                 : "cluster '" + name + "' exists at " + zookeeper + " with " + partitions + " partitions: unchanged"
                         + (backups > 0 ? " (replicas raised to " + (1 + backups) + " if they were fewer)" : ""));
         out.flush();

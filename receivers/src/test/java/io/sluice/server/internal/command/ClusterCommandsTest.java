@@ -1,5 +1,6 @@
 package io.sluice.server.internal.command;
 
+import io.sluice.cluster.internal.ClusterSetup;
 import io.sluice.server.internal.NodeMain;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
@@ -52,6 +53,9 @@ class ClusterCommandsTest {
         assertThat(run("create-cluster", "--zookeeper", "127.0.0.1:2181", "--name", "demo", "--rebalance-delay",
                 "60")).isEqualTo(2);
         assertThat(err.toString()).contains("'60' is not a duration: a number and a unit, ms, s, m or h");
+        assertThat(run("create-cluster", "--zookeeper", "127.0.0.1:2181", "--name", "demo", "--backups", "4"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("create-cluster: --backups is 4; it must be between 0 and 3");
         assertThat(out.toString()).isEmpty();
     }
 
@@ -62,11 +66,25 @@ class ClusterCommandsTest {
             assertThat(run("create-cluster", "--zookeeper", address, "--name", "demo", "--partitions", "16",
                     "--rebalance-delay", "5s")).as(err.toString()).isZero();
             assertThat(out.toString()).contains("created cluster 'demo' at " + address
-                    + ": 16 partitions, rebalance delay 5 s");
+                    + ": 16 partitions, rebalance delay 5 s, 0 backups");
             assertThat(run("create-cluster", "--zookeeper", address, "--name", "demo", "--partitions", "16"))
                     .as(err.toString()).isZero();
             assertThat(out.toString()).contains("cluster 'demo' exists at " + address + " with 16 partitions:"
                     + " unchanged");
+            assertThat(ClusterSetup.replicas(address, "demo")).isEqualTo(1);
+            // --backups on an existing cluster raises its replicas, never lowers them
+            assertThat(run("create-cluster", "--zookeeper", address, "--name", "demo", "--partitions", "16",
+                    "--backups", "2")).as(err.toString()).isZero();
+            assertThat(out.toString()).contains("(replicas raised to 3 if they were fewer)");
+            assertThat(ClusterSetup.replicas(address, "demo")).isEqualTo(3);
+            assertThat(run("create-cluster", "--zookeeper", address, "--name", "demo", "--partitions", "16",
+                    "--backups", "1")).as(err.toString()).isZero();
+            assertThat(ClusterSetup.replicas(address, "demo")).isEqualTo(3);
+            assertThat(run("create-cluster", "--zookeeper", address, "--name", "backed", "--partitions", "8",
+                    "--backups", "1")).as(err.toString()).isZero();
+            assertThat(out.toString()).contains("created cluster 'backed' at " + address
+                    + ": 8 partitions, rebalance delay 60 s, 1 backup");
+            assertThat(ClusterSetup.replicas(address, "backed")).isEqualTo(2);
             assertThat(run("create-cluster", "--zookeeper", address, "--name", "demo")).isEqualTo(2);
             assertThat(err.toString()).contains("create-cluster: cluster 'demo' at " + address
                     + " exists with 16 partitions, not 1024");
