@@ -19,7 +19,14 @@ public interface Sluice extends AutoCloseable {
      */
     <K, V> Cache<K, V> createCache(CacheConfig config);
 
-    /** Returns the cache with the config's name, creating it from the config if it does not exist. */
+    /**
+     * Returns the cache with the config's name, creating it from the config if it does not exist. A cache's backups,
+     * write sync mode, reads from backups and indexes are fixed when it is created: an existing one must have the
+     * config's.
+     *
+     * @throws IllegalStateException if the cache exists with other backups, write sync mode, reads from backups or
+     *         indexes than the config's (the message names both)
+     */
     <K, V> Cache<K, V> getOrCreateCache(CacheConfig config);
 
     /**

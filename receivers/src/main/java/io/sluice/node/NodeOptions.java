@@ -63,7 +63,7 @@ public final class NodeOptions {
                     + " store declared here (over the one they had): `[{\"name\": \"orders\", \"partitions\": 1024}]`;"
                     + " also `backups` (0-3), `writeSync` (`FULL_SYNC`, `PRIMARY_SYNC`, `FULL_ASYNC`), `readFromBackup`"
                     + " and `indexes` (`[[\"secCode\"], [\"account\", \"price\"]]`) as in `CacheConfig`; a recovered"
-                    + " cache must have been created with the same (else the start fails, naming both)"));
+                    + " cache keeps the ones it was created with (a warning names a difference)"));
     public static final Option<Object> RECEIVERS = FILE.add(Option.structure("receivers", "none",
             "custom receivers by name: `{\"audit\": \"com.example.AuditReceiver\"}` (a `StreamReceiver` with a"
                     + " public no-argument constructor, on the node's class path)"));

@@ -341,7 +341,11 @@ public class SluiceSinkTask extends SinkTask {
         DataStreamer<Object, Object> s = streamers.get(cache);
         if (s == null) {
             if (config.createCaches()) {
-                sluice.getOrCreateCache(CacheConfig.named(cache).withPartitions(config.cachePartitions()));
+                try {
+                    sluice.cache(cache); // one that exists is taken as it is (with its backups, indexes...)
+                } catch (CacheNotFoundException absent) {
+                    sluice.getOrCreateCache(CacheConfig.named(cache).withPartitions(config.cachePartitions()));
+                }
             } else {
                 try {
                     sluice.cache(cache);

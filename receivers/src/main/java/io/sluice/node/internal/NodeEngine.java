@@ -141,7 +141,7 @@ public final class NodeEngine implements NodeRuntime {
                 recoveredKeys, wal, region, metrics);
         try {
             try {
-                reattachment.openCaches(this::getOrCreateCache);
+                reattachment.openCaches(this::openDeclared);
             } finally {
                 capture.cachesOpened();
             }
@@ -273,9 +273,22 @@ public final class NodeEngine implements NodeRuntime {
      */
     @Override
     public <K, V> Cache<K, V> getOrCreateCache(CacheConfig config) {
+        return getOrCreate(config, true);
+    }
+
+    /**
+     * At start, a cache {@link NodeConfig#caches()} declares: as {@link #getOrCreateCache}, but a recovered cache
+     * declared with other options keeps the ones it was created with (a warning names both), so that a config file
+     * that lags the cache (a cluster member's copy took the catalogue's options) does not stop the start.
+     */
+    private void openDeclared(CacheConfig config) {
+        getOrCreate(config, false);
+    }
+
+    private <K, V> Cache<K, V> getOrCreate(CacheConfig config, boolean strictOptions) {
         Objects.requireNonNull(config, "config");
         NodeCache<Object, Object> existing = catalogue.get(config.name());
-        if (existing == null || (config.store() != null && existing.storeBridge() == null)) {
+        if (existing == null) {
             synchronized (catalogue.lock()) {
                 state.ensureNotClosing();
                 existing = catalogue.get(config.name());
@@ -283,12 +296,18 @@ public final class NodeEngine implements NodeRuntime {
                     return cast(catalogue.create(config));
                 }
             }
-            if (config.store() != null && existing.storeBridge() == null) {
-                reattachment.attachRecovered(existing, config.store());
-                return cast(existing);
-            }
         }
-        ExistingCacheCheck.requireSameOptions(existing.config(), config, "node '" + id + "'");
+        if (strictOptions) {
+            ExistingCacheCheck.requireSameOptions(existing.config(), config, "node '" + id + "'");
+        } else if (!ExistingCacheCheck.sameOptions(existing.config(), config)) {
+            LOG.warn("cache '{}' is declared as {} but was created as {}: it keeps the options it was created with",
+                    config.name(), config, existing.config());
+        }
+        if (config.store() != null && existing.storeBridge() == null) {
+            state.ensureNotClosing();
+            reattachment.attachRecovered(existing, config.store());
+            return cast(existing);
+        }
         CacheStoreBridge bridge = existing.storeBridge();
         if (config.store() != null && bridge != null && !config.store().equals(bridge.config())) {
             LOG.warn("cache '{}' exists in front of {}; getOrCreateCache asked for {}, which changes nothing (declare a"

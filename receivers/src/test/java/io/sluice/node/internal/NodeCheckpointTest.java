@@ -238,6 +238,7 @@ class NodeCheckpointTest {
         node.createCache(CacheConfig.named("plain").withPartitions(2));
         node.checkpoint();
         node.createCache(logged); // after the mark: its CACHE and OPTIONS records are replayed
+        node.createCache(CacheConfig.named("logged-plain").withPartitions(2)); // a CACHE record alone, as before OPTIONS
         copyDirectoryTo(crashed);
         node.close();
         node = null;
@@ -246,10 +247,23 @@ class NodeCheckpointTest {
         assertThat(node.nodeCache("logged").config()).isEqualTo(logged);
         assertThat(node.nodeCache("checkpointed").config()).isEqualTo(checkpointed);
         assertThat(node.nodeCache("plain").config()).isEqualTo(CacheConfig.named("plain").withPartitions(2));
+        assertThat(node.nodeCache("logged-plain").config())
+                .isEqualTo(CacheConfig.named("logged-plain").withPartitions(2));
         node.close(); // a last checkpoint: every cache in the manifest now
         node = start(crashed);
         assertThat(node.nodeCache("logged").config()).isEqualTo(logged);
         assertThat(node.nodeCache("checkpointed").config()).isEqualTo(checkpointed);
+    }
+
+    @Test
+    void aDeclaredCacheRecoveredWithOtherOptionsStartsWithTheOnesItWasCreatedWith() {
+        CacheConfig created = CacheConfig.named("c").withPartitions(2).withBackups(1).index("a");
+        node = start(dir);
+        node.createCache(created);
+        node.close();
+        node = new NodeEngine(NodeEngineTest.smallNode().persistence(PersistenceConfig.at(dir)
+                .withWalMode(WalMode.LOG_ONLY)).cache(CacheConfig.named("c").withPartitions(2)).build());
+        assertThat(node.nodeCache("c").config()).isEqualTo(created);
     }
 
     @Test

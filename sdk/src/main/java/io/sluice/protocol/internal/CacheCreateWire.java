@@ -16,8 +16,9 @@ import io.sluice.CacheStoreConfig;
  * </pre>
  *
  * A request written before the options existed has flags 0 or 1 and reads as the default options. The client sets
- * bit 1 only when some option is not its default, so a node of before the options still creates such caches (a node
- * of before them reads bit 1 as "if absent" and the options as a store attachment, which it refuses).
+ * bit 1 only when some option is not its default, so a node of before the options still creates every cache whose
+ * options are the defaults (it would read bit 1 as "if absent" and the options as a store attachment: malformed, or
+ * naming a store it does not have, so it refuses a cache with options).
  */
 public final class CacheCreateWire {
 

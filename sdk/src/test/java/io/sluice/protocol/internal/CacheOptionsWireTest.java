@@ -33,6 +33,17 @@ class CacheOptionsWireTest {
     }
 
     @Test
+    void theDocumentedExampleIsWhatTheCodecWrites() throws java.io.IOException {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("../docs/protocol.md"));
+        int at = doc.indexOf("<!-- options-vector -->`") + "<!-- options-vector -->`".length();
+        String hex = doc.substring(at, doc.indexOf('`', at)).replace(" ", "");
+        CacheOptionsWire.Options example = CacheOptionsWire.Options.of(CacheConfig.named("c").withBackups(1)
+                .withWriteSync(WriteSyncMode.FULL_ASYNC).withReadFromBackup(true).index("a").index("b", "cd"));
+        assertThat(HexFormat.of().formatHex(CacheOptionsWire.toBytes(example))).isEqualTo(hex);
+        assertThat(CacheOptionsWire.fromBytes(HexFormat.of().parseHex(hex), "docs/protocol.md")).isEqualTo(example);
+    }
+
+    @Test
     void optionsReadBackAsWrittenOntoAnyBase() {
         CacheOptionsWire.Options options = CacheOptionsWire.Options.of(FULL);
         CacheOptionsWire.Options read = CacheOptionsWire.fromBytes(CacheOptionsWire.toBytes(options), "test");

@@ -66,6 +66,10 @@ final class CatalogueSync {
                 declared.add(c.name());
                 if (!caches.containsKey(c.name())) {
                     catalogue.putCacheIfAbsent(c.name(), CacheDescription.encode(withClusterPartitions(c)));
+                } else if (!ExistingCacheCheck.sameOptions(CacheDescription.decode(caches.get(c.name())), c)) {
+                    LOG.warn("cache '{}' is declared by this node's config as {}, but the cluster has it as {}: the"
+                            + " cluster's options hold (a cache's options are fixed when it is created)", c.name(), c,
+                            CacheDescription.decode(caches.get(c.name())));
                 }
             }
             for (String name : node.cacheNames()) {
