@@ -44,7 +44,7 @@ final class BackupStream implements AutoCloseable {
     private final long maxQueuedBytes;
     private final Sender sender;
     private final Consumer<BackupStream> onReset;
-    private final java.util.function.BiConsumer<BackupStream, List<ReplicaCodec.Refusal>> onRefusals;
+    private final Refused onRefusals;
     private final Thread thread;
 
     private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
@@ -65,12 +65,18 @@ final class BackupStream implements AutoCloseable {
     private record Waiter(long sequence, Runnable done) {
     }
 
+    /** What the backup refused in a frame whose last record had this sequence. */
+    @FunctionalInterface
+    interface Refused {
+        void refused(BackupStream stream, List<ReplicaCodec.Refusal> refusals, long lastSequence);
+    }
+
     /**
      * @param onReset    told after a reset, on the stream's thread or a writer's
      * @param onRefusals told the partitions the backup refused in a frame, on the stream's thread
      */
     BackupStream(String self, String member, long maxQueuedBytes, Sender sender, Consumer<BackupStream> onReset,
-                 java.util.function.BiConsumer<BackupStream, List<ReplicaCodec.Refusal>> onRefusals) {
+                 Refused onRefusals) {
         this.member = member;
         this.maxQueuedBytes = maxQueuedBytes;
         this.sender = sender;
@@ -190,7 +196,7 @@ final class BackupStream implements AutoCloseable {
             }
             // Refusals first: a partition fenced by a stale epoch is so before its waiters are released.
             if (!refusals.isEmpty()) {
-                onRefusals.accept(this, refusals);
+                onRefusals.refused(this, refusals, first + frame.size() - 1);
             }
             acknowledge(id, first + frame.size() - 1);
         }

@@ -44,7 +44,8 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
     private static final Follower[] NONE = new Follower[0];
 
     /** One member following a partition, through its stream; counted for FULL_SYNC once in sync. */
-    private record Follower(BackupStream stream, long ticket, boolean inSync) {
+    /** {@code since}: the stream's last sequence when it asked to follow (records after it were sent to it). */
+    private record Follower(BackupStream stream, long ticket, boolean inSync, long since) {
     }
 
     /** What REPLICA_FOLLOW answers: the partition's epoch here, and the ticket REPLICA_SYNCED must name. */
@@ -99,10 +100,19 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
 
     // ---- Helix's transitions ----
 
-    /** This node leads the partition now, at this epoch: no followers yet, not fenced. */
+    /**
+     * This node leads the partition now, at this epoch, not fenced. Followers it had (it leads the partition again,
+     * after its session came back) stay but count no more: the next record, at the new epoch, makes each follow
+     * afresh (it refuses it and catches up again), so none stays sure it is in sync while it gets nothing.
+     */
     void lead(int partition, long epoch) {
         synchronized (slots[partition]) {
-            followers.set(partition, NONE);
+            Follower[] f = followers.get(partition);
+            Follower[] next = new Follower[f.length];
+            for (int i = 0; i < f.length; i++) {
+                next[i] = new Follower(f[i].stream(), f[i].ticket(), false, f[i].since());
+            }
+            followers.set(partition, next);
             fenced.set(partition, 0);
             epochs.set(partition, epoch);
         }
@@ -142,7 +152,8 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
                 throw new NotOwnerException("node '" + self + "' does not lead partition " + partition);
             }
             long ticket = tickets.incrementAndGet();
-            followers.set(partition, with(followers.get(partition), new Follower(stream, ticket, false)));
+            followers.set(partition, with(followers.get(partition), new Follower(stream, ticket, false,
+                    stream.lastQueued())));
             return new Following(epoch, ticket);
         }
     }
@@ -169,7 +180,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
             for (int i = 0; i < f.length; i++) {
                 if (f[i].stream().member().equals(member) && f[i].ticket() == ticket) {
                     Follower[] next = f.clone();
-                    next[i] = new Follower(f[i].stream(), ticket, true);
+                    next[i] = new Follower(f[i].stream(), ticket, true, f[i].since());
                     followers.set(partition, next);
                     LOG.info("partition {}: backup '{}' is in sync (epoch {})", partition, member, epoch);
                     return;
@@ -308,7 +319,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
                 for (int i = 0; i < f.length; i++) {
                     if (f[i].stream() == stream && f[i].inSync()) {
                         Follower[] next = f.clone();
-                        next[i] = new Follower(stream, f[i].ticket(), false);
+                        next[i] = new Follower(stream, f[i].ticket(), false, f[i].since());
                         followers.set(p, next);
                     }
                 }
@@ -317,7 +328,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
     }
 
     /** A backup refused some partitions' records. */
-    void refused(BackupStream stream, List<ReplicaCodec.Refusal> refusals) {
+    void refused(BackupStream stream, List<ReplicaCodec.Refusal> refusals, long lastSequence) {
         for (ReplicaCodec.Refusal r : refusals) {
             int p = r.partition();
             if (p < 0 || p >= partitions) {
@@ -326,14 +337,22 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
             if (r.kind() == ErrorKind.STALE_EPOCH) {
                 fence(p);
             } else {
-                unfollowed(stream.member(), p);
+                unfollowed(stream.member(), p, lastSequence);
             }
         }
     }
 
-    /** A backup refused records of the partition: it drops out of its followers (it asks again when it can). */
-    void unfollowed(String member, int partition) {
+    /**
+     * A backup refused records of the partition up to that sequence: it drops out of its followers (it asks again
+     * when it can) - unless it asked to follow after those records were queued (its refusal is of an earlier time).
+     */
+    void unfollowed(String member, int partition, long lastSequence) {
         synchronized (slots[partition]) {
+            for (Follower f : followers.get(partition)) {
+                if (f.stream().member().equals(member) && f.since() >= lastSequence) {
+                    return;
+                }
+            }
             followers.set(partition, without(followers.get(partition), member));
         }
     }

@@ -317,6 +317,24 @@ class ReplicationTest {
     }
 
     @Test
+    void aPrimaryLeadingAgainMakesItsBackupsFollowAfreshAndTheyGetItsNextWrites() throws Exception {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            TwoNodes.Node a = c.start("a");
+            TwoNodes.Node b = c.start("b");
+            primaryWithBackup(c, a, b, WriteSyncMode.FULL_SYNC);
+            int p = partitionOf(5L);
+            // a leads p again (its ZooKeeper session came back): a new epoch; b was in sync at the old one.
+            c.cluster.roles("a").lead(p);
+            try (Sluice client = connect(a)) {
+                client.<Long, String>cache(CACHE).put(5L, "after the new epoch");
+            }
+            awaitInSync(a, p, "b");
+            await().atMost(AWAIT).until(() -> "after the new epoch".equals(b.engine().nodeCache(CACHE).get(5L)));
+            assertSameContent(a, b);
+        }
+    }
+
+    @Test
     void aBackupTooFarBehindIsDroppedFromInSyncAndCatchesUpAgain() throws Exception {
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
             // a's streams hold at most 16 KiB of unsent records: a held backup overflows it at once.
