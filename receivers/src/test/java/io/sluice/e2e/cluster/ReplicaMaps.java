@@ -33,7 +33,7 @@ final class ReplicaMaps {
      * @return that map
      */
     static ClusterMap awaitReplicated(ClusterProcesses cluster, int backups, Duration atMost) {
-        return await(cluster, backups, true, atMost);
+        return awaitMap(cluster, backups, true, atMost);
     }
 
     /**
@@ -43,10 +43,10 @@ final class ReplicaMaps {
      * @return that map
      */
     static ClusterMap awaitBackupsInMap(ClusterProcesses cluster, int backups, Duration atMost) {
-        return await(cluster, backups, false, atMost);
+        return awaitMap(cluster, backups, false, atMost);
     }
 
-    private static ClusterMap await(ClusterProcesses cluster, int backups, boolean inSync, Duration atMost) {
+    private static ClusterMap awaitMap(ClusterProcesses cluster, int backups, boolean inSync, Duration atMost) {
         long start = System.nanoTime();
         AtomicReference<String> last = new AtomicReference<>("no map yet");
         AtomicReference<ClusterMap> settled = new AtomicReference<>();
