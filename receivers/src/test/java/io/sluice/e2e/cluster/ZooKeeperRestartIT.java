@@ -51,9 +51,8 @@ class ZooKeeperRestartIT {
                     double restarted = (System.nanoTime() - stoppedAt) / 1e9;
                     writes.awaitProgress(RATE, Duration.ofSeconds(90));
                     double resumed = (System.nanoTime() - stoppedAt) / 1e9;
-                    // The map only: whether the backups are in sync again is not asserted here (after the outage the
-                    // primaries counted no backup in sync while every backup said it was, at 11:34 UTC).
-                    ClusterMap after = ReplicaMaps.awaitBackupsInMap(cluster, 1, Duration.ofSeconds(120));
+                    // FULL_SYNC again: every backup in sync, counted by its primary.
+                    ClusterMap after = ReplicaMaps.awaitReplicated(cluster, 1, Duration.ofSeconds(120));
                     System.out.printf("ZooKeeperRestartIT: ZooKeeper stopped; acknowledgements stopped after %.1f s"
                             + " (%,d acknowledged), ZooKeeper back after %.1f s, the load resumed after %.1f s; map"
                             + " version %d -> %d, %d partitions changed owner%n", stalled, ackedWhileDown,
