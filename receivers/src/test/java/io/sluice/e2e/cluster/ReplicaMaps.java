@@ -33,20 +33,6 @@ final class ReplicaMaps {
      * @return that map
      */
     static ClusterMap awaitReplicated(ClusterProcesses cluster, int backups, Duration atMost) {
-        return awaitMap(cluster, backups, true, atMost);
-    }
-
-    /**
-     * Waits until every running node serves one map as {@link #awaitReplicated} describes, without asking whether
-     * the backups are in sync.
-     *
-     * @return that map
-     */
-    static ClusterMap awaitBackupsInMap(ClusterProcesses cluster, int backups, Duration atMost) {
-        return awaitMap(cluster, backups, false, atMost);
-    }
-
-    private static ClusterMap awaitMap(ClusterProcesses cluster, int backups, boolean inSync, Duration atMost) {
         long start = System.nanoTime();
         AtomicReference<String> last = new AtomicReference<>("no map yet");
         AtomicReference<ClusterMap> settled = new AtomicReference<>();
@@ -61,7 +47,7 @@ final class ReplicaMaps {
                 String problem = maps.values().stream().allMatch(first::equals)
                         ? problem(first, backups, new HashSet<>(running))
                         : "the nodes serve different maps: " + versions(maps);
-                if (problem == null && inSync) {
+                if (problem == null) {
                     problem = notInSync(cluster, running, first.partitions() * (long) backups);
                 }
                 last.set(problem);
@@ -74,8 +60,8 @@ final class ReplicaMaps {
             throw new AssertionError("no map with " + backups + " backup(s) per partition on " + running
                     + " within " + atMost + ": " + last.get(), e);
         }
-        System.out.printf("cluster %s: map version %d with %d backup(s)%s on %s after %.1f s%n", cluster.name(),
-                settled.get().version(), backups, inSync ? " in sync" : "", running, (System.nanoTime() - start) / 1e9);
+        System.out.printf("cluster %s: map version %d with %d backup(s) in sync on %s after %.1f s%n", cluster.name(),
+                settled.get().version(), backups, running, (System.nanoTime() - start) / 1e9);
         return settled.get();
     }
 
