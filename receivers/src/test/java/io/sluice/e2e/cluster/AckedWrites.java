@@ -28,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
  * records which keys the cluster ACKNOWLEDGED (their future completed without error) and when. {@link #verify}
  * reads every acknowledged key back.
  */
-final class AckedWrites implements AutoCloseable {
+final class AckedWrites {
 
     /** The outcome of a {@link #verify}: the acknowledged keys missing, or present with another value. */
     record Check(long checked, List<Long> missing, List<Long> wrong) {
@@ -72,7 +72,7 @@ final class AckedWrites implements AutoCloseable {
     }
 
     /**
-     * Starts writing keys 0, 1, 2, ... into the cache at {@code rate} entries a second, until {@link #close} or
+     * Starts writing keys 0, 1, 2, ... into the cache at {@code rate} entries a second, until {@link #stop} or
      * {@code capacity} keys.
      */
     static AckedWrites start(Sluice client, String cache, int rate, int capacity) {
@@ -207,8 +207,7 @@ final class AckedWrites implements AutoCloseable {
     }
 
     /** Stops issuing keys, flushes, and waits (at most 3 minutes) for what was issued to be answered. */
-    @Override
-    public void close() throws InterruptedException {
+    void stop() throws InterruptedException {
         stopping = true;
         thread.join(Duration.ofMinutes(3).toMillis());
         if (thread.isAlive()) {

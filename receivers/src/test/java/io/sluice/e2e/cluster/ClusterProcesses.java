@@ -29,7 +29,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * A cluster on loopback for the tests: ZooKeeper in the test JVM (curator-test's TestingServer, a short tick so
  * that sessions may be short), the cluster created once, and nodes as processes from {@code sluice-node.jar}, each
- * with a persistent region of its own under the test's directory and a port it keeps across restarts. Closing it
+ * with a persistent region of its own under the test's directory and a port it keeps across restarts. For the
+ * failover tests a node can be killed (kill -9), paused and continued (SIGSTOP, SIGCONT), started with a session
+ * timeout of its own, and ZooKeeper stopped and started again on its port with its data. Closing it
  * kills every node still running and stops ZooKeeper. Public for the connectors' cluster test (receivers' test jar);
  * the node jar is {@code target/sluice-node.jar}, or the system property {@code sluice.node.jar}.
  */

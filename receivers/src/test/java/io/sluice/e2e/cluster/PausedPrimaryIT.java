@@ -90,7 +90,7 @@ class PausedPrimaryIT {
                         assertThat(cache.get(k)).as("key %d, written through the new owner", k)
                                 .isEqualTo("fresh " + k);
                     }
-                    writes.close();
+                    writes.stop();
                     assertThat(writes.ended()).as("how the load's streamer ended").isNull();
                     assertThat(writes.failed()).as("entries the cluster failed (%s)", writes.failures()).isZero();
                     AckedWrites.Check check = writes.verify(reader, Set.of());
