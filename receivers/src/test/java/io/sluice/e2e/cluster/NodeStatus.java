@@ -11,6 +11,23 @@ final class NodeStatus {
     private NodeStatus() {
     }
 
+    /**
+     * The node's replication counts (issue 27): partitions it backs, of them in sync and catching up, and the
+     * backups in sync over the partitions it leads (those FULL_SYNC waits for).
+     */
+    record Replication(int backed, int inSync, int catchingUp, long followersInSync) {
+    }
+
+    /** The status's {@code replication} object. @throws AssertionError if it has none */
+    static Replication replication(String status) throws Exception {
+        JsonNode r = JSON.readTree(status).path("replication");
+        if (!r.isObject()) {
+            throw new AssertionError("no replication in the status " + status);
+        }
+        return new Replication(r.path("backed").asInt(), r.path("inSync").asInt(), r.path("catchingUp").asInt(),
+                r.path("followersInSync").asLong());
+    }
+
     /** The partitions this node took over from another node since it started ({@code moves.done}). */
     static long movesCompleted(String status) throws Exception {
         JsonNode done = JSON.readTree(status).path("moves").path("done");

@@ -27,7 +27,8 @@ final class ReplicaMaps {
     /**
      * Waits until every running node serves one map (the same version) in which every partition has an owner and
      * at least {@code backups} backups in SLAVE state, each copy on a distinct running node, and every running node
-     * owns partitions.
+     * owns partitions; and until the backups are in sync (each node's status: every partition it backs in sync, the
+     * primaries counting {@code backups} in-sync backups per partition).
      *
      * @return that map
      */
@@ -46,6 +47,9 @@ final class ReplicaMaps {
                 String problem = maps.values().stream().allMatch(first::equals)
                         ? problem(first, backups, new HashSet<>(running))
                         : "the nodes serve different maps: " + versions(maps);
+                if (problem == null) {
+                    problem = notInSync(cluster, running, first.partitions() * (long) backups);
+                }
                 last.set(problem);
                 if (problem == null) {
                     settled.set(first);
@@ -56,9 +60,27 @@ final class ReplicaMaps {
             throw new AssertionError("no map with " + backups + " backup(s) per partition on " + running
                     + " within " + atMost + ": " + last.get(), e);
         }
-        System.out.printf("cluster %s: map version %d replicated (%d backup(s)) on %s after %.1f s%n", cluster.name(),
+        System.out.printf("cluster %s: map version %d with %d backup(s) in sync on %s after %.1f s%n", cluster.name(),
                 settled.get().version(), backups, running, (System.nanoTime() - start) / 1e9);
         return settled.get();
+    }
+
+    /**
+     * Why the backups are not all in sync although the map shows them (a SLAVE catches up in the background after
+     * its transition), or null if every node's status says each partition it backs is in sync and the primaries
+     * count at least {@code followers} backups in sync in all (those FULL_SYNC waits for).
+     */
+    private static String notInSync(ClusterProcesses cluster, List<String> running, long followers) throws Exception {
+        long counted = 0;
+        for (String id : running) {
+            NodeStatus.Replication r = NodeStatus.replication(cluster.status(id));
+            if (r.inSync() != r.backed() || r.catchingUp() > 0) {
+                return id + " backs " + r.backed() + " partitions, " + r.inSync() + " in sync, " + r.catchingUp()
+                        + " catching up";
+            }
+            counted += r.followersInSync();
+        }
+        return counted >= followers ? null : "the primaries count " + counted + " backups in sync, not " + followers;
     }
 
     /** Why the map is not replicated as wanted, or null if it is. */

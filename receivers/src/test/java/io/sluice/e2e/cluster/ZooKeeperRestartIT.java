@@ -51,6 +51,7 @@ class ZooKeeperRestartIT {
                     double restarted = (System.nanoTime() - stoppedAt) / 1e9;
                     writes.awaitProgress(RATE, Duration.ofSeconds(90));
                     double resumed = (System.nanoTime() - stoppedAt) / 1e9;
+                    // FULL_SYNC again: every backup in sync, counted by its primary.
                     ClusterMap after = ReplicaMaps.awaitReplicated(cluster, 1, Duration.ofSeconds(120));
                     System.out.printf("ZooKeeperRestartIT: ZooKeeper stopped; acknowledgements stopped after %.1f s"
                             + " (%,d acknowledged), ZooKeeper back after %.1f s, the load resumed after %.1f s; map"
