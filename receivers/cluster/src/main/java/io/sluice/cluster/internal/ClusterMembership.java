@@ -35,6 +35,25 @@ public interface ClusterMembership extends AutoCloseable {
     boolean leaseValid();
 
     /**
+     * This node's ZooKeeper session now (0 before it connected, or where sessions are not ZooKeeper's): what a
+     * partition's leadership is tagged with when the node takes it, so that {@link #leaseHeldBy} can tell a lease
+     * of a LATER session (after an expiry) from the one the partition was given under.
+     */
+    default long sessionId() {
+        return 0;
+    }
+
+    /**
+     * Whether the lease is valid ({@link #leaseValid}) and held by this session: false for a lease of another
+     * session. A partition led under a session that expired may not be acknowledged for under the next one before
+     * Helix gives it again (a paused primary resumes, gets a new session and a lease at once, while its old
+     * leadership is not yet revoked on this node).
+     */
+    default boolean leaseHeldBy(long session) {
+        return leaseValid();
+    }
+
+    /**
      * Raises the replica count of the cluster's partitions (1 primary + backups) to at least {@code replicas};
      * never lowers it. Helix then places the extra replicas (SLAVE) on other nodes, by the rendezvous order.
      *

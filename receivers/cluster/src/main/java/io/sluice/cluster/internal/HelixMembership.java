@@ -162,6 +162,17 @@ public final class HelixMembership implements ClusterMembership {
     }
 
     @Override
+    public long sessionId() {
+        org.apache.zookeeper.ZooKeeper zk = zooKeeper();
+        return zk == null ? 0 : zk.getSessionId();
+    }
+
+    @Override
+    public boolean leaseHeldBy(long session) {
+        return lease.heldBy(session);
+    }
+
+    @Override
     public void ensureReplicas(int replicas) {
         ClusterSetup.raiseReplicas(store, settings.clusterName(), replicas);
     }

@@ -41,6 +41,8 @@ final class SessionLease implements AutoCloseable {
     /** Lease end (System.nanoTime scale); meaningful only while {@link #held}. */
     private volatile long validUntil;
     private volatile boolean held;
+    /** The session the lease was last confirmed for; meaningful only while {@link #held}. */
+    private volatile long heldSession;
     /** Bumped by every invalidation: a probe answered after one that followed its send renews nothing. */
     private long generation;
     private boolean closed;
@@ -69,6 +71,11 @@ final class SessionLease implements AutoCloseable {
     /** Whether the lease holds now: confirmed by an answer to a probe sent less than half a timeout ago. */
     boolean valid() {
         return held && System.nanoTime() - validUntil < 0;
+    }
+
+    /** Whether the lease holds now ({@link #valid}) and was confirmed for this session. */
+    boolean heldBy(long session) {
+        return valid() && heldSession == session;
     }
 
     /** The probe period (sessionTimeout/6). */
@@ -129,7 +136,7 @@ final class SessionLease implements AutoCloseable {
         try {
             zk.exists(liveInstancePath, false, (rc, path, ctx, stat) -> {
                 if (rc == KeeperException.Code.OK.intValue() && stat != null && stat.getEphemeralOwner() == session) {
-                    confirm(gen, sent + half);
+                    confirm(gen, sent + half, session);
                 }
             }, null);
         } catch (RuntimeException e) {
@@ -137,15 +144,16 @@ final class SessionLease implements AutoCloseable {
         }
     }
 
-    private synchronized void confirm(long gen, long until) {
+    private synchronized void confirm(long gen, long until, long session) {
         if (closed || gen != generation) {
             return;
         }
-        if (!held || until - validUntil > 0) {
+        if (!held || heldSession != session || until - validUntil > 0) {
             if (!held) {
                 LOG.info("node {}: lease on its partitions held (session confirmed by ZooKeeper)", nodeId);
             }
             validUntil = until;
+            heldSession = session;
             held = true;
         }
     }

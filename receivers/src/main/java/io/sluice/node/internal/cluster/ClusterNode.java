@@ -310,7 +310,15 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     @Override
     public boolean mayAcknowledge(int partition) {
         ClusterParts p = parts;
-        return p != null && p.membership().leaseValid() && p.primary().mayAcknowledge(partition);
+        if (p == null) {
+            return false;
+        }
+        // A partition's writes are acknowledged under the lease of the session it was led under: after an expiry
+        // the next session's lease (held as soon as Helix reconnects) does not cover leaderships Helix has not
+        // given again (a paused primary's queued writes, answered in the moment after it resumes).
+        boolean lease = partition < 0 || partition >= p.served().partitions() ? p.membership().leaseValid()
+                : p.membership().leaseHeldBy(p.primary().ledSession(partition));
+        return lease && p.primary().mayAcknowledge(partition);
     }
 
     @Override

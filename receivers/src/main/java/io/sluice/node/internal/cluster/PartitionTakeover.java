@@ -80,7 +80,7 @@ final class PartitionTakeover {
             }
             long epoch = membership.owners().recordOwner(partition, self);
             backup.knowEpoch(partition, epoch);
-            primary.lead(partition, epoch);
+            primary.lead(partition, epoch, membership.sessionId());
             served.serve(partition);
             if (inSyncWith != null) {
                 LOG.info("partition {}: promoted from backup (in sync with '{}'), epoch {}", partition, inSyncWith,

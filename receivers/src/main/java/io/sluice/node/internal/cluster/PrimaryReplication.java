@@ -59,6 +59,8 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
     private final IntConsumer onFenced;
     /** Per partition the epoch it is led at here, 0 if not led. */
     private final AtomicLongArray epochs;
+    /** Per partition the ZooKeeper session it was led under (ClusterMembership.leaseHeldBy checks the lease's). */
+    private final AtomicLongArray ledSessions;
     /** Per partition 1 once a backup answered STALE_EPOCH (until led again). */
     private final AtomicIntegerArray fenced;
     /** Per partition its followers (copy on write under the partition's slot; read without a lock by writers). */
@@ -82,6 +84,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
         this.streamOpener = streamOpener;
         this.onFenced = onFenced;
         this.epochs = new AtomicLongArray(partitions);
+        this.ledSessions = new AtomicLongArray(partitions);
         this.fenced = new AtomicIntegerArray(partitions);
         this.followers = new AtomicReferenceArray<>(partitions);
         this.slots = new Object[partitions];
@@ -105,7 +108,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
      * after its session came back) stay but count no more: the next record, at the new epoch, makes each follow
      * afresh (it refuses it and catches up again), so none stays sure it is in sync while it gets nothing.
      */
-    void lead(int partition, long epoch) {
+    void lead(int partition, long epoch, long session) {
         synchronized (slots[partition]) {
             Follower[] f = followers.get(partition);
             Follower[] next = new Follower[f.length];
@@ -115,6 +118,7 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
             followers.set(partition, next);
             fenced.set(partition, 0);
             epochs.set(partition, epoch);
+            ledSessions.set(partition, session);
         }
     }
 
@@ -231,6 +235,11 @@ final class PrimaryReplication implements JournalTap, AutoCloseable {
     /** False once a backup refused this node's records of the partition as stale (until led again). */
     boolean mayAcknowledge(int partition) {
         return partition < 0 || partition >= partitions || fenced.get(partition) == 0;
+    }
+
+    /** The ZooKeeper session the partition was last led under here (0 if never). */
+    long ledSession(int partition) {
+        return partition < 0 || partition >= partitions ? 0 : ledSessions.get(partition);
     }
 
     /** Members in sync for the partition (status, tests). */

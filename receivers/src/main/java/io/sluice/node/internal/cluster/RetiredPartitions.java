@@ -44,7 +44,13 @@ final class RetiredPartitions {
         if (requested.compareAndSet(false, true)) {
             background.execute(() -> {
                 requested.set(false);
-                sweep();
+                try {
+                    sweep();
+                } catch (RuntimeException e) {
+                    // ZooKeeper unreachable, the session expired: the next map change or drop sweeps again. Thrown
+                    // on, it would end the background thread that moves and sweeps partitions.
+                    LOG.warn("a sweep of retired partitions failed: {}", e.toString());
+                }
             });
         }
     }
