@@ -11,6 +11,7 @@ import org.apache.helix.manager.zk.ZkBaseDataAccessor;
 import org.apache.helix.model.InstanceConfig;
 import org.apache.helix.spectator.RoutingTableProvider;
 import org.apache.helix.zookeeper.api.client.HelixZkClient;
+import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,7 +66,7 @@ public final class HelixMembership implements ClusterMembership {
         this.session = new SessionWatch(settings.nodeId(), settings.sessionTimeout(), sessionTimer,
                 roles::sessionLost, this::reinstate);
         this.lease = new SessionLease(settings.nodeId(), paths.liveInstance(settings.nodeId()), this::zooKeeper,
-                settings.sessionTimeout());
+                settings.sessionTimeout(), () -> session.stateChanged(KeeperState.Disconnected));
         this.manager = MembershipManager.create(settings, state -> {
             lease.stateChanged(state);
             session.stateChanged(state);
@@ -106,9 +107,6 @@ public final class HelixMembership implements ClusterMembership {
     }
 
     private void connect() {
-        // probing from the start (a probe without a connected session does nothing): Helix may hand this node
-        // partitions while connect() still runs
-        lease.start();
         try {
             manager.connect();
         } catch (HelixException e) {
@@ -119,6 +117,10 @@ public final class HelixMembership implements ClusterMembership {
         } catch (Exception e) {
             throw new IllegalStateException(failed(e), e);
         }
+        // Probing starts once connected: started before connect(), SessionLossTest's node never saw its session
+        // lost (cause not found). A partition Helix gives during connect() is acknowledged for from the first
+        // probe's answer on (until then its writes are refused NOT_OWNER and sent again).
+        lease.start();
         routing = new RoutingTableProvider(manager, PropertyType.EXTERNALVIEW, false, 0);
         routing.addRoutingTableChangeListener(view, null);
         view.update(routing.getRoutingTableSnapshot());

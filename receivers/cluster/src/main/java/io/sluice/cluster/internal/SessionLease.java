@@ -37,6 +37,8 @@ final class SessionLease implements AutoCloseable {
     private final long configuredTimeoutNanos;
     private final long periodMillis;
     private final ScheduledExecutorService probes;
+    /** Told when a probe finds the session's connection down (Helix may report it late: see {@link #probe}). */
+    private final Runnable onSilence;
 
     /** Lease end (System.nanoTime scale); meaningful only while {@link #held}. */
     private volatile long validUntil;
@@ -50,7 +52,9 @@ final class SessionLease implements AutoCloseable {
     /**
      * @param handle the session's current ZooKeeper handle, or null while there is none (not connected yet)
      */
-    SessionLease(String nodeId, String liveInstancePath, Supplier<ZooKeeper> handle, Duration sessionTimeout) {
+    SessionLease(String nodeId, String liveInstancePath, Supplier<ZooKeeper> handle, Duration sessionTimeout,
+                 Runnable onSilence) {
+        this.onSilence = onSilence;
         this.nodeId = nodeId;
         this.liveInstancePath = liveInstancePath;
         this.handle = handle;
@@ -111,23 +115,31 @@ final class SessionLease implements AutoCloseable {
 
     private synchronized void invalidate(KeeperState state) {
         generation++;
-        if (held) {
+        if (held && !closed) {
             LOG.warn("node {}: lease on its partitions ended ({})", nodeId, state);
         }
         held = false;
     }
 
     private void probe() {
-        ZooKeeper zk;
         long gen;
         synchronized (this) {
             if (closed) {
                 return;
             }
-            zk = handle.get();
             gen = generation;
         }
+        // Outside the lock: getting the handle takes Helix's client lock, which its event thread holds while it
+        // reports a state change to invalidate() (taken inside, the two threads waited for each other and the
+        // node never heard its session was lost: SessionLossTest). A handle of a later session is harmless: its
+        // answer names that session, and confirm() drops it if an invalidation came in between.
+        ZooKeeper zk = handle.get();
         if (zk == null || !zk.getState().isConnected()) {
+            // Helix reports a lost connection on its event thread, which a callback in flight may hold until the
+            // connection is back (a child watch re-subscribing waits for it): the client's own state is current,
+            // so a probe that finds it down ends the lease and tells the session watch itself.
+            invalidate(KeeperState.Disconnected);
+            onSilence.run();
             return;
         }
         long sent = System.nanoTime();

@@ -129,7 +129,7 @@ class SessionLeaseTest {
         String path = liveNode();
         AtomicReference<ZooKeeper> handle = new AtomicReference<>(raw);
         Duration timeout = Duration.ofSeconds(3);
-        lease = new SessionLease("n", path, handle::get, timeout);
+        lease = new SessionLease("n", path, handle::get, timeout, () -> { });
         assertThat(lease.period()).isEqualTo(Duration.ofMillis(500));
         assertThat(lease.valid()).isFalse();
         lease.start();
@@ -159,11 +159,11 @@ class SessionLeaseTest {
             }
         })) {
             assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
-            lease = new SessionLease("n", path, () -> other, Duration.ofSeconds(3));
+            lease = new SessionLease("n", path, () -> other, Duration.ofSeconds(3), () -> { });
             lease.start();
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !lease.valid());
             // and a missing node neither
-            SessionLease missing = new SessionLease("m", "/nothing", () -> raw, Duration.ofSeconds(3));
+            SessionLease missing = new SessionLease("m", "/nothing", () -> raw, Duration.ofSeconds(3), () -> { });
             try {
                 missing.start();
                 await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> !missing.valid());
