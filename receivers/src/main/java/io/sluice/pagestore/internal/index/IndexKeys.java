@@ -25,14 +25,20 @@ import java.util.List;
  * index key). A tree item carries a key's first {@link io.sluice.pagestore.internal.tree.TreePageIO#PREFIX}
  * bytes; with a short field part (a number, a short string) followed by the key itself, keys of one field
  * value would tie on those bytes (a key's tag and high bytes are alike for small keys) and every comparison
- * would read the index row. A well-mixed hash there spreads them within the item, so the row is read only on a
- * hash tie. The hash is a fixed function of the key's bytes, the same on every node and version (paging
- * {@code after} a key may continue on another node).
+ * would read the index row. Four bytes that differ from key to key there spread them within the item, so the
+ * row is read only on a tie of those too. For a key of at most {@value #SHORT_KEY} bytes (a tag and a number
+ * of up to 8 bytes, a very short string) they are the key's last 4 bytes (zero-padded in front): they differ
+ * for nearby numbers and keep sequential keys in order within a field value, so an ascending load still
+ * appends to the index; a longer key (a string, a UUID, an object) gets a mixed hash of all its bytes. Either
+ * way a fixed function of the key's bytes, the same on every node and version (paging {@code after} a key may
+ * continue on another node).
  */
 public final class IndexKeys {
 
     /** Bytes of the entry key's hash between the field part and the entry's key. */
     public static final int HASH = 4;
+    /** Keys up to this long carry their last 4 bytes as their hash, longer ones a mixed hash. */
+    static final int SHORT_KEY = 9;
 
     /** The NULL tag, for a missing later field of a composite index. */
     private static final byte NULL = 0x00;
@@ -83,10 +89,18 @@ public final class IndexKeys {
     }
 
     /**
-     * The hash an index key carries before the entry's key: a polynomial over the key's bytes, finished by
-     * MurmurHash3's fmix32 so that keys differing in their last byte differ in all four bytes.
+     * The 4 bytes an index key carries before the entry's key: a short key's last 4 bytes, zero-padded in front
+     * (order-preserving for nearby numbers); else a polynomial over the key's bytes finished by MurmurHash3's
+     * fmix32, so that keys differing anywhere differ in all four bytes.
      */
     public static int keyHash(byte[] key, int offset, int length) {
+        if (length <= SHORT_KEY) {
+            int h = 0;
+            for (int i = Math.max(offset, offset + length - HASH), end = offset + length; i < end; i++) {
+                h = h << 8 | key[i] & 0xFF;
+            }
+            return h;
+        }
         int h = length;
         for (int i = offset, end = offset + length; i < end; i++) {
             h = 31 * h + key[i];
