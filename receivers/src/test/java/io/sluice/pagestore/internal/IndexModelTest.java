@@ -7,6 +7,7 @@ import io.sluice.binary.BinaryObjectBuilder;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.FieldLocator;
 import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.pagestore.internal.index.IndexKeys;
 import io.sluice.pagestore.internal.index.IndexSpec;
 import io.sluice.protocol.internal.EntryBatch;
 import java.util.ArrayList;
@@ -419,8 +420,7 @@ class IndexModelTest {
                 for (String name : spec.fields()) {
                     binary.encode(f.get(name), out); // a missing later field: null, tag 00
                 }
-                out.putBytes(key);
-                index.put(out.toByteArray(), key);
+                index.put(IndexKeys.indexKey(out.toByteArray(), key), key);
             }
             return index;
         }

@@ -6,6 +6,7 @@ import io.sluice.DataRegionFullException;
 import io.sluice.binary.BinaryObject;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.pagestore.internal.index.IndexKeys;
 import io.sluice.pagestore.internal.index.IndexSpec;
 import io.sluice.protocol.internal.EntryBatch;
 import java.util.ArrayList;
@@ -76,8 +77,7 @@ class IndexRegionFullTest {
             for (String f : spec.fields()) {
                 binary.encode(o.field(f), ik);
             }
-            ik.putBytes(cursor.key());
-            index.put(ik.toByteArray(), cursor.key());
+            index.put(IndexKeys.indexKey(ik.toByteArray(), cursor.key()), cursor.key());
         }
         index.forEach((ik, key) -> expected.add(IndexModelTest.hex(ik)));
         List<String> actual = new ArrayList<>();

@@ -7,11 +7,38 @@ import java.util.List;
 /**
  * Makes an entry's index key from its bytes, without decoding the value: each indexed field's stored bytes
  * (tag and payload, as the binary format encodes them: self-delimiting, and ordered for the ordered types) in
- * index order, then the entry's key bytes. A value that is not a binary object of a known schema, or whose
- * schema lacks the first field, has no index key; a missing later field is encoded as NULL (tag 00).
- * Used under the partition's write lock (it keeps the fields' ranges of the entry at hand).
+ * index order, then a 4-byte hash of the entry's key ({@link #keyHash}), then the entry's key bytes. A value
+ * that is not a binary object of a known schema, or whose schema lacks the first field, has no index key; a
+ * missing later field is encoded as NULL (tag 00). Used under the partition's write lock (it keeps the fields'
+ * ranges of the entry at hand).
+ *
+ * <pre>
+ * An index key
+ * offset     size  meaning
+ * 0          f     the indexed fields' stored bytes in index order (the field part: what bounds compare with)
+ * f          4     keyHash(entry key), big-endian
+ * f + 4      k     the entry's key bytes (so the entry's key is the index key's last k bytes)
+ * </pre>
+ *
+ * <p>Why the hash: entries sharing a field value are ordered among themselves only to make each index key
+ * unique and the order deterministic (queries order by the field part; {@code after} resumes past a whole
+ * index key). A tree item carries a key's first {@link io.sluice.pagestore.internal.tree.TreePageIO#PREFIX}
+ * bytes; with a short field part (a number, a short string) followed by the key itself, keys of one field
+ * value would tie on those bytes (a key's tag and high bytes are alike for small keys) and every comparison
+ * would read the index row. Four bytes that differ from key to key there spread them within the item, so the
+ * row is read only on a tie of those too. For a key of at most {@value #SHORT_KEY} bytes (a tag and a number
+ * of up to 8 bytes, a very short string) they are the key's last 4 bytes (zero-padded in front): they differ
+ * for nearby numbers and keep sequential keys in order within a field value, so an ascending load still
+ * appends to the index; a longer key (a string, a UUID, an object) gets a mixed hash of all its bytes. Either
+ * way a fixed function of the key's bytes, the same on every node and version (paging {@code after} a key may
+ * continue on another node).
  */
-final class IndexKeys {
+public final class IndexKeys {
+
+    /** Bytes of the entry key's hash between the field part and the entry's key. */
+    public static final int HASH = 4;
+    /** Keys up to this long carry their last 4 bytes as their hash, longer ones a mixed hash. */
+    static final int SHORT_KEY = 9;
 
     /** The NULL tag, for a missing later field of a composite index. */
     private static final byte NULL = 0x00;
@@ -34,7 +61,7 @@ final class IndexKeys {
      */
     int append(IndexOps ops, byte kind, long link, byte[] key, int keyOffset, int keyLength, byte[] value,
                int valueOffset, int valueLength) {
-        int size = keyLength;
+        int size = HASH + keyLength;
         for (int i = 0; i < fields.length; i++) {
             long r = fields[i].locate(value, valueOffset, valueLength);
             if (r < 0 && i == 0) {
@@ -56,7 +83,45 @@ final class IndexKeys {
                 at += n;
             }
         }
-        System.arraycopy(key, keyOffset, out, at, keyLength);
+        IndexOps.putInt(out, at, keyHash(key, keyOffset, keyLength));
+        System.arraycopy(key, keyOffset, out, at + HASH, keyLength);
         return ops.commit(kind, link);
+    }
+
+    /**
+     * The 4 bytes an index key carries before the entry's key: a short key's last 4 bytes, zero-padded in front
+     * (order-preserving for nearby numbers); else a polynomial over the key's bytes finished by MurmurHash3's
+     * fmix32, so that keys differing anywhere differ in all four bytes.
+     */
+    public static int keyHash(byte[] key, int offset, int length) {
+        if (length <= SHORT_KEY) {
+            int h = 0;
+            for (int i = Math.max(offset, offset + length - HASH), end = offset + length; i < end; i++) {
+                h = h << 8 | key[i] & 0xFF;
+            }
+            return h;
+        }
+        int h = length;
+        for (int i = offset, end = offset + length; i < end; i++) {
+            h = 31 * h + key[i];
+        }
+        h ^= h >>> 16;
+        h *= 0x85EB_CA6B;
+        h ^= h >>> 13;
+        h *= 0xC2B2_AE35;
+        h ^= h >>> 16;
+        return h;
+    }
+
+    /**
+     * An index key from its parts (the field part as {@link #append} writes it, then the key's hash and the key):
+     * for tests and tools that build the keys an index must hold.
+     */
+    public static byte[] indexKey(byte[] fieldPart, byte[] key) {
+        byte[] k = new byte[fieldPart.length + HASH + key.length];
+        System.arraycopy(fieldPart, 0, k, 0, fieldPart.length);
+        IndexOps.putInt(k, fieldPart.length, keyHash(key, 0, key.length));
+        System.arraycopy(key, 0, k, fieldPart.length + HASH, key.length);
+        return k;
     }
 }

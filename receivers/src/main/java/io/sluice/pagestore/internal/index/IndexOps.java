@@ -14,7 +14,7 @@ import java.util.Arrays;
  * offset   size  meaning
  * 0        4     index key length k (big-endian)
  * 4        4     value length: 8
- * 8        k     index key: the indexed fields' stored bytes in index order, then the entry's key bytes
+ * 8        k     index key ({@link IndexKeys}: the field part, the entry key's hash, the entry's key)
  * 8 + k    8     the entry's row link (big-endian): the new one for a put, the old one for a removal
  * </pre>
  */

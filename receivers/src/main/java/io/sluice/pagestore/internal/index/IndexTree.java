@@ -13,11 +13,13 @@ import io.sluice.pagestore.internal.tree.SortedWalk;
  * <p>Why a tree of its own rows rather than items that point at the entry's row and compare by extracting the
  * fields from it: the tree machinery ({@link BPlusTree}, {@link SortedWalk}, ghost rows kept by separators,
  * {@link io.sluice.pagestore.internal.tree.TreeCheck}) works unchanged, because the index tree owns its rows as
- * the partition's tree owns its own; a comparison that ties on the items' 12-byte prefix (the common case: one
- * field value shared by many entries) reads a short index row instead of walking to a field inside a value
+ * the partition's tree owns its own; a comparison that ties on the items' 12-byte prefix (a field part of more than
+ * 8 bytes shared by many entries: shorter ones are followed by 4 bytes of the key, {@link IndexKeys}) reads a
+ * short index row instead of walking to a field inside a value
  * (fragments and footer included) on every probe; and an entry's row may be freed or rewritten by the
  * partition's tree without the index tree's separators dangling. The cost is one small row per entry and index
- * (8 + index key + 8 bytes) and rewriting its 8-byte link when an entry's row moves.
+ * (8 + index key + 8 bytes; the index key is the field part + 4 + the key) and rewriting its 8-byte link when an
+ * entry's row moves.
  *
  * <p>Under the partition's lock (readers share, a writer holds it alone).
  */
