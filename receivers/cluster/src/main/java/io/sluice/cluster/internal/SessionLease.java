@@ -129,12 +129,14 @@ final class SessionLease implements AutoCloseable {
             }
             gen = generation;
         }
-        // Outside the lock: getting the handle takes Helix's client lock, which its event thread holds while it
-        // reports a state change to invalidate() (taken inside, the two threads waited for each other and the
-        // node never heard its session was lost: SessionLossTest). A handle of a later session is harmless: its
-        // answer names that session, and confirm() drops it if an invalidation came in between.
+        // Outside the lock: getting the handle goes through Helix's client, and invalidate(), called on Helix's
+        // event thread, must never wait behind it. A handle of a later session is harmless: its answer names that
+        // session, and confirm() drops it if an invalidation came in between.
         ZooKeeper zk = handle.get();
-        if (zk == null || !zk.getState().isConnected()) {
+        if (zk == null) {
+            return; // no session yet, or none to probe: the lease runs out on the clock
+        }
+        if (!zk.getState().isConnected()) {
             // Helix reports a lost connection on its event thread, which a callback in flight may hold until the
             // connection is back (a child watch re-subscribing waits for it): the client's own state is current,
             // so a probe that finds it down ends the lease and tells the session watch itself.
