@@ -35,14 +35,35 @@ public final class ClusterConfig {
     private final String nodeId;
     private final String advertisedHost;
     private final Duration sessionTimeout;
+    private final int maxConcurrentMoves;
+    private final long moveBytesPerSecond;
+    private final MoveMethod moveMethod;
+
+    /** How a node builds a partition it must hold whole (a takeover, a new backup, a backup that was away). */
+    public enum MoveMethod {
+        /** The partition's image as a partition file, sent whole and checked, then loaded (docs/cluster.md). */
+        FILES,
+        /** The partition's entries, page by page (PARTITION_SCAN): the baseline, and the fallback of FILES. */
+        ENTRIES
+    }
+
+    /** Partitions a node builds at once unless set otherwise. */
+    public static final int DEFAULT_MAX_CONCURRENT_MOVES = 2;
+
+    /** Bytes a node sends per second for partition moves unless set otherwise (0 = no limit). */
+    public static final long DEFAULT_MOVE_BYTES_PER_SECOND = 256L << 20;
 
     private ClusterConfig(String zookeeper, String name, String nodeId, String advertisedHost,
-                          Duration sessionTimeout) {
+                          Duration sessionTimeout, int maxConcurrentMoves, long moveBytesPerSecond,
+                          MoveMethod moveMethod) {
         this.zookeeper = zookeeper;
         this.name = name;
         this.nodeId = nodeId;
         this.advertisedHost = advertisedHost;
         this.sessionTimeout = sessionTimeout;
+        this.maxConcurrentMoves = maxConcurrentMoves;
+        this.moveBytesPerSecond = moveBytesPerSecond;
+        this.moveMethod = moveMethod;
     }
 
     /**
@@ -59,7 +80,8 @@ public final class ClusterConfig {
      */
     public static ClusterConfig of(String zookeeper, String name, String nodeId) {
         return new ClusterConfig(checkZooKeeper(zookeeper), checkName(NodeOptions.CLUSTER_NAME, name),
-                checkName(NodeOptions.NODE_ID, nodeId), null, DEFAULT_SESSION_TIMEOUT);
+                checkName(NodeOptions.NODE_ID, nodeId), null, DEFAULT_SESSION_TIMEOUT, DEFAULT_MAX_CONCURRENT_MOVES,
+                DEFAULT_MOVE_BYTES_PER_SECOND, MoveMethod.FILES);
     }
 
     /**
@@ -82,7 +104,8 @@ public final class ClusterConfig {
             throw new IllegalArgumentException(NodeOptions.ADVERTISED_HOST.name() + " is '" + host + "'; it must "
                     + NodeOptions.ADVERTISED_HOST.bounds() + " (ClusterConfig.advertisedHost)");
         }
-        return new ClusterConfig(zookeeper, name, nodeId, h, sessionTimeout);
+        return new ClusterConfig(zookeeper, name, nodeId, h, sessionTimeout, maxConcurrentMoves, moveBytesPerSecond,
+                moveMethod);
     }
 
     /**
@@ -95,7 +118,57 @@ public final class ClusterConfig {
      */
     public ClusterConfig withSessionTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return new ClusterConfig(zookeeper, name, nodeId, advertisedHost, NodeOptions.SESSION_TIMEOUT.check(timeout));
+        return new ClusterConfig(zookeeper, name, nodeId, advertisedHost, NodeOptions.SESSION_TIMEOUT.check(timeout),
+                maxConcurrentMoves, moveBytesPerSecond, moveMethod);
+    }
+
+    /**
+     * A copy that builds at most this many partitions at once (takeovers and backups catching up; a backup in sync
+     * that is promoted builds nothing and never waits for this).
+     *
+     * @throws IllegalArgumentException unless 1 &lt;= moves &lt;= 64
+     */
+    public ClusterConfig withMaxConcurrentMoves(int moves) {
+        return new ClusterConfig(zookeeper, name, nodeId, advertisedHost, sessionTimeout,
+                NodeOptions.MAX_CONCURRENT_MOVES.check(moves), moveBytesPerSecond, moveMethod);
+    }
+
+    /**
+     * A copy that sends at most this many bytes per second of partition moves, all its moves together, so that a
+     * rebalance does not starve the load; 0 sends as fast as it can.
+     *
+     * @throws IllegalArgumentException if bytesPerSecond is negative
+     */
+    public ClusterConfig withMoveBytesPerSecond(long bytesPerSecond) {
+        return new ClusterConfig(zookeeper, name, nodeId, advertisedHost, sessionTimeout, maxConcurrentMoves,
+                NodeOptions.MOVE_BYTES_PER_SECOND.check(bytesPerSecond), moveMethod);
+    }
+
+    /**
+     * A copy that builds partitions this way ({@link MoveMethod#FILES} unless set; {@link MoveMethod#ENTRIES} is the
+     * entry-by-entry baseline).
+     *
+     * @throws NullPointerException if method is null
+     */
+    public ClusterConfig withMoveMethod(MoveMethod method) {
+        Objects.requireNonNull(method, NodeOptions.MOVE_METHOD.name());
+        return new ClusterConfig(zookeeper, name, nodeId, advertisedHost, sessionTimeout, maxConcurrentMoves,
+                moveBytesPerSecond, method);
+    }
+
+    /** Partitions built at once; {@link #DEFAULT_MAX_CONCURRENT_MOVES} unless set. */
+    public int maxConcurrentMoves() {
+        return maxConcurrentMoves;
+    }
+
+    /** Bytes per second of partition moves this node sends, 0 for no limit. */
+    public long moveBytesPerSecond() {
+        return moveBytesPerSecond;
+    }
+
+    /** How partitions are built; {@link MoveMethod#FILES} unless set. */
+    public MoveMethod moveMethod() {
+        return moveMethod;
     }
 
     /** ZooKeeper's connect string, {@code host:port[,host:port...]}, as given (without spaces). */
@@ -166,18 +239,24 @@ public final class ClusterConfig {
     public boolean equals(Object o) {
         return o instanceof ClusterConfig c && c.zookeeper.equals(zookeeper) && c.name.equals(name)
                 && c.nodeId.equals(nodeId) && Objects.equals(c.advertisedHost, advertisedHost)
-                && c.sessionTimeout.equals(sessionTimeout);
+                && c.sessionTimeout.equals(sessionTimeout) && c.maxConcurrentMoves == maxConcurrentMoves
+                && c.moveBytesPerSecond == moveBytesPerSecond && c.moveMethod == moveMethod;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(zookeeper, name, nodeId, advertisedHost, sessionTimeout);
+        return Objects.hash(zookeeper, name, nodeId, advertisedHost, sessionTimeout, maxConcurrentMoves,
+                moveBytesPerSecond, moveMethod);
     }
 
     @Override
     public String toString() {
         return "ClusterConfig{zookeeper=" + zookeeper + ", name=" + name + ", nodeId=" + nodeId
                 + (advertisedHost == null ? "" : ", advertisedHost=" + advertisedHost)
-                + ", sessionTimeout=" + sessionTimeout.toMillis() + "ms}";
+                + ", sessionTimeout=" + sessionTimeout.toMillis() + "ms"
+                + (maxConcurrentMoves == DEFAULT_MAX_CONCURRENT_MOVES ? "" : ", maxConcurrentMoves=" + maxConcurrentMoves)
+                + (moveBytesPerSecond == DEFAULT_MOVE_BYTES_PER_SECOND ? ""
+                        : ", moveBytesPerSecond=" + moveBytesPerSecond)
+                + (moveMethod == MoveMethod.FILES ? "" : ", moveMethod=" + moveMethod) + "}";
     }
 }

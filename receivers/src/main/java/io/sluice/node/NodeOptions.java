@@ -161,6 +161,19 @@ public final class NodeOptions {
             "ZooKeeper session timeout: a node that stops answering keeps its partitions this long; one whose"
                     + " session expired stops serving writes until it has joined again (1 s – 10 min; ZooKeeper"
                     + " bounds it to 2 – 20 of its ticks)").fileKey("sessionTimeoutMillis"));
+    public static final Option<Integer> MAX_CONCURRENT_MOVES = CLUSTER.add(Option.of("maxConcurrentMoves",
+            "ClusterConfig", ClusterConfig.DEFAULT_MAX_CONCURRENT_MOVES, v -> v >= 1 && v <= 64,
+            "be between 1 and 64", "", "2",
+            "partitions this node builds at once (taking one over, a backup catching up); promoting a backup in"
+                    + " sync builds nothing and never waits"));
+    public static final Option<Long> MOVE_BYTES_PER_SECOND = CLUSTER.add(Option.of("moveBytesPerSecond",
+            "ClusterConfig", ClusterConfig.DEFAULT_MOVE_BYTES_PER_SECOND, v -> v >= 0, "be 0 or more", "bytes/s",
+            "268435456 (256 MiB/s)", "bytes per second this node sends for partition moves, all together; 0: no"
+                    + " limit"));
+    public static final Option<ClusterConfig.MoveMethod> MOVE_METHOD = CLUSTER.add(Option.of("moveMethod",
+            "ClusterConfig", ClusterConfig.MoveMethod.FILES, v -> true, "be FILES or ENTRIES", "", "FILES",
+            "how a partition is built: `FILES` sends its image as a checked partition file, `ENTRIES` its"
+                    + " entries page by page (the baseline, and the fallback of `FILES`)"));
 
     private NodeOptions() {
     }

@@ -13,17 +13,24 @@ import java.time.Duration;
  * them touches no class of the cluster module.
  */
 public record ClusterFileConfig(String zookeeper, String name, String nodeId, String advertisedHost,
-                                Long sessionTimeoutMillis) {
+                                Long sessionTimeoutMillis, Integer maxConcurrentMoves, Long moveBytesPerSecond,
+                                String moveMethod) {
     @JsonCreator
     public ClusterFileConfig(@JsonProperty("zookeeper") String zookeeper, @JsonProperty("name") String name,
                              @JsonProperty("nodeId") String nodeId,
                              @JsonProperty("advertisedHost") String advertisedHost,
-                             @JsonProperty("sessionTimeoutMillis") Long sessionTimeoutMillis) {
+                             @JsonProperty("sessionTimeoutMillis") Long sessionTimeoutMillis,
+                             @JsonProperty("maxConcurrentMoves") Integer maxConcurrentMoves,
+                             @JsonProperty("moveBytesPerSecond") Long moveBytesPerSecond,
+                             @JsonProperty("moveMethod") String moveMethod) {
         this.zookeeper = zookeeper;
         this.name = name;
         this.nodeId = nodeId;
         this.advertisedHost = advertisedHost;
         this.sessionTimeoutMillis = sessionTimeoutMillis;
+        this.maxConcurrentMoves = maxConcurrentMoves;
+        this.moveBytesPerSecond = moveBytesPerSecond;
+        this.moveMethod = moveMethod;
     }
 
     /** The config it describes. @throws IllegalArgumentException naming the key of a missing or bad value */
@@ -49,7 +56,26 @@ public record ClusterFileConfig(String zookeeper, String name, String nodeId, St
             config = set(NodeOptions.SESSION_TIMEOUT, config,
                     c -> c.withSessionTimeout(Duration.ofMillis(sessionTimeoutMillis)));
         }
+        if (maxConcurrentMoves != null) {
+            config = set(NodeOptions.MAX_CONCURRENT_MOVES, config, c -> c.withMaxConcurrentMoves(maxConcurrentMoves));
+        }
+        if (moveBytesPerSecond != null) {
+            config = set(NodeOptions.MOVE_BYTES_PER_SECOND, config,
+                    c -> c.withMoveBytesPerSecond(moveBytesPerSecond));
+        }
+        if (moveMethod != null) {
+            config = set(NodeOptions.MOVE_METHOD, config, c -> c.withMoveMethod(moveMethodOf(moveMethod)));
+        }
         return config;
+    }
+
+    private static ClusterConfig.MoveMethod moveMethodOf(String value) {
+        try {
+            return ClusterConfig.MoveMethod.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(NodeOptions.MOVE_METHOD.name() + " is '" + value + "'; it must "
+                    + NodeOptions.MOVE_METHOD.bounds());
+        }
     }
 
     private static void require(NodeOptions.Option<String> option, String value, String what) {

@@ -101,7 +101,7 @@ class ClusterFileConfigTest {
         assertThatThrownBy(() -> readCluster("{\"zookeeper\": \"zk:2181\", \"name\": \"demo\", \"nodeId\": \"a\","
                 + " \"sessionTimeout\": 5000}"))
                 .hasMessageContaining("unknown key 'sessionTimeout' in 'cluster'; the keys are [zookeeper, name,"
-                        + " nodeId, advertisedHost, sessionTimeoutMillis]");
+                        + " nodeId, advertisedHost, sessionTimeoutMillis, maxConcurrentMoves, moveBytesPerSecond, moveMethod]");
     }
 
     @Test

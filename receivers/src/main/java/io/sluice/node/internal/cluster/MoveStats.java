@@ -92,6 +92,77 @@ final class MoveStats implements AutoCloseable {
         movedBytes.increment(movedByteCount);
     }
 
+    /** One partition file on its way, as its transfer reports it (issue 28's file moves). Thread-safe. */
+    interface Transfer {
+        /** {@code bytes} more bytes of the file were sent (outbound) or received and checked (inbound). */
+        void progressed(long bytes);
+
+        /** The transfer ended: the whole file moved and was checked ({@code ok}), or it failed. Called once. */
+        void ended(boolean ok);
+    }
+
+    private final java.util.Set<TransferState> transfers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong bytesReceived = new AtomicLong();
+
+    /**
+     * A partition file transfer starts: {@code inbound} on the node building the partition, outbound on the node
+     * sending it; {@code totalBytes} is the file's length.
+     */
+    Transfer transferStarted(int partition, String peer, boolean inbound, long totalBytes) {
+        TransferState t = new TransferState(partition, peer, inbound, totalBytes);
+        transfers.add(t);
+        return t;
+    }
+
+    /** Bytes of partition files this node sent, and received (checked), since it started. */
+    long bytesSent() {
+        return bytesSent.get();
+    }
+
+    long bytesReceived() {
+        return bytesReceived.get();
+    }
+
+    /** A transfer in progress, for the status. */
+    record TransferView(int partition, String peer, boolean inbound, long totalBytes, long doneBytes) {
+    }
+
+    /** The transfers in progress now. */
+    List<TransferView> transfers() {
+        List<TransferView> views = new ArrayList<>();
+        for (TransferState t : transfers) {
+            views.add(new TransferView(t.partition, t.peer, t.inbound, t.total, t.done.get()));
+        }
+        return views;
+    }
+
+    private final class TransferState implements Transfer {
+        final int partition;
+        final String peer;
+        final boolean inbound;
+        final long total;
+        final AtomicLong done = new AtomicLong();
+
+        TransferState(int partition, String peer, boolean inbound, long total) {
+            this.partition = partition;
+            this.peer = peer;
+            this.inbound = inbound;
+            this.total = total;
+        }
+
+        @Override
+        public void progressed(long bytes) {
+            done.addAndGet(bytes);
+            (inbound ? bytesReceived : bytesSent).addAndGet(bytes);
+        }
+
+        @Override
+        public void ended(boolean ok) {
+            transfers.remove(this);
+        }
+    }
+
     /** A retired partition's entries were removed here. */
     void dropped(long entryCount) {
         droppedPartitions.incrementAndGet();
