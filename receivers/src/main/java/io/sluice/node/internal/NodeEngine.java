@@ -341,6 +341,16 @@ public final class NodeEngine implements NodeRuntime {
         }
     }
 
+    /**
+     * The id this node's log and partition files give the cache (a partition file sent to another member carries
+     * it, issue 28).
+     *
+     * @throws io.sluice.CacheNotFoundException if the node has no such cache
+     */
+    public int cacheId(String name) {
+        return catalogue.idOf(catalogue.nodeCache(name));
+    }
+
     /** The cache of that name. @throws CacheNotFoundException if there is none */
     public NodeCache<Object, Object> nodeCache(String name) {
         return catalogue.nodeCache(name);
