@@ -115,6 +115,19 @@ public final class PartitionFile {
      * @throws IOException if the file cannot be read
      */
     static long read(Path file, int cacheId, int partition, long number, Target target) throws IOException {
+        return read(file, false, cacheId, partition, number, target);
+    }
+
+    /**
+     * {@link #read} of a file another node wrote (a partition moved as its file): its header's cache id and
+     * checkpoint number are that node's, so only its partition is checked.
+     */
+    static long readForeign(Path file, int partition, Target target) throws IOException {
+        return read(file, true, 0, partition, 0, target);
+    }
+
+    private static long read(Path file, boolean foreign, int cacheId, int partition, long number, Target target)
+            throws IOException {
         long size = Files.size(file);
         if (size > Integer.MAX_VALUE - 16) {
             throw new CheckpointCorruptedException(file + " is " + size + " bytes, larger than a partition file can be");
@@ -128,10 +141,12 @@ public final class PartitionFile {
             throw new CheckpointCorruptedException(file + " position 0: bad partition file header (short, magic,"
                     + " version or CRC32C)");
         }
-        if (in.getInt(12) != cacheId || in.getInt(16) != partition || in.getLong(20) != number) {
+        if (foreign ? in.getInt(16) != partition
+                : in.getInt(12) != cacheId || in.getInt(16) != partition || in.getLong(20) != number) {
             throw new CheckpointCorruptedException(file + " position 0: the header names cache " + in.getInt(12)
-                    + " partition " + in.getInt(16) + " checkpoint " + in.getLong(20) + "; the manifest expects cache "
-                    + cacheId + " partition " + partition + " checkpoint " + number);
+                    + " partition " + in.getInt(16) + " checkpoint " + in.getLong(20) + (foreign ? "; expected partition "
+                    + partition : "; the manifest expects cache " + cacheId + " partition " + partition + " checkpoint "
+                    + number));
         }
         long expected = in.getLong(28);
         long entries = 0;
