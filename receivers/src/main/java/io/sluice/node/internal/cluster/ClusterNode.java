@@ -60,6 +60,8 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     /** How partition files are adopted here, if not the node's own (tests). */
     private volatile PartitionAdoption adoption;
     private volatile int fileChunkSize = PartitionFileWire.DEFAULT_CHUNK;
+    /** How partitions are built here if not as the config and the node's kind say (tests, figures). */
+    private volatile ClusterConfig.MoveMethod moveMethod;
     private volatile long replicaQueueBytes = REPLICA_QUEUE_BYTES;
     /** Null until joined. */
     private volatile ClusterParts parts;
@@ -94,6 +96,12 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     /** How this node adopts partition files it receives, in place of the node's own (tests); before {@link #join}. */
     ClusterNode partitionAdoption(PartitionAdoption adoption) {
         this.adoption = adoption;
+        return this;
+    }
+
+    /** Builds partitions this way whatever the config and the node's kind say (tests); before {@link #join}. */
+    ClusterNode moveMethod(ClusterConfig.MoveMethod method) {
+        this.moveMethod = method;
         return this;
     }
 
@@ -167,7 +175,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         TypesSync types = new TypesSync(node.binaryContext(), membership.catalogue(), background);
         PartitionPull pull = new PartitionPull(local, peers);
         ClusterConfig config = node.config().cluster().orElse(null);
-        ClusterConfig.MoveMethod method = config == null ? ClusterConfig.MoveMethod.FILES : config.moveMethod();
+        ClusterConfig.MoveMethod method = moveMethod != null ? moveMethod : movesBy(config);
         long moveRate = config == null ? ClusterConfig.DEFAULT_MOVE_BYTES_PER_SECOND : config.moveBytesPerSecond();
         PartitionBuild build = new PartitionBuild(self, method, pull,
                 new PartitionFileFetch(self, peerAccess, moves, fileChunkSize, node.config().persistence().enabled()),
@@ -222,6 +230,20 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
                     : node.id()) + "' is not a member of its cluster now");
         }
         return p.files();
+    }
+
+    /**
+     * FILES (unless the config says ENTRIES) on a persistent node; ENTRIES on a node in memory, where a file is not
+     * faster (it saves no log writes there, and costs compressing and reading the image: docs/cluster.md).
+     */
+    private ClusterConfig.MoveMethod movesBy(ClusterConfig config) {
+        ClusterConfig.MoveMethod configured = config == null ? ClusterConfig.MoveMethod.FILES : config.moveMethod();
+        if (configured == ClusterConfig.MoveMethod.FILES && !node.config().persistence().enabled()) {
+            LOG.info("node '{}' is in memory: it builds partitions by entries (moveMethod FILES applies to persistent"
+                    + " nodes; it still sends its partitions as files to those)", node.id());
+            return ClusterConfig.MoveMethod.ENTRIES;
+        }
+        return configured;
     }
 
     /** The parts once joined, or null (for tests in this package). */

@@ -38,7 +38,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Partitions moved as their files (PARTITION_FILE) between real nodes in this JVM (engine + server on 127.0.0.1,
- * real files), the cluster in memory: the file path, its checks and its fallbacks.
+ * real files), the cluster in memory: the file path, its checks and its fallbacks. A demander in memory is told to
+ * move by files (it would move by entries: {@code ClusterNode.movesBy}).
  */
 @Timeout(120)
 class PartitionFileMoveTest {
@@ -53,7 +54,7 @@ class PartitionFileMoveTest {
             c.cluster.assign("a");
             NodeCache<Object, Object> onA = load(a, 20_000, 50, CacheConfig.named(CACHE));
             Watched adoption = new Watched();
-            TwoNodes.Node b = c.start("b", cfg -> cfg, n -> n.partitionAdoption(adoption.adoption())
+            TwoNodes.Node b = c.start("b", cfg -> cfg, n -> n.moveMethod(ClusterConfig.MoveMethod.FILES).partitionAdoption(adoption.adoption())
                     .fileChunkSize(PartitionFileWire.MIN_CHUNK));
             adoption.of(b);
             List<String> source = entries(onA.store(1));
@@ -83,7 +84,7 @@ class PartitionFileMoveTest {
             NodeCache<Object, Object> onA = load(a, 20_000, 50, CacheConfig.named(CACHE));
             Watched adoption = new Watched();
             TwoNodes.Node b = c.start("b", cfg -> cfg.persistence(PersistenceConfig.at(dir)),
-                    n -> n.partitionAdoption(adoption.adoption()));
+                    n -> n.moveMethod(ClusterConfig.MoveMethod.FILES).partitionAdoption(adoption.adoption()));
             adoption.of(b);
             source = entries(onA.store(2));
 
@@ -96,6 +97,22 @@ class PartitionFileMoveTest {
         try (var restarted = new io.sluice.node.internal.NodeEngine(NodeConfig.builder()
                 .dataRegionMaxSize(128L << 20).persistence(PersistenceConfig.at(dir)).build())) {
             assertThat(entries(restarted.nodeCache(CACHE).store(2))).isEqualTo(source);
+        }
+    }
+
+    @Test
+    void aNodeInMemoryMovesByEntriesUnlessTold() throws Exception {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            TwoNodes.Node a = c.start("a");
+            c.cluster.assign("a");
+            NodeCache<Object, Object> onA = load(a, 4_000, 50, CacheConfig.named(CACHE));
+            TwoNodes.Node b = c.start("b");
+            List<String> source = entries(onA.store(1));
+
+            c.cluster.move(1, "b");
+
+            assertThat(entries(b.engine().nodeCache(CACHE).store(1))).isEqualTo(source);
+            assertThat(a.cluster().joinedParts().moves().bytesSent()).isZero();
         }
     }
 
@@ -116,7 +133,7 @@ class PartitionFileMoveTest {
             NodeCache<Object, Object> onA = load(a, 8_000, 100, CacheConfig.named(CACHE));
             Watched adoption = new Watched();
             TwoNodes.Node b = c.start("b", cfg -> cfg, tls, n -> n.peerAccess(access)
-                    .partitionAdoption(adoption.adoption()).fileChunkSize(16 << 10));
+                    .moveMethod(ClusterConfig.MoveMethod.FILES).partitionAdoption(adoption.adoption()).fileChunkSize(16 << 10));
             adoption.of(b);
             List<String> source = entries(onA.store(1));
 
@@ -142,7 +159,7 @@ class PartitionFileMoveTest {
                 flipByte(file, Files.exists(file) ? sizeOf(file) / 2 : 0);
             };
             Watched adoption = new Watched();
-            TwoNodes.Node b = c.start("b", cfg -> cfg, n -> n.partitionAdoption(adoption.adoption())
+            TwoNodes.Node b = c.start("b", cfg -> cfg, n -> n.moveMethod(ClusterConfig.MoveMethod.FILES).partitionAdoption(adoption.adoption())
                     .fileChunkSize(PartitionFileWire.MIN_CHUNK));
             adoption.of(b);
             List<String> source = entries(onA.store(0));
@@ -171,7 +188,7 @@ class PartitionFileMoveTest {
             await().atMost(Duration.ofSeconds(20)).until(() ->
                     x.cluster().joinedParts().backup().state(3) == BackupReplication.IN_SYNC);
             Watched adoption = new Watched();
-            TwoNodes.Node b = c.start("b", cfg -> cfg, n -> n.partitionAdoption(adoption.adoption())
+            TwoNodes.Node b = c.start("b", cfg -> cfg, n -> n.moveMethod(ClusterConfig.MoveMethod.FILES).partitionAdoption(adoption.adoption())
                     .fileChunkSize(16 << 10));
             adoption.of(b);
             List<String> source = entries(onA.store(3));
@@ -208,7 +225,7 @@ class PartitionFileMoveTest {
             NodeCache<Object, Object> onA = load(a, 12_000, 1_000, CacheConfig.named(CACHE));
             Watched adoption = new Watched();
             TwoNodes.Node b = c.start("b", cfg -> cfg.persistence(PersistenceConfig.at(dir)),
-                    n -> n.partitionAdoption(adoption.adoption()));
+                    n -> n.moveMethod(ClusterConfig.MoveMethod.FILES).partitionAdoption(adoption.adoption()));
             adoption.of(b);
             List<String> source = entries(onA.store(1));
 
@@ -233,7 +250,7 @@ class PartitionFileMoveTest {
             c.cluster.assign("a");
             // About 4.3 MiB per partition of incompressible values.
             NodeCache<Object, Object> onA = load(a, 18_000, 1_000, CacheConfig.named(CACHE));
-            TwoNodes.Node b = c.start("b");
+            TwoNodes.Node b = c.start("b", cfg -> cfg, n -> n.moveMethod(ClusterConfig.MoveMethod.FILES));
             List<String> source = entries(onA.store(2));
 
             long start = System.nanoTime();

@@ -72,7 +72,8 @@ class PartitionMoveFigures {
             MoveStats bStats = b.cluster().joinedParts().moves();
             assertThat(b.engine().nodeCache("orders").size()).isEqualTo(ENTRIES);
 
-            TwoNodes.Node d = c.start("c", config("c", ClusterConfig.MoveMethod.FILES));
+            TwoNodes.Node d = c.start("c", config("c", ClusterConfig.MoveMethod.FILES),
+                    n -> n.moveMethod(ClusterConfig.MoveMethod.FILES)); // a node in memory too
             double files = moveAll(c, "c");
             MoveStats dStats = d.cluster().joinedParts().moves();
             assertThat(d.engine().nodeCache("orders").size()).isEqualTo(ENTRIES);
