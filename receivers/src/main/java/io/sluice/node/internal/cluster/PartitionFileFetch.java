@@ -37,8 +37,8 @@ import java.util.zip.CRC32C;
  * The demander's side of a partition moved as its file (PARTITION_FILE, layout in {@link PartitionFileWire}): a
  * connection of its own to the supplier (the cluster's token and TLS, as {@link PeerConnections}; not the connection
  * replication shares), one request, the chunks written to the file given as they come, each chunk's CRC32C and the
- * whole file's checked, then the file fsynced (on a persistent node). Blocking, on the caller's thread; a supplier silent for
- * {@link #READ_TIMEOUT} fails it. Thread-safe (each fetch has its own connection).
+ * whole file's checked, then the file fsynced (on a persistent node). Blocking, on the caller's thread; a supplier
+ * silent for {@link #READ_TIMEOUT} fails it. Thread-safe (each fetch has its own connection).
  */
 final class PartitionFileFetch {
 

@@ -26,8 +26,8 @@ import java.util.function.IntPredicate;
  * file: under {@code <persistence>/moves/} on a persistent node, in a directory of its own under the system's
  * temporary directory in memory. The CRC32C of each chunk and of the whole file are computed as it is written. The
  * server's sender sends it and deletes it ({@link OutgoingPartitionFile#ended}); transfer files a node left when it
- * stopped are deleted at its start (the moves directory keeps only the files its log needs) and by its first send. Thread-safe: sends run at once,
- * sharing the node's send rate ({@link TransferRate}).
+ * stopped are deleted at its start (the moves directory keeps only the files its log needs) and by its first send.
+ * Thread-safe: sends run at once, sharing the node's send rate ({@link TransferRate}).
  */
 public final class PartitionFileSupplier implements AutoCloseable {
 
@@ -123,8 +123,8 @@ public final class PartitionFileSupplier implements AutoCloseable {
             synchronized (this) {
                 d = directory;
                 if (d == null) {
-                    d = temporary ? Files.createTempDirectory("sluice-moves-")
-                            : Files.createDirectories(node.config().persistence().directory().resolve(WalFormat.MOVES_DIRECTORY));
+                    d = temporary ? Files.createTempDirectory("sluice-moves-") : Files.createDirectories(
+                            node.config().persistence().directory().resolve(WalFormat.MOVES_DIRECTORY));
                     deleteOutgoing(d); // left by an earlier run of the node
                     directory = d;
                 }

@@ -31,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The figure of issue 28 (not a CI test): the time to build every partition of a cache on another node by ENTRIES
  * (a→b) and by FILES (b→c), the same data, three in-memory nodes in this JVM on 127.0.0.1, partitions moved one at a
- * time, no rate limit ({@code -Dsluice.move.figures.persistent=true}: persistent nodes, their directories left under
- * the system's temporary directory); and, as the ceiling, a plain copy of the same partition files (the suppliers' files for the
+ * time, no rate limit ({@code -Dsluice.move.figures.persistent=true}: persistent nodes, in directories under the
+ * system's temporary directory, deleted at the end); the demander by files is told to move by files (a node in
+ * memory would build by entries); and, as the ceiling, a plain copy of the same partition files (the suppliers' files for the
  * same partitions) over a loopback socket with {@code FileChannel.transferTo} into files. Run with
  * <pre>
  * ./mvnw -B -o -pl receivers -am test -Dtest=PartitionMoveFigures -Dsluice.move.figures=true \
@@ -48,9 +49,25 @@ class PartitionMoveFigures {
     private static final long REGION = 1L << 30;
     /** Persistent nodes (LOG_ONLY, the default WAL mode) instead of nodes in memory. */
     private static final boolean PERSISTENT = Boolean.getBoolean("sluice.move.figures.persistent");
+    /** The persistent nodes' directories, deleted at the end. */
+    private final List<Path> directories = new ArrayList<>();
 
     @Test
     void filesVersusEntriesVersusAPlainCopy() throws Exception {
+        try {
+            measure();
+        } finally {
+            for (Path d : directories) {
+                try (var all = Files.walk(d)) {
+                    for (Path p : (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        }
+    }
+
+    private void measure() throws Exception {
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
             TwoNodes.Node a = c.start("a", config("a", ClusterConfig.MoveMethod.ENTRIES));
             c.cluster.assign("a");
@@ -92,13 +109,15 @@ class PartitionMoveFigures {
         }
     }
 
-    private static UnaryOperator<NodeConfig.Builder> config(String id, ClusterConfig.MoveMethod method) {
+    private UnaryOperator<NodeConfig.Builder> config(String id, ClusterConfig.MoveMethod method) {
         return b -> {
             b.dataRegionMaxSize(REGION).cluster(ClusterConfig.of("127.0.0.1:2181", "figures", id)
                     .withMoveMethod(method).withMoveBytesPerSecond(0));
             if (PERSISTENT) {
                 try {
-                    b.persistence(PersistenceConfig.at(Files.createTempDirectory("sluice-figures-" + id + "-")));
+                    Path dir = Files.createTempDirectory("sluice-figures-" + id + "-");
+                    directories.add(dir);
+                    b.persistence(PersistenceConfig.at(dir));
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }
