@@ -85,6 +85,7 @@ final class NodePartitionAdoption implements PartitionAdoption, AutoCloseable {
                 moveIntoPlace(file, loaded);
             }
             long start = System.nanoTime();
+            long bytes = Files.size(loaded); // before a checkpoint may delete it
             long entries;
             try {
                 entries = CheckpointLoader.adopt(c.store(partition), partition, loaded, name);
@@ -97,7 +98,7 @@ final class NodePartitionAdoption implements PartitionAdoption, AutoCloseable {
                 durability.awaitDurable();
             }
             LOG.info("cache '{}' partition {}: adopted {} entries from {} ({} bytes) in {} ms", cache, partition,
-                    entries, loaded.getFileName(), Files.size(loaded), (System.nanoTime() - start) / 1_000_000);
+                    entries, loaded.getFileName(), bytes, (System.nanoTime() - start) / 1_000_000);
             return entries;
         } finally {
             if (!keep) {

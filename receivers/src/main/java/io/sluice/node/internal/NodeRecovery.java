@@ -50,6 +50,7 @@ final class NodeRecovery {
         Manifest manifest = readManifest(wal.directory());
         Checkpointer checkpoints = new Checkpointer(wal.directory(), wal, capture::capture,
                 capture::confirmWriteBehind, config.persistence().checkpointInterval(), manifest);
+        checkpoints.onCommit(adopted::committed);
         try {
             long loaded = manifest == null ? 0 : loadCheckpoint(config, wal, catalogue, binary, manifest, checkpoints);
             long loadedAt = System.nanoTime();

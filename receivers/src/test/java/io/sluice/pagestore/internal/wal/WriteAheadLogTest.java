@@ -82,6 +82,11 @@ class WriteAheadLogTest {
         public void drop(int cacheId) {
             seen.add("drop " + cacheId);
         }
+
+        @Override
+        public void adopt(int cacheId, int partition, String file) {
+            seen.add("adopt " + cacheId + "/" + partition + " '" + file + "'");
+        }
     }
 
     /** The log's settings in the test directory, with the node's default flush interval and segment size. */
@@ -130,6 +135,22 @@ class WriteAheadLogTest {
         assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders", "store 0 attachment",
                 "batch 0/3 INSERT_IF_ABSENT a=1 b=2", "batch 0/4 UPSERT k=v", "batch 0/3 UPSERT a=-");
         assertThat(summary.dropped()).isNull();
+    }
+
+    @Test
+    void adoptRecordsReplayWithTheFileTheyNameBetweenThePartitionsBatches() {
+        try (WriteAheadLog wal = open(Durability.FSYNC, new Recorder())) {
+            wal.appendCache(0, 8, "orders");
+            wal.appendBatch(0, 3, BatchMode.UPSERT, false, false, batch("a", "1"));
+            wal.appendAdopt(0, 3, "adopt-c0-p3-x.dat");
+            wal.appendBatch(0, 3, BatchMode.UPSERT, false, false, batch("b", "2"));
+            wal.appendAdopt(0, 5, "");
+            wal.awaitDurable(wal.end());
+        }
+        Recorder replay = new Recorder();
+        new WalReader(dir).replay(replay);
+        assertThat(replay.seen).containsExactly("types 2", "cache 0 8 orders", "batch 0/3 UPSERT a=1",
+                "adopt 0/3 'adopt-c0-p3-x.dat'", "batch 0/3 UPSERT b=2", "adopt 0/5 ''");
     }
 
     @Test
