@@ -56,6 +56,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private final CompletableFuture<ClusterParts> joined = new CompletableFuture<>();
     private volatile PeerAccess peerAccess = PeerAccess.PLAIN;
     private volatile long replicaQueueBytes = REPLICA_QUEUE_BYTES;
+    private volatile int maxConcurrentMoves = io.sluice.node.ClusterConfig.DEFAULT_MAX_CONCURRENT_MOVES;
     /** Null until joined. */
     private volatile ClusterParts parts;
     private volatile String nodeId;
@@ -83,6 +84,20 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
      */
     public ClusterNode peerAccess(PeerAccess access) {
         this.peerAccess = Objects.requireNonNull(access, "access");
+        return this;
+    }
+
+    /**
+     * At most this many partitions built on this node at once ({@link MoveThrottle}; the cluster config's
+     * {@code maxConcurrentMoves}). Set before {@link #join}.
+     *
+     * @throws IllegalArgumentException if below 1
+     */
+    public ClusterNode maxConcurrentMoves(int permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("maxConcurrentMoves is " + permits + "; it must be at least 1");
+        }
+        this.maxConcurrentMoves = permits;
         return this;
     }
 
@@ -149,12 +164,14 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         CatalogueSync caches = new CatalogueSync(node, membership.catalogue(), first.partitions());
         TypesSync types = new TypesSync(node.binaryContext(), membership.catalogue(), background);
         PartitionPull pull = new PartitionPull(local, peers);
+        MoveThrottle throttle = new MoveThrottle(maxConcurrentMoves, moves);
         ReplicaLinks links = new ReplicaLinks(self, peerAccess, membership::map);
         PrimaryReplication primary = new PrimaryReplication(self, first.partitions(), local::replicated,
                 PrimaryReplication.streams(self, links, replicaQueueBytes), served::refuse);
         BackupReplication backup = new BackupReplication(self, first.partitions(), membership::map, served, local,
-                pull, links, caches::cache);
-        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, pull, moves, primary, backup);
+                pull, throttle, links, caches::cache);
+        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, pull, throttle, moves, primary,
+                backup);
         RetiredPartitions retired = new RetiredPartitions(membership, served, local, moves, background, backup::backs);
         membership.catalogue().onCachesChange(c -> background.execute(() -> {
             try {
@@ -355,7 +372,14 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         String id = nodeId != null ? nodeId : node.id();
         return p == null ? ClusterStatus.json(id, false, NOT_JOINED, null, local, null)
                 : ClusterStatus.json(id, !closed, p.membership().map(), p.served(), local, p.moves(),
-                p.primary(), p.backup());
+                p.primary(), p.backup(), entriesApplied());
+    }
+
+    /** The node's {@code sluice.node.entries.applied} (its load, for the status), or -1 if it has none. */
+    private long entriesApplied() {
+        io.micrometer.core.instrument.Counter c = node.metrics().registry()
+                .find(io.sluice.node.internal.NodeMetrics.ENTRIES_APPLIED).counter();
+        return c == null ? -1 : (long) c.count();
     }
 
     /** Leaves the cluster: stops serving, ends the membership (its partitions move or wait), stops its threads. Idempotent. */

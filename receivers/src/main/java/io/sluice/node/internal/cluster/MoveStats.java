@@ -1,12 +1,17 @@
 package io.sluice.node.internal.cluster;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
@@ -26,6 +31,17 @@ import java.util.function.IntSupplier;
  *       values)</td></tr>
  *   <tr><td>sluice.cluster.dropped.entries</td><td>counter</td><td>entries of partitions another member owns now,
  *       removed here</td></tr>
+ *   <tr><td>sluice.cluster.move.bytes.sent</td><td>counter (bytes)</td><td>partition file bytes sent to members
+ *       building a partition</td></tr>
+ *   <tr><td>sluice.cluster.move.bytes.received</td><td>counter (bytes)</td><td>bytes received to build partitions
+ *       here: partition file bytes (checked) and entry bytes of finished entry pulls</td></tr>
+ *   <tr><td>sluice.cluster.move.partitions.in.progress</td><td>gauge, tag direction=in|out</td><td>partitions being
+ *       built here from another member (in: takeovers and backups catching up, by files or entries), and partition
+ *       files being sent from here (out)</td></tr>
+ *   <tr><td>sluice.cluster.move.partitions.waiting</td><td>gauge</td><td>builds waiting for a permit
+ *       ({@link MoveThrottle})</td></tr>
+ *   <tr><td>sluice.cluster.move.eta.seconds</td><td>gauge (seconds)</td><td>estimated time left for the moves in
+ *       progress and waiting here ({@link #etaSeconds}); 0 when none, NaN when not known yet</td></tr>
  * </table>
  *
  * Thread-safe.
@@ -38,6 +54,13 @@ final class MoveStats implements AutoCloseable {
     static final String MOVED_ENTRIES = "sluice.cluster.moved.entries";
     static final String MOVED_BYTES = "sluice.cluster.moved.bytes";
     static final String DROPPED_ENTRIES = "sluice.cluster.dropped.entries";
+    static final String MOVE_BYTES_SENT = "sluice.cluster.move.bytes.sent";
+    static final String MOVE_BYTES_RECEIVED = "sluice.cluster.move.bytes.received";
+    static final String MOVE_PARTITIONS_IN_PROGRESS = "sluice.cluster.move.partitions.in.progress";
+    static final String MOVE_PARTITIONS_WAITING = "sluice.cluster.move.partitions.waiting";
+    static final String MOVE_ETA_SECONDS = "sluice.cluster.move.eta.seconds";
+    /** The tag of {@link #MOVE_PARTITIONS_IN_PROGRESS}: {@code in} or {@code out}. */
+    static final String DIRECTION = "direction";
 
     private final MeterRegistry registry;
     private final List<Meter> meters = new ArrayList<>();
@@ -52,6 +75,15 @@ final class MoveStats implements AutoCloseable {
     private final AtomicLong lastMillis = new AtomicLong(-1);
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong droppedPartitions = new AtomicLong();
+    private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong bytesReceived = new AtomicLong();
+    private final AtomicInteger waiting = new AtomicInteger();
+    /** Builds in progress here, by partition (a partition is built by one thread at a time: its move lock). */
+    private final Map<Integer, Build> builds = new ConcurrentHashMap<>();
+    private final AtomicLong buildsDone = new AtomicLong();
+    private final AtomicLong buildsNanos = new AtomicLong();
+    private final RecentRate rate = new RecentRate();
+    private volatile int concurrency = 1;
 
     MoveStats(MeterRegistry registry, IntSupplier served) {
         this.registry = registry;
@@ -66,6 +98,19 @@ final class MoveStats implements AutoCloseable {
                 .description("entry bytes pulled from other members").register(registry));
         droppedEntries = add(Counter.builder(DROPPED_ENTRIES)
                 .description("entries of partitions another member owns now, removed here").register(registry));
+        meters.add(FunctionCounter.builder(MOVE_BYTES_SENT, bytesSent, AtomicLong::get).baseUnit("bytes")
+                .description("partition file bytes sent to members building a partition").register(registry));
+        meters.add(FunctionCounter.builder(MOVE_BYTES_RECEIVED, bytesReceived, AtomicLong::get).baseUnit("bytes")
+                .description("bytes received to build partitions here (partition files, entry pulls)")
+                .register(registry));
+        meters.add(Gauge.builder(MOVE_PARTITIONS_IN_PROGRESS, this, s -> s.movingIn().size()).tag(DIRECTION, "in")
+                .description("partitions being built here, or sent from here, now").register(registry));
+        meters.add(Gauge.builder(MOVE_PARTITIONS_IN_PROGRESS, this, s -> s.movingOut().size()).tag(DIRECTION, "out")
+                .description("partitions being built here, or sent from here, now").register(registry));
+        meters.add(Gauge.builder(MOVE_PARTITIONS_WAITING, waiting, AtomicInteger::get)
+                .description("partition builds waiting for a permit (maxConcurrentMoves)").register(registry));
+        meters.add(Gauge.builder(MOVE_ETA_SECONDS, this, MoveStats::etaSeconds).baseUnit("seconds")
+                .description("estimated time left for the moves in progress and waiting here").register(registry));
     }
 
     private Counter add(Counter c) {
@@ -101,9 +146,7 @@ final class MoveStats implements AutoCloseable {
         void ended(boolean ok);
     }
 
-    private final java.util.Set<TransferState> transfers = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private final AtomicLong bytesSent = new AtomicLong();
-    private final AtomicLong bytesReceived = new AtomicLong();
+    private final Set<TransferState> transfers = ConcurrentHashMap.newKeySet();
 
     /**
      * A partition file transfer starts: {@code inbound} on the node building the partition, outbound on the node
@@ -115,7 +158,10 @@ final class MoveStats implements AutoCloseable {
         return t;
     }
 
-    /** Bytes of partition files this node sent, and received (checked), since it started. */
+    /**
+     * Bytes of partition files this node sent, and received (checked; with the entry bytes of finished entry pulls),
+     * since it started.
+     */
     long bytesSent() {
         return bytesSent.get();
     }
@@ -161,6 +207,104 @@ final class MoveStats implements AutoCloseable {
         public void ended(boolean ok) {
             transfers.remove(this);
         }
+    }
+
+    /** A partition being built here from another member (a takeover, or a backup catching up), by any method. */
+    record Build(int partition, String from, boolean takeover, long startNanos) {
+    }
+
+    /** How many builds run at once at most (the throttle's permits): for the estimate of time left. */
+    void concurrency(int permits) {
+        concurrency = Math.max(1, permits);
+    }
+
+    /** Builds waiting for a permit: +1 when one starts waiting, -1 when it stops. */
+    void waiting(int delta) {
+        waiting.addAndGet(delta);
+    }
+
+    int waiting() {
+        return waiting.get();
+    }
+
+    /** A build of the partition from {@code from} starts here (it holds a permit). */
+    void buildStarted(int partition, String from, boolean takeover) {
+        builds.put(partition, new Build(partition, from, takeover, System.nanoTime()));
+    }
+
+    /**
+     * The build ended; {@code entryBytes} are the bytes an entry pull applied (0 for a file, whose bytes its
+     * {@link Transfer} counted).
+     */
+    void buildEnded(int partition, boolean ok, long entryBytes) {
+        Build b = builds.remove(partition);
+        bytesReceived.addAndGet(entryBytes);
+        if (ok && b != null) {
+            buildsDone.incrementAndGet();
+            buildsNanos.addAndGet(System.nanoTime() - b.startNanos());
+        }
+    }
+
+    /** The builds in progress here now. */
+    List<Build> builds() {
+        return new ArrayList<>(builds.values());
+    }
+
+    /** Partitions moving in: being built here (by entries or files). */
+    Set<Integer> movingIn() {
+        Set<Integer> in = new TreeSet<>(builds.keySet());
+        for (TransferState t : transfers) {
+            if (t.inbound) {
+                in.add(t.partition);
+            }
+        }
+        return in;
+    }
+
+    /** Partitions moving out: their files being sent from here. */
+    Set<Integer> movingOut() {
+        Set<Integer> out = new TreeSet<>();
+        for (TransferState t : transfers) {
+            if (!t.inbound) {
+                out.add(t.partition);
+            }
+        }
+        return out;
+    }
+
+    /** Bytes per second sent and received for moves here lately (about the last {@link RecentRate#WINDOW_NANOS}). */
+    double bytesPerSecond() {
+        return rate.perSecond(bytesSent.get() + bytesReceived.get());
+    }
+
+    /**
+     * Estimated seconds until the moves in progress and waiting here are done: 0 when none; the file bytes left
+     * over the recent byte rate; for builds whose size is not known (entry pulls, waiting builds) their count over
+     * the permits times the mean time of a finished build; the larger of the two. NaN until there is a rate or a
+     * finished build to go by.
+     */
+    double etaSeconds() {
+        long bytesLeft = 0;
+        int unsized = waiting.get();
+        Set<Integer> sized = new TreeSet<>();
+        for (TransferState t : transfers) {
+            bytesLeft += Math.max(0, t.total - t.done.get());
+            if (t.inbound) {
+                sized.add(t.partition);
+            }
+        }
+        for (Integer p : builds.keySet()) {
+            unsized += sized.contains(p) ? 0 : 1;
+        }
+        double perSecond = bytesPerSecond();
+        if (bytesLeft == 0 && unsized == 0) {
+            return 0;
+        }
+        double files = bytesLeft == 0 ? 0 : perSecond > 0 ? bytesLeft / perSecond : Double.NaN;
+        long done = buildsDone.get();
+        double others = unsized == 0 ? 0 : done == 0 ? Double.NaN
+                : Math.ceil((double) unsized / concurrency) * (buildsNanos.get() / (double) done) / 1e9;
+        return Double.isNaN(files) || Double.isNaN(others) ? Double.NaN : Math.max(files, others);
     }
 
     /** A retired partition's entries were removed here. */
