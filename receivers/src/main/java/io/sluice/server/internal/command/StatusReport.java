@@ -218,6 +218,41 @@ record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
 
     /** Everything as one JSON document: the map's summary and each member's status document as it sent it. */
     String json() {
+        return write(document(), true);
+    }
+
+    /**
+     * What the status page draws ({@link StatusPage}): {@link #json}'s document, plus {@code owners} (per partition
+     * the index in {@code members} of its owner, -1 for none) and {@code backups} (per partition its backups'
+     * indexes) when there is a map, and {@code time} (epoch milliseconds, for rates).
+     */
+    String pageJson() {
+        ObjectNode root = document();
+        root.put("time", System.currentTimeMillis());
+        if (map != null) {
+            ArrayNode owners = root.putArray("owners");
+            ArrayNode backups = root.putArray("backups");
+            for (int p = 0; p < map.partitions(); p++) {
+                owners.add(map.ownerIndex(p));
+                ArrayNode b = backups.addArray();
+                for (int i : map.backupIndexes(p)) {
+                    b.add(i);
+                }
+            }
+        }
+        return write(root, false);
+    }
+
+    private static String write(ObjectNode root, boolean pretty) {
+        try {
+            return pretty ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root)
+                    : JSON.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private ObjectNode document() {
         ObjectNode root = JSON.createObjectNode();
         root.put("asked", asked.toString());
         if (map != null) {
@@ -240,10 +275,6 @@ record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
                 o.put("error", r.error());
             }
         }
-        try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return root;
     }
 }
