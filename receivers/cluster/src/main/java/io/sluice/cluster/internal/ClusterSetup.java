@@ -3,7 +3,6 @@ package io.sluice.cluster.internal;
 import org.apache.helix.AccessOption;
 import org.apache.helix.ConfigAccessor;
 import org.apache.helix.PropertyPathBuilder;
-import org.apache.helix.api.config.StateTransitionThrottleConfig;
 import org.apache.helix.manager.zk.ZkBaseDataAccessor;
 import org.apache.helix.zookeeper.datamodel.ZNRecord;
 import org.apache.helix.manager.zk.ZKHelixAdmin;
@@ -35,13 +34,6 @@ public final class ClusterSetup {
     static final Duration REBALANCE_PERIOD = Duration.ofSeconds(10);
 
     public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-    /**
-     * Partitions in a load-balancing transition per node at once, at most (Helix's state transition throttle): a
-     * node joining takes its partitions over this many at a time and the others stay served by their owners
-     * meanwhile, rather than every partition leaving its owner at once and waiting for one of the new node's
-     * permits (maxConcurrentMoves) unserved. Recovery (a node gone: backups promoted) is not throttled.
-     */
-    static final int MOVES_PER_NODE = 2;
     /** The most backups a partition has (CacheConfig.withBackups allows 0..3). */
     public static final int MAX_BACKUPS = 3;
 
@@ -120,9 +112,6 @@ public final class ClusterSetup {
             // kept a departed node's partitions ownerless past the delay (HelixMembershipTest, in the full build).
             cluster.setRebalanceTimePeriod(REBALANCE_PERIOD.toMillis());
             cluster.getRecord().setBooleanField(ZKHelixManager.ALLOW_PARTICIPANT_AUTO_JOIN, true);
-            cluster.setStateTransitionThrottleConfigs(java.util.List.of(new StateTransitionThrottleConfig(
-                    StateTransitionThrottleConfig.RebalanceType.LOAD_BALANCE,
-                    StateTransitionThrottleConfig.ThrottleScope.INSTANCE, MOVES_PER_NODE)));
             configs.setClusterConfig(clusterName, cluster);
 
             admin.addResource(clusterName, ClusterPaths.RESOURCE, partitions, ClusterPaths.STATE_MODEL,

@@ -31,9 +31,9 @@ import java.util.function.IntSupplier;
  *       values)</td></tr>
  *   <tr><td>sluice.cluster.dropped.entries</td><td>counter</td><td>entries of partitions another member owns now,
  *       removed here</td></tr>
- *   <tr><td>sluice.cluster.move.bytes.sent</td><td>counter (bytes)</td><td>partition file bytes sent to members
+ *   <tr><td>sluice.cluster.move.sent.bytes</td><td>counter (bytes)</td><td>partition file bytes sent to members
  *       building a partition</td></tr>
- *   <tr><td>sluice.cluster.move.bytes.received</td><td>counter (bytes)</td><td>bytes received to build partitions
+ *   <tr><td>sluice.cluster.move.received.bytes</td><td>counter (bytes)</td><td>bytes received to build partitions
  *       here: partition file bytes (checked) and entry bytes of finished entry pulls</td></tr>
  *   <tr><td>sluice.cluster.move.partitions.in.progress</td><td>gauge, tag direction=in|out</td><td>partitions being
  *       built here from another member (in: takeovers and backups catching up, by files or entries), and partition
@@ -54,8 +54,8 @@ final class MoveStats implements AutoCloseable {
     static final String MOVED_ENTRIES = "sluice.cluster.moved.entries";
     static final String MOVED_BYTES = "sluice.cluster.moved.bytes";
     static final String DROPPED_ENTRIES = "sluice.cluster.dropped.entries";
-    static final String MOVE_BYTES_SENT = "sluice.cluster.move.bytes.sent";
-    static final String MOVE_BYTES_RECEIVED = "sluice.cluster.move.bytes.received";
+    static final String MOVE_BYTES_SENT = "sluice.cluster.move.sent.bytes";
+    static final String MOVE_BYTES_RECEIVED = "sluice.cluster.move.received.bytes";
     static final String MOVE_PARTITIONS_IN_PROGRESS = "sluice.cluster.move.partitions.in.progress";
     static final String MOVE_PARTITIONS_WAITING = "sluice.cluster.move.partitions.waiting";
     static final String MOVE_ETA_SECONDS = "sluice.cluster.move.eta.seconds";
