@@ -17,9 +17,10 @@ import java.time.Duration;
  * second and draws the partition map as a grid coloured by owner, the partitions moving, and per member the bytes
  * moving and entries/s. {@code /status.json} is {@link StatusPageData}'s document: the node asks itself for the map
  * and every member for its status, as the {@code status} command does, so the page works from any member (and shows
- * one node for a standalone one). The document is made at most once per {@link #REUSE_MILLIS}: several open pages
- * cost the members no more than one. Members are reached over plain TCP with the node's token (a node with TLS
- * shows its members as not answering).
+ * one node for a standalone one); the page adds each member's {@code entriesPerSecond}, the growth of its
+ * {@code entriesApplied} since the document before. The document is made at most once per {@link #REUSE_MILLIS}:
+ * several open pages cost the members no more than one. Members are reached over plain TCP with the node's token
+ * (a node with TLS shows its members as not answering).
  */
 final class StatusPage {
 
@@ -30,11 +31,16 @@ final class StatusPage {
     private static final String HTML_TYPE = "text/html; charset=utf-8";
     private static final String JSON_TYPE = "application/json; charset=utf-8";
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
     private final Address self;
     private final String token;
     private final byte[] html;
     private byte[] last;
     private long lastMillis;
+    /** Per member id, the time and entriesApplied of the document before: for entries/s. */
+    private final java.util.Map<String, long[]> applied = new java.util.HashMap<>();
 
     /** @param self where this node's Sluice port is reached */
     StatusPage(Address self, String token) {
@@ -81,10 +87,32 @@ final class StatusPage {
     private synchronized byte[] document() throws IOException {
         long now = System.currentTimeMillis();
         if (last == null || now - lastMillis >= REUSE_MILLIS) {
-            last = StatusPageData.json(self, token, MEMBER_TIMEOUT).getBytes(StandardCharsets.UTF_8);
+            last = withRates(StatusPageData.json(self, token, MEMBER_TIMEOUT)).getBytes(StandardCharsets.UTF_8);
             lastMillis = System.currentTimeMillis();
         }
         return last;
+    }
+
+    /**
+     * Adds {@code entriesPerSecond} to each member whose {@code status.entriesApplied} this page saw in an earlier
+     * document: its growth per second since then (a member that restarted, whose counter went down, gets none).
+     */
+    private String withRates(String document) throws IOException {
+        com.fasterxml.jackson.databind.JsonNode root = JSON.readTree(document);
+        long time = root.path("time").asLong();
+        for (com.fasterxml.jackson.databind.JsonNode m : root.path("members")) {
+            com.fasterxml.jackson.databind.JsonNode count = m.path("status").path("entriesApplied");
+            if (!count.isNumber() || count.asLong() < 0) {
+                continue;
+            }
+            String id = m.path("id").asText();
+            long[] before = applied.put(id, new long[]{time, count.asLong()});
+            if (before != null && time > before[0] && count.asLong() >= before[1]) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) m).put("entriesPerSecond",
+                        Math.round((count.asLong() - before[1]) * 1000.0 / (time - before[0])));
+            }
+        }
+        return JSON.writeValueAsString(root);
     }
 
     private static void send(HttpExchange exchange, int code, String type, byte[] body) throws IOException {

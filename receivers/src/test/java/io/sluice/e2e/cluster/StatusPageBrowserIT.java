@@ -1,7 +1,6 @@
 package io.sluice.e2e.cluster;
 
 import io.sluice.CacheConfig;
-import io.sluice.DataStreamer;
 import io.sluice.Sluice;
 import io.sluice.server.internal.NodeProcess;
 import org.junit.jupiter.api.Test;
@@ -29,9 +28,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The node's status page ({@code /status} on its metrics port) in a real headless Chromium, against a cluster of
  * node processes while a third node joins and partitions move to it: the DOM after the page's script ran has one
- * cell per partition, cells owned by each member, partitions marked moving and bytes moving while the move lasts,
- * and none moving once it is done. A screenshot taken during the move is left in the cluster's directory under
- * target/ (its path is printed).
+ * cell per partition, cells owned by each member, partitions marked moving, bytes moving and a member's entries/s
+ * (a client streams meanwhile) while the move lasts, and none moving once it is done. A screenshot taken during
+ * the move is left under {@code receivers/target/status-page-*} (its path is printed).
  *
  * <p>Needs Chromium ({@code /usr/bin/chromium}, Debian package {@code chromium}; {@code -Dsluice.chromium=PATH} for
  * another): skipped without it, unless the environment has {@code SLUICE_REQUIRE_BROWSER=1} (CI sets it), then it
@@ -43,7 +42,7 @@ class StatusPageBrowserIT {
     private static final Path CHROMIUM = Path.of(System.getProperty("sluice.chromium", "/usr/bin/chromium"));
     /** Few partitions settle fast and make a grid one can read; the move still takes one permit per partition. */
     private static final int PARTITIONS = 128;
-    /** Entries loaded before the join: enough for the move (one partition at a time) to last several seconds. */
+    /** Entries loaded, half before the join: enough for the move (one partition at a time) to last seconds. */
     private static final long ENTRIES = Long.getLong("sluice.page.it.entries", 300_000);
     private static final Pattern METRICS = Pattern.compile("Prometheus text at http://127\\.0\\.0\\.1:(\\d+)/metrics");
     private static final Pattern CELL = Pattern.compile("<div class=\"cell[^\"]*\" data-p=\"(\\d+)\"[^>]*>");
@@ -66,40 +65,44 @@ class StatusPageBrowserIT {
                 cluster.startAll("node-1", "node-2");
                 cluster.awaitSettled(ClusterProcesses.SETTLE);
                 int port = metricsPort(cluster.node("node-1"));
+                Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "status-page-");
                 try (Sluice client = cluster.client()) {
-                    client.getOrCreateCache(CacheConfig.named("orders"));
-                    String value = "x".repeat(200);
-                    try (DataStreamer<Long, String> s = client.dataStreamer("orders")) {
-                        for (long k = 0; k < ENTRIES; k++) {
-                            s.addData(k, value);
+                    client.getOrCreateCache(CacheConfig.named(OrderLoad.CACHE));
+                    // A load paced over 25 s: half of it before the join, the rest during the move (entries/s).
+                    OrderLoad load = OrderLoad.start(client, 0, ENTRIES, "load", Duration.ofSeconds(25));
+                    load.awaitAcknowledged(ENTRIES / 2, Duration.ofSeconds(90));
+                    // The node's page keeps each member's count of the document before: entries/s from the next on.
+                    assertThat(statusJson(port)).contains("\"entriesApplied\"");
+                    long joinAt = System.nanoTime();
+                    cluster.start("node-3");
+                    // Dumps until one catches partitions moving (the join's takeovers, one at a time).
+                    Path shot = dir.resolve("status-during-move.png");
+                    Page during = null;
+                    List<String> seen = new ArrayList<>();
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                    while (during == null && System.nanoTime() < until) {
+                        Page p = Page.of(dump(port, dir, shot));
+                        Matcher w = Pattern.compile("(\\d+) without an owner").matcher(p.html);
+                        seen.add(p.moving + " moving, owners " + p.owners + (w.find() ? ", " + w.group(1)
+                                + " without an owner" : ""));
+                        if (p.moving > 0) {
+                            during = p;
                         }
                     }
+                    assertThat(during).as("a dump of the page during the move (dumps: %s)", seen).isNotNull();
+                    System.out.printf("StatusPageBrowserIT: %d partitions marked moving %.1f s after the join;"
+                            + " screenshot %s; dumps %s%n", during.moving, (System.nanoTime() - joinAt) / 1e9, shot, seen);
+                    assertThat(during.cells).as("cells during the move").hasSize(PARTITIONS);
+                    assertThat(during.owners).as("owners during the move").contains("node-1", "node-2");
+                    assertThat(during.html).as("bytes moving shown").containsPattern("id=\"bytes-moving\"[^>]*>, bytes"
+                            + " moving at [0-9.]+ (B|KiB|MiB|GiB)/s");
+                    assertThat(during.html).as("node-3's row")
+                            .containsPattern("<tr class=\"member\" data-id=\"node-3\">");
+                    assertThat(during.html).as("entries/s of a member under the load")
+                            .containsPattern("<td class=\"rate\">[1-9][0-9,]*</td>");
+
+                    load.assertCompleted(ENTRIES, Duration.ofSeconds(120));
                 }
-                Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "status-page-");
-                long joinAt = System.nanoTime();
-                cluster.start("node-3");
-                // Dumps until one catches partitions moving (the join's takeovers, one at a time).
-                Path shot = dir.resolve("status-during-move.png");
-                Page during = null;
-                List<String> seen = new ArrayList<>();
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (during == null && System.nanoTime() < until) {
-                    Page p = Page.of(dump(port, dir, shot));
-                    Matcher w = Pattern.compile("(\\d+) without an owner").matcher(p.html);
-                    seen.add(p.moving + " moving, owners " + p.owners + (w.find() ? ", " + w.group(1)
-                            + " without an owner" : ""));
-                    if (p.moving > 0) {
-                        during = p;
-                    }
-                }
-                assertThat(during).as("a dump of the page during the move (dumps: %s)", seen).isNotNull();
-                System.out.printf("StatusPageBrowserIT: %d partitions marked moving %.1f s after the join; screenshot"
-                        + " %s; dumps %s%n", during.moving, (System.nanoTime() - joinAt) / 1e9, shot, seen);
-                assertThat(during.cells).as("cells during the move").hasSize(PARTITIONS);
-                assertThat(during.owners).as("owners during the move").contains("node-1", "node-2");
-                assertThat(during.html).as("bytes moving shown").containsPattern("id=\"bytes-moving\"[^>]*>, bytes"
-                        + " moving at [0-9.]+ (B|KiB|MiB|GiB)/s");
-                assertThat(during.html).as("node-3's row").containsPattern("<tr class=\"member\" data-id=\"node-3\">");
 
                 cluster.awaitSettled(ClusterProcesses.SETTLE);
                 // The new backups catch up after the map settled: every member done building.
@@ -168,6 +171,12 @@ class StatusPageBrowserIT {
             chromium.destroyForcibly();
         }
         return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    private static String statusJson(int port) throws IOException, InterruptedException {
+        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + port + "/status.json"))
+                .timeout(Duration.ofSeconds(20)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
     }
 
     private static int metricsPort(NodeProcess node) {

@@ -81,9 +81,8 @@ final class MoveStats implements AutoCloseable {
     /** Builds in progress here, by partition (a partition is built by one thread at a time: its move lock). */
     private final Map<Integer, Build> builds = new ConcurrentHashMap<>();
     private final AtomicLong buildsDone = new AtomicLong();
-    private final AtomicLong buildsNanos = new AtomicLong();
     private final RecentRate rate = new RecentRate();
-    private volatile int concurrency = 1;
+    private final RecentRate buildRate = new RecentRate();
 
     MoveStats(MeterRegistry registry, IntSupplier served) {
         this.registry = registry;
@@ -213,11 +212,6 @@ final class MoveStats implements AutoCloseable {
     record Build(int partition, String from, boolean takeover, long startNanos) {
     }
 
-    /** How many builds run at once at most (the throttle's permits): for the estimate of time left. */
-    void concurrency(int permits) {
-        concurrency = Math.max(1, permits);
-    }
-
     /** Builds waiting for a permit: +1 when one starts waiting, -1 when it stops. */
     void waiting(int delta) {
         waiting.addAndGet(delta);
@@ -241,7 +235,6 @@ final class MoveStats implements AutoCloseable {
         bytesReceived.addAndGet(entryBytes);
         if (ok && b != null) {
             buildsDone.incrementAndGet();
-            buildsNanos.addAndGet(System.nanoTime() - b.startNanos());
         }
     }
 
@@ -280,8 +273,8 @@ final class MoveStats implements AutoCloseable {
     /**
      * Estimated seconds until the moves in progress and waiting here are done: 0 when none; the file bytes left
      * over the recent byte rate; for builds whose size is not known (entry pulls, waiting builds) their count over
-     * the permits times the mean time of a finished build; the larger of the two. NaN until there is a rate or a
-     * finished build to go by.
+     * the recent rate of finished builds (which counts what a build costs besides its bytes: Helix's transitions,
+     * the owner log); the larger of the two. NaN until there is a rate to go by.
      */
     double etaSeconds() {
         long bytesLeft = 0;
@@ -297,13 +290,12 @@ final class MoveStats implements AutoCloseable {
             unsized += sized.contains(p) ? 0 : 1;
         }
         double perSecond = bytesPerSecond();
+        double buildsPerSecond = buildRate.perSecond(buildsDone.get());
         if (bytesLeft == 0 && unsized == 0) {
             return 0;
         }
         double files = bytesLeft == 0 ? 0 : perSecond > 0 ? bytesLeft / perSecond : Double.NaN;
-        long done = buildsDone.get();
-        double others = unsized == 0 ? 0 : done == 0 ? Double.NaN
-                : Math.ceil((double) unsized / concurrency) * (buildsNanos.get() / (double) done) / 1e9;
+        double others = unsized == 0 ? 0 : buildsPerSecond > 0 ? unsized / buildsPerSecond : Double.NaN;
         return Double.isNaN(files) || Double.isNaN(others) ? Double.NaN : Math.max(files, others);
     }
 

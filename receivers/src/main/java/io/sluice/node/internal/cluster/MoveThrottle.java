@@ -40,7 +40,6 @@ final class MoveThrottle {
         }
         this.permits = permits;
         this.stats = stats;
-        stats.concurrency(permits);
     }
 
     /**

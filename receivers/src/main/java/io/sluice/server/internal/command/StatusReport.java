@@ -129,7 +129,8 @@ record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
                     bytes(number(m, "moves", "bytesSent")), bytes(number(m, "moves", "bytesReceived")), eta(m),
                     state(m)));
             if (in > 0 || out > 0 || waiting > 0) {
-                moving.add(m.id() + ": " + in + " in, " + out + " out" + (waiting > 0 ? ", " + waiting + " waiting" : "")
+                moving.add(m.id() + ": " + in + " in, " + out + " out"
+                        + (waiting > 0 ? ", " + waiting + " waiting" : "")
                         + ", " + bytes(number(m, "moves", "bytesPerSecond")) + "/s, about " + eta(m) + " left");
             }
         }

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Builds of partitions under {@link MoveThrottle}: at most K at once, takeovers first, a waiting one can be dropped. */
+/** Builds under {@link MoveThrottle}: at most K at once, takeovers first, a waiting one can be dropped. */
 @Timeout(30)
 class MoveThrottleTest {
 
