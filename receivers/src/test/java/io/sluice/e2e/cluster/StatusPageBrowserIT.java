@@ -49,7 +49,8 @@ class StatusPageBrowserIT {
     private static final Pattern OWNER = Pattern.compile("data-owner=\"([^\"]*)\"");
     private static final Pattern MOVING = Pattern.compile("<div class=\"cell( none)? moving\"");
     private static final Pattern ENTRIES_PER_SECOND = Pattern.compile("\"entriesPerSecond\":[1-9]");
-    private static final Pattern BUILDING = Pattern.compile("\"movingIn\":\\[\\{");
+    /** A member's status naming a partition being built there, or waiting to be. */
+    private static final Pattern BUILDING = Pattern.compile("\"(movingIn|waitingPartitions)\":\\[[0-9{]");
     private static final Pattern UPDATES = Pattern.compile("<body data-updates=\"(\\d+)\"");
 
     @Test

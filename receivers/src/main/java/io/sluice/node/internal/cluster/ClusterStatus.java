@@ -15,7 +15,7 @@ import io.sluice.protocol.internal.ClusterMap;
  *  "moves": {"inProgress": 0, "done": 12, "entries": 40000, "bytes": 4400000, "lastMillis": 35,
  *            "droppedPartitions": 3, "droppedEntries": 9000,
  *            "movingIn": [{"partition": 7, "from": "b", "takeover": true, "millis": 1200}], "movingOut": [9],
- *            "waiting": 40, "transfers": [{"partition": 9, "peer": "c", "direction": "out", "totalBytes": 8388608,
+ *            "waiting": 40, "waitingPartitions": [3, 8, ...], "transfers": [{"partition": 9, "peer": "c", "direction": "out", "totalBytes": 8388608,
  *            "doneBytes": 1048576}], "bytesSent": 1048576, "bytesReceived": 4400000, "bytesPerSecond": 2097152.0,
  *            "etaSeconds": 12.5},
  *  "replication": {"backed": 341, "inSync": 340, "catchingUp": 1, "followersInSync": 341, "streamResets": 0}}
@@ -26,7 +26,8 @@ import io.sluice.protocol.internal.ClusterMap;
  * {@code sluice.node.entries.applied} (entries of client batches applied here; its growth over time is the node's
  * load, as the status page draws it). {@code moves} (issue 28): {@code movingIn} the partitions being built here
  * now (a takeover, else a backup catching up; by files or entries), {@code movingOut} those whose files are sent
- * from here, {@code waiting} the builds waiting for a permit, {@code transfers} the partition files on their way,
+ * from here, {@code waiting} the builds waiting for a permit
+ * and {@code waitingPartitions} their partitions, {@code transfers} the partition files on their way,
  * {@code bytesSent}/{@code bytesReceived} since the node started, {@code bytesPerSecond} lately, {@code etaSeconds}
  * the estimated time left ({@link MoveStats#etaSeconds}; null when not known yet).
  */
@@ -116,6 +117,8 @@ final class ClusterStatus {
         ArrayNode out = m.putArray("movingOut");
         moves.movingOut().forEach(out::add);
         m.put("waiting", moves.waiting());
+        ArrayNode waitingFor = m.putArray("waitingPartitions");
+        moves.waitingPartitions().forEach(waitingFor::add);
         ArrayNode transfers = m.putArray("transfers");
         for (MoveStats.TransferView t : moves.transfers()) {
             transfers.addObject().put("partition", t.partition()).put("peer", t.peer())

@@ -78,6 +78,8 @@ final class MoveStats implements AutoCloseable {
     private final AtomicLong bytesSent = new AtomicLong();
     private final AtomicLong bytesReceived = new AtomicLong();
     private final AtomicInteger waiting = new AtomicInteger();
+    /** Partitions whose build waits for a permit, with how many builds of each wait. */
+    private final Map<Integer, Integer> waitingPartitions = new ConcurrentHashMap<>();
     /** Builds in progress here, by partition (a partition is built by one thread at a time: its move lock). */
     private final Map<Integer, Build> builds = new ConcurrentHashMap<>();
     private final AtomicLong buildsDone = new AtomicLong();
@@ -212,9 +214,18 @@ final class MoveStats implements AutoCloseable {
     record Build(int partition, String from, boolean takeover, long startNanos) {
     }
 
-    /** Builds waiting for a permit: +1 when one starts waiting, -1 when it stops. */
-    void waiting(int delta) {
-        waiting.addAndGet(delta);
+    /** A build of the partition waits for a permit ({@code true}), or stopped waiting. */
+    void waiting(int partition, boolean waits) {
+        waiting.addAndGet(waits ? 1 : -1);
+        waitingPartitions.compute(partition, (p, n) -> {
+            int left = (n == null ? 0 : n) + (waits ? 1 : -1);
+            return left <= 0 ? null : left;
+        });
+    }
+
+    /** The partitions whose build waits for a permit now. */
+    Set<Integer> waitingPartitions() {
+        return new TreeSet<>(waitingPartitions.keySet());
     }
 
     int waiting() {

@@ -54,7 +54,7 @@ final class MoveThrottle {
      *                                 flag is set again), before a permit was free
      */
     <T> T build(int partition, String from, boolean takeover, BooleanSupplier cancelled, Supplier<T> build) {
-        acquire(takeover, cancelled);
+        acquire(partition, takeover, cancelled);
         boolean ok = false;
         long entryBytes = 0;
         stats.buildStarted(partition, from, takeover);
@@ -69,7 +69,7 @@ final class MoveThrottle {
         }
     }
 
-    private void acquire(boolean takeover, BooleanSupplier cancelled) {
+    private void acquire(int partition, boolean takeover, BooleanSupplier cancelled) {
         lock.lock();
         try {
             if (free(takeover)) {
@@ -77,7 +77,7 @@ final class MoveThrottle {
                 return;
             }
             takeoversWaiting += takeover ? 1 : 0;
-            stats.waiting(1);
+            stats.waiting(partition, true);
             try {
                 while (!free(takeover)) {
                     if (cancelled.getAsBoolean()) {
@@ -93,7 +93,7 @@ final class MoveThrottle {
                 running++;
             } finally {
                 takeoversWaiting -= takeover ? 1 : 0;
-                stats.waiting(-1);
+                stats.waiting(partition, false);
             }
         } finally {
             lock.unlock();

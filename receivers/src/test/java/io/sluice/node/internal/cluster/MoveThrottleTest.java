@@ -66,12 +66,14 @@ class MoveThrottleTest {
                 .isEqualTo(2);
         assertThat(registry.get(MoveStats.MOVE_PARTITIONS_WAITING).gauge().value()).isEqualTo(1);
         assertThat(order).doesNotContain(3);
+        assertThat(stats.waitingPartitions()).containsExactly(3);
 
         release.countDown();
         assertThat(a.get(5, TimeUnit.SECONDS)).isEqualTo("built 1");
         assertThat(b.get(5, TimeUnit.SECONDS)).isEqualTo("built 2");
         assertThat(c.get(5, TimeUnit.SECONDS)).isEqualTo("built 3");
         assertThat(stats.waiting()).isZero();
+        assertThat(stats.waitingPartitions()).isEmpty();
         assertThat(stats.movingIn()).isEmpty();
         assertThat(throttle.running()).isZero();
         assertThat(stats.etaSeconds()).isZero();
