@@ -296,9 +296,13 @@ final class BackupReplication implements AutoCloseable {
                 throw new IllegalStateException("'" + primary + "' is not in the map");
             }
             // Waits for a permit (maxConcurrentMoves) while it is still wanted: a takeover of the partition, or a
-            // restart of its catch-up, makes it stale and ends the wait.
-            moved = throttle.build(partition, primary, false, () -> isStale(place, generation),
-                    () -> pull.pull(partition, from, local::replicated, () -> isStale(place, generation)));
+            // restart of its catch-up, makes it stale and ends the wait. Without replicated caches (a partition on
+            // its way to this node as its new owner: Helix makes it SLAVE first) there is nothing to build.
+            java.util.function.Supplier<PartitionPull.Moved> build =
+                    () -> pull.pull(partition, from, local::replicated, () -> isStale(place, generation));
+            moved = local.caches().stream().anyMatch(local::replicated)
+                    ? throttle.build(partition, primary, false, () -> isStale(place, generation), build)
+                    : build.get();
             synchronized (place) {
                 if (place.generation != generation) {
                     return;
