@@ -83,6 +83,8 @@ final class MoveStats implements AutoCloseable {
     /** Builds in progress here, by partition (a partition is built by one thread at a time: its move lock). */
     private final Map<Integer, Build> builds = new ConcurrentHashMap<>();
     private final AtomicLong buildsDone = new AtomicLong();
+    /** Partitions a file came in for since their build started: their bytes are counted as the file's. */
+    private final Set<Integer> builtByFile = ConcurrentHashMap.newKeySet();
     private final RecentRate rate = new RecentRate();
     private final RecentRate buildRate = new RecentRate();
 
@@ -155,6 +157,9 @@ final class MoveStats implements AutoCloseable {
      */
     Transfer transferStarted(int partition, String peer, boolean inbound, long totalBytes) {
         TransferState t = new TransferState(partition, peer, inbound, totalBytes);
+        if (inbound) {
+            builtByFile.add(partition);
+        }
         transfers.add(t);
         return t;
     }
@@ -234,16 +239,19 @@ final class MoveStats implements AutoCloseable {
 
     /** A build of the partition from {@code from} starts here (it holds a permit). */
     void buildStarted(int partition, String from, boolean takeover) {
+        builtByFile.remove(partition);
         builds.put(partition, new Build(partition, from, takeover, System.nanoTime()));
     }
 
     /**
-     * The build ended; {@code entryBytes} are the bytes an entry pull applied (0 for a file, whose bytes its
-     * {@link Transfer} counted).
+     * The build ended; {@code entryBytes} are the bytes it says it moved, counted as received unless a file came in
+     * for the partition meanwhile (its {@link Transfer} counted those).
      */
     void buildEnded(int partition, boolean ok, long entryBytes) {
         Build b = builds.remove(partition);
-        bytesReceived.addAndGet(entryBytes);
+        if (!builtByFile.remove(partition)) {
+            bytesReceived.addAndGet(entryBytes);
+        }
         if (ok && b != null) {
             buildsDone.incrementAndGet();
         }

@@ -33,9 +33,9 @@ class MoveStatsTest {
     @Test
     void transfersAndBuildsAreMovingPartitionsAndTheirBytesAreCounted() {
         assertThat(stats.etaSeconds()).as("nothing moving").isZero();
+        stats.buildStarted(4, "b", true); // built from the file coming in
         MoveStats.Transfer in = stats.transferStarted(4, "b", true, 1000);
         MoveStats.Transfer out = stats.transferStarted(9, "c", false, 4000);
-        stats.buildStarted(4, "b", true); // the same partition, built from the file coming in
         stats.buildStarted(5, "b", false); // an entry pull
         in.progressed(400);
         out.progressed(1000);
@@ -50,7 +50,7 @@ class MoveStatsTest {
                 1000L);
 
         in.ended(true);
-        stats.buildEnded(4, true, 0);
+        stats.buildEnded(4, true, 1000); // built from the file: its bytes were counted as they came
         stats.buildEnded(5, true, 2500); // the entry pull's bytes count as received once it ends
         out.ended(false);
         assertThat(stats.movingIn()).isEmpty();
