@@ -87,7 +87,7 @@ final class BackupReplication implements AutoCloseable {
     private final Supplier<ClusterMap> map;
     private final ServedPartitions served;
     private final LocalPartitions local;
-    private final PartitionPull pull;
+    private final PartitionBuild pull;
     private final MoveThrottle throttle;
     private final ReplicaLinks links;
     private final Function<String, NodeCache<Object, Object>> caches;
@@ -102,7 +102,7 @@ final class BackupReplication implements AutoCloseable {
      * @param caches a cache by name, created here first if the cluster's catalogue has it (throws if neither has)
      */
     BackupReplication(String self, int partitions, Supplier<ClusterMap> map, ServedPartitions served,
-                      LocalPartitions local, PartitionPull pull, MoveThrottle throttle, ReplicaLinks links,
+                      LocalPartitions local, PartitionBuild pull, MoveThrottle throttle, ReplicaLinks links,
                       Function<String, NodeCache<Object, Object>> caches) {
         this.self = self;
         this.map = map;
@@ -299,7 +299,7 @@ final class BackupReplication implements AutoCloseable {
             // restart of its catch-up, makes it stale and ends the wait. Without replicated caches (a partition on
             // its way to this node as its new owner: Helix makes it SLAVE first) there is nothing to build.
             java.util.function.Supplier<PartitionPull.Moved> build =
-                    () -> pull.pull(partition, from, local::replicated, () -> isStale(place, generation));
+                    () -> pull.build(partition, from, local::replicated, () -> isStale(place, generation));
             moved = local.caches().stream().anyMatch(local::replicated)
                     ? throttle.build(partition, primary, false, () -> isStale(place, generation), build)
                     : build.get();

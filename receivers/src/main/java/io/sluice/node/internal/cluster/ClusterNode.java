@@ -5,7 +5,9 @@ import io.sluice.cluster.internal.ClusterMembership;
 import io.sluice.cluster.internal.ClusterSettings;
 import io.sluice.cluster.internal.HelixMembership;
 import io.sluice.cluster.internal.PartitionRoles;
+import io.sluice.node.ClusterConfig;
 import io.sluice.node.internal.NodeCache;
+import io.sluice.node.internal.PartitionAdoption;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.protocol.internal.ClusterMap;
 import io.sluice.protocol.internal.NotOwnerException;
@@ -55,6 +57,11 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private final ExecutorService background;
     private final CompletableFuture<ClusterParts> joined = new CompletableFuture<>();
     private volatile PeerAccess peerAccess = PeerAccess.PLAIN;
+    /** How partition files are adopted here, if not the node's own (tests). */
+    private volatile PartitionAdoption adoption;
+    private volatile int fileChunkSize = PartitionFileWire.DEFAULT_CHUNK;
+    /** How partitions are built here if not as the config and the node's kind say (tests, figures). */
+    private volatile ClusterConfig.MoveMethod moveMethod;
     private volatile long replicaQueueBytes = REPLICA_QUEUE_BYTES;
     private volatile int maxConcurrentMoves = io.sluice.node.ClusterConfig.DEFAULT_MAX_CONCURRENT_MOVES;
     /** Null until joined. */
@@ -98,6 +105,24 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
             throw new IllegalArgumentException("maxConcurrentMoves is " + permits + "; it must be at least 1");
         }
         this.maxConcurrentMoves = permits;
+        return this;
+    }
+
+    /** How this node adopts partition files it receives, in place of the node's own (tests); before {@link #join}. */
+    ClusterNode partitionAdoption(PartitionAdoption adoption) {
+        this.adoption = adoption;
+        return this;
+    }
+
+    /** Builds partitions this way whatever the config and the node's kind say (tests); before {@link #join}. */
+    ClusterNode moveMethod(ClusterConfig.MoveMethod method) {
+        this.moveMethod = method;
+        return this;
+    }
+
+    /** The chunk size this node asks suppliers for (tests make it small); set before {@link #join}. */
+    ClusterNode fileChunkSize(int bytes) {
+        this.fileChunkSize = bytes;
         return this;
     }
 
@@ -165,13 +190,21 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         TypesSync types = new TypesSync(node.binaryContext(), membership.catalogue(), background);
         PartitionPull pull = new PartitionPull(local, peers);
         MoveThrottle throttle = new MoveThrottle(maxConcurrentMoves, moves);
+        ClusterConfig config = node.config().cluster().orElse(null);
+        ClusterConfig.MoveMethod method = moveMethod != null ? moveMethod : movesBy(config);
+        long moveRate = config == null ? ClusterConfig.DEFAULT_MOVE_BYTES_PER_SECOND : config.moveBytesPerSecond();
+        PartitionBuild build = new PartitionBuild(self, method, pull,
+                new PartitionFileFetch(self, peerAccess, moves, fileChunkSize, node.config().persistence().enabled()),
+                adoption != null ? adoption : node.partitionAdoption(), local, membership::map);
         ReplicaLinks links = new ReplicaLinks(self, peerAccess, membership::map);
         PrimaryReplication primary = new PrimaryReplication(self, first.partitions(), local::replicated,
                 PrimaryReplication.streams(self, links, replicaQueueBytes), served::refuse);
         BackupReplication backup = new BackupReplication(self, first.partitions(), membership::map, served, local,
-                pull, throttle, links, caches::cache);
-        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, pull, throttle, moves, primary,
-                backup);
+                build, throttle, links, caches::cache);
+        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, build, throttle, moves,
+                primary, backup);
+        PartitionFileSupplier files = new PartitionFileSupplier(node,
+                p -> served.serves(p) || backup.state(p) == BackupReplication.IN_SYNC, moves, moveRate);
         RetiredPartitions retired = new RetiredPartitions(membership, served, local, moves, background, backup::backs);
         membership.catalogue().onCachesChange(c -> background.execute(() -> {
             try {
@@ -199,7 +232,35 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         });
         node.journalTap(primary);
         return new ClusterParts(membership, served, local, moves, peers, caches, types, takeover, retired, links,
-                primary, backup);
+                primary, backup, build, files);
+    }
+
+    /**
+     * What sends this node's partitions as files to members building them (PARTITION_FILE).
+     *
+     * @throws io.sluice.protocol.internal.MoveRefusedException if the node has not joined (or left)
+     */
+    public PartitionFileSupplier partitionFiles() {
+        ClusterParts p = parts;
+        if (p == null || closed) {
+            throw new io.sluice.protocol.internal.MoveRefusedException("node '" + (nodeId != null ? nodeId
+                    : node.id()) + "' is not a member of its cluster now");
+        }
+        return p.files();
+    }
+
+    /**
+     * FILES (unless the config says ENTRIES) on a persistent node; ENTRIES on a node in memory, where a file is not
+     * faster (it saves no log writes there, and costs compressing and reading the image: docs/cluster.md).
+     */
+    private ClusterConfig.MoveMethod movesBy(ClusterConfig config) {
+        ClusterConfig.MoveMethod configured = config == null ? ClusterConfig.MoveMethod.FILES : config.moveMethod();
+        if (configured == ClusterConfig.MoveMethod.FILES && !node.config().persistence().enabled()) {
+            LOG.info("node '{}' is in memory: it builds partitions by entries (moveMethod FILES applies to persistent"
+                    + " nodes; it still sends its partitions as files to those)", node.id());
+            return ClusterConfig.MoveMethod.ENTRIES;
+        }
+        return configured;
     }
 
     /** The parts once joined, or null (for tests in this package). */
@@ -405,6 +466,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
                 background.shutdownNow();
                 awaitBackground();
                 p.peers().close();
+                p.files().close();
                 p.moves().close();
             }
             LOG.info("node '{}' left its cluster", nodeId);

@@ -32,14 +32,14 @@ final class PartitionTakeover {
     private final ClusterMembership membership;
     private final ServedPartitions served;
     private final LocalPartitions local;
-    private final PartitionPull pull;
+    private final PartitionBuild pull;
     private final MoveThrottle throttle;
     private final MoveStats stats;
     private final PrimaryReplication primary;
     private final BackupReplication backup;
 
     PartitionTakeover(ClusterMembership membership, ServedPartitions served, LocalPartitions local,
-                      PartitionPull pull, MoveThrottle throttle, MoveStats stats, PrimaryReplication primary,
+                      PartitionBuild pull, MoveThrottle throttle, MoveStats stats, PrimaryReplication primary,
                       BackupReplication backup) {
         this.membership = membership;
         this.served = served;
@@ -125,7 +125,7 @@ final class PartitionTakeover {
         try {
             // At most maxConcurrentMoves builds at once; waiting ends only if Helix interrupts the thread.
             moved = throttle.build(partition, from.id(), true, () -> false,
-                    () -> pull.pull(partition, from, caches, () -> false));
+                    () -> pull.build(partition, from, caches, () -> false));
             ok = true;
             LOG.info("partition {}: took it over from '{}' at {}: {} entries, {} bytes in {} ms{}", partition, from.id(),
                     from.address(), moved.entries(), moved.bytes(),
