@@ -71,7 +71,8 @@ final class ClusterJoin implements AutoCloseable {
     static ClusterJoin create(NodeEngine node, ClusterConfig config, ServerConfig server) {
         String host = check(config, server);
         ClusterNode member = new ClusterNode(node)
-                .peerAccess(new PeerAccess(server.token(), server.tls() != null, null));
+                .peerAccess(new PeerAccess(server.token(), server.tls() != null, null))
+                .maxConcurrentMoves(config.maxConcurrentMoves());
         return new ClusterJoin(config, host, member);
     }
 

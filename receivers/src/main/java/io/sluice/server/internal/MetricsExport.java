@@ -22,7 +22,8 @@ import java.util.concurrent.Executors;
  * Where the node process's metrics go: always MBeans in the platform MBean server (JMX domain
  * {@value #JMX_DOMAIN}); with a metrics port also Prometheus text at {@code http://HOST:PORT/metrics},
  * served by the JDK's {@link HttpServer} on one daemon thread. The node's meters are registered in
- * {@link #registry()}, which feeds both.
+ * {@link #registry()}, which feeds both. The same endpoint serves the live status page ({@link StatusPage},
+ * {@code /status} and {@code /status.json}) once the node's server has started ({@link #serveStatusPage}).
  */
 final class MetricsExport implements AutoCloseable {
 
@@ -82,7 +83,8 @@ final class MetricsExport implements AutoCloseable {
             prometheus.close();
             throw new IllegalStateException("cannot serve metrics on " + host + ":" + port + " (metricsPort): " + e, e);
         }
-        ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+        // Two threads: a status page waiting for a slow member does not hold up a scrape.
+        ExecutorService thread = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "sluice-metrics-http");
             t.setDaemon(true);
             return t;
@@ -113,6 +115,14 @@ final class MetricsExport implements AutoCloseable {
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();
+        }
+    }
+
+    /** Serves the status page on the HTTP endpoint, if there is one. */
+    void serveStatusPage(StatusPage page) {
+        if (http != null) {
+            http.createContext("/status", page::page);
+            http.createContext("/status.json", page::json);
         }
     }
 

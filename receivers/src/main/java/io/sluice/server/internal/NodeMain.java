@@ -139,12 +139,18 @@ public final class NodeMain implements Callable<Integer> {
         }
         MetricsExport export = metrics;
         ClusterJoin member = cluster;
+        // The page asks this node itself (over loopback if it listens on every address).
+        String selfHost = ClusterConfig.isWildcard(server.address().getHostString()) ? "127.0.0.1"
+                : server.address().getHostString();
+        export.serveStatusPage(new StatusPage(new io.sluice.client.internal.Address(selfHost,
+                server.address().getPort()), serverConfig.token()));
         onStopSignal(() -> stop(member, node, server, export));
         LOG.info("node {} started: {}, {}", member == null ? node.id() : member.describe(server.address()),
                 node.config(), file.describe());
         if (export.httpAddress() != null) {
-            LOG.info("metrics: Prometheus text at http://{}:{}/metrics, MBeans in JMX domain '{}'",
-                    export.httpAddress().getHostString(), export.httpAddress().getPort(), MetricsExport.JMX_DOMAIN);
+            LOG.info("metrics: Prometheus text at http://{}:{}/metrics, MBeans in JMX domain '{}'; status page at"
+                    + " http://{}:{}/status", export.httpAddress().getHostString(), export.httpAddress().getPort(),
+                    MetricsExport.JMX_DOMAIN, export.httpAddress().getHostString(), export.httpAddress().getPort());
         } else {
             LOG.info("metrics: MBeans in JMX domain '{}' (no --metrics-port: no HTTP endpoint)", MetricsExport.JMX_DOMAIN);
         }

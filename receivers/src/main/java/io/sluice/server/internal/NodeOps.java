@@ -375,10 +375,16 @@ final class NodeOps {
         }
     }
 
-    /** NODE_STATUS of a standalone node: its id and its caches' sizes. */
+    /**
+     * NODE_STATUS of a standalone node: its id, the entries of client batches it applied (its load, for the status
+     * page) and its caches' sizes.
+     */
     private String standaloneStatus() {
         StringBuilder json = new StringBuilder("{\"mode\":\"standalone\",\"node\":");
-        quote(json, node.id()).append(",\"caches\":{");
+        io.micrometer.core.instrument.Counter applied = node.metrics().registry()
+                .find(io.sluice.node.internal.NodeMetrics.ENTRIES_APPLIED).counter();
+        quote(json, node.id()).append(",\"entriesApplied\":").append(applied == null ? -1 : (long) applied.count())
+                .append(",\"caches\":{");
         boolean first = true;
         for (String name : node.cacheNames()) {
             long size;

@@ -61,6 +61,9 @@ public final class ClusterProcesses implements AutoCloseable {
     /** The session timeout nodes are started with (null: the node's default), and per-node overrides. */
     private Duration sessionTimeout;
     private final Map<String, Duration> sessionTimeouts = new LinkedHashMap<>();
+    /** More keys of the node file's top level, and of its "cluster", for the nodes started from now on. */
+    private String fileKeys = "";
+    private String clusterKeys = "";
     /** Nodes stopped with SIGSTOP and not continued yet. */
     private final Set<String> paused = new TreeSet<>();
     private final Map<String, Integer> ports = new LinkedHashMap<>();
@@ -124,6 +127,17 @@ public final class ClusterProcesses implements AutoCloseable {
         return this;
     }
 
+    /**
+     * More keys for the node files of the nodes started from now on: {@code file} at the top level (e.g.
+     * {@code "metricsPort": 0}), {@code cluster} in {@code "cluster"} (e.g. {@code "maxConcurrentMoves": 1}); each
+     * "" or JSON members without the braces.
+     */
+    public ClusterProcesses nodeFileKeys(String file, String cluster) {
+        this.fileKeys = file;
+        this.clusterKeys = cluster;
+        return this;
+    }
+
     /** The ZooKeeper session timeout of one node, from its next start on (overrides {@link #sessionTimeout}). */
     public ClusterProcesses sessionTimeout(String nodeId, Duration timeout) {
         sessionTimeouts.put(nodeId, timeout);
@@ -165,11 +179,13 @@ public final class ClusterProcesses implements AutoCloseable {
         Path data = dir.resolve(nodeId);
         Duration session = sessionTimeouts.getOrDefault(nodeId, sessionTimeout);
         String config = """
-                {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "%s", "applyThreads": 2,
+                {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "%s", "applyThreads": 2,%s
                  "persistence": {"directory": "%s", "walMode": "LOG_ONLY"},
-                 "cluster": {"zookeeper": "%s", "name": "%s", "nodeId": "%s"%s}}
-                """.formatted(System.getProperty("sluice.cluster.it.region", "384m"), json(data.toString()),
-                zookeeper(), name, nodeId, session == null ? "" : ", \"sessionTimeoutMillis\": " + session.toMillis());
+                 "cluster": {"zookeeper": "%s", "name": "%s", "nodeId": "%s"%s%s}}
+                """.formatted(System.getProperty("sluice.cluster.it.region", "384m"),
+                fileKeys.isEmpty() ? "" : " " + fileKeys + ",", json(data.toString()), zookeeper(), name, nodeId,
+                session == null ? "" : ", \"sessionTimeoutMillis\": " + session.toMillis(),
+                clusterKeys.isEmpty() ? "" : ", " + clusterKeys);
         List<String> jvm = List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
                 "-XX:+UseSerialGC");
         return NodeProcess.start(JAR, List.of(), config, jvm, dir.resolve("logs"), List.of(), port);

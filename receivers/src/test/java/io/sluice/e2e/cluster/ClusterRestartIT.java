@@ -66,6 +66,10 @@ class ClusterRestartIT {
                             .isEqualTo(movesOf3);
                     assertThat(NodeStatus.movesCompleted(cluster.status("node-2")))
                             .as("moves node-2 made since its restart").isZero();
+                    // Nothing built on it either (a backup's catch-up included): no byte moved to it.
+                    assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(cluster.status("node-2"))
+                            .path("moves").path("bytesReceived").asLong(-1)).as("bytes node-2 received for moves")
+                            .isZero();
                 }
             } catch (AssertionError | RuntimeException e) {
                 System.err.println(cluster.logs());

@@ -79,7 +79,9 @@ class StatusCommandNodesTest {
         SluiceServer a = server(view(map, "a", "{\"nodeId\":\"a\",\"joined\":true,\"partitionsServed\":3,"
                 + "\"entriesServed\":1200,\"moves\":{\"inProgress\":0,\"done\":2}}"));
         SluiceServer b = server(view(map, "b", "{\"nodeId\":\"b\",\"joined\":true,\"partitionsServed\":2,"
-                + "\"entriesServed\":800,\"moves\":{\"inProgress\":1,\"done\":0}}"));
+                + "\"entriesServed\":800,\"moves\":{\"inProgress\":1,\"done\":0,\"movingIn\":[{\"partition\":6,"
+                + "\"from\":\"a\",\"takeover\":true}],\"movingOut\":[],\"waiting\":3,\"bytesSent\":0,"
+                + "\"bytesReceived\":1572864,\"bytesPerSecond\":2048,\"etaSeconds\":90.0}}"));
         ports[0] = a.address().getPort();
         ports[1] = b.address().getPort();
         ports[2] = down;
@@ -93,11 +95,12 @@ class StatusCommandNodesTest {
         String table = out.toString();
         assertThat(table).contains("map version 17: 8 partitions, 3 members, 2 partitions without an owner (asked"
                 + " 127.0.0.1:" + ports[1] + ")");
-        assertThat(table).containsPattern("a +127.0.0.1:" + ports[0] + " +3 +3 +1200 +0 +2 +ok");
-        assertThat(table).containsPattern("b +127.0.0.1:" + ports[1] + " +2 +2 +800 +1 +0 +ok");
-        assertThat(table).containsPattern("c +127.0.0.1:" + down + " +1 +\\? +\\? +\\? +\\? +cannot reach the node at"
-                + " 127.0.0.1:" + down);
-        assertThat(table).contains("moves in progress: b is taking over 1 partition");
+        // a: a member of an older version (no sent/received/eta); b: moving one partition in, three waiting
+        assertThat(table).containsPattern("a +127.0.0.1:" + ports[0] + " +3 +3 +1200 +0 +\\? +2 +\\? +\\? +\\? +ok");
+        assertThat(table).containsPattern("b +127.0.0.1:" + ports[1] + " +2 +2 +800 +1 +0 +0 +0 B +1.5 MiB +2m +ok");
+        assertThat(table).containsPattern("c +127.0.0.1:" + down + " +1 +\\? +\\? +\\? +\\? +\\? +\\? +\\? +\\? +cannot"
+                + " reach the node at 127.0.0.1:" + down);
+        assertThat(table).contains("moves in progress: b: 1 in, 0 out, 3 waiting, 2.0 KiB/s, about 2m left");
 
         out.getBuffer().setLength(0);
         assertThat(status("--connect", "127.0.0.1:" + ports[0], "--json", "--timeout", "2s")).isZero();

@@ -88,6 +88,7 @@ final class BackupReplication implements AutoCloseable {
     private final ServedPartitions served;
     private final LocalPartitions local;
     private final PartitionBuild pull;
+    private final MoveThrottle throttle;
     private final ReplicaLinks links;
     private final Function<String, NodeCache<Object, Object>> caches;
     private final Place[] places;
@@ -101,13 +102,14 @@ final class BackupReplication implements AutoCloseable {
      * @param caches a cache by name, created here first if the cluster's catalogue has it (throws if neither has)
      */
     BackupReplication(String self, int partitions, Supplier<ClusterMap> map, ServedPartitions served,
-                      LocalPartitions local, PartitionBuild pull, ReplicaLinks links,
+                      LocalPartitions local, PartitionBuild pull, MoveThrottle throttle, ReplicaLinks links,
                       Function<String, NodeCache<Object, Object>> caches) {
         this.self = self;
         this.map = map;
         this.served = served;
         this.local = local;
         this.pull = pull;
+        this.throttle = throttle;
         this.links = links;
         this.caches = caches;
         this.places = new Place[partitions];
@@ -293,7 +295,14 @@ final class BackupReplication implements AutoCloseable {
             if (from == null) {
                 throw new IllegalStateException("'" + primary + "' is not in the map");
             }
-            moved = pull.build(partition, from, local::replicated, () -> isStale(place, generation));
+            // Waits for a permit (maxConcurrentMoves) while it is still wanted: a takeover of the partition, or a
+            // restart of its catch-up, makes it stale and ends the wait. Without replicated caches (a partition on
+            // its way to this node as its new owner: Helix makes it SLAVE first) there is nothing to build.
+            java.util.function.Supplier<PartitionPull.Moved> build =
+                    () -> pull.build(partition, from, local::replicated, () -> isStale(place, generation));
+            moved = local.caches().stream().anyMatch(local::replicated)
+                    ? throttle.build(partition, primary, false, () -> isStale(place, generation), build)
+                    : build.get();
             synchronized (place) {
                 if (place.generation != generation) {
                     return;

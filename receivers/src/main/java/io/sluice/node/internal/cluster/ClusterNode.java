@@ -63,6 +63,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     /** How partitions are built here if not as the config and the node's kind say (tests, figures). */
     private volatile ClusterConfig.MoveMethod moveMethod;
     private volatile long replicaQueueBytes = REPLICA_QUEUE_BYTES;
+    private volatile int maxConcurrentMoves = io.sluice.node.ClusterConfig.DEFAULT_MAX_CONCURRENT_MOVES;
     /** Null until joined. */
     private volatile ClusterParts parts;
     private volatile String nodeId;
@@ -90,6 +91,20 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
      */
     public ClusterNode peerAccess(PeerAccess access) {
         this.peerAccess = Objects.requireNonNull(access, "access");
+        return this;
+    }
+
+    /**
+     * At most this many partitions built on this node at once ({@link MoveThrottle}; the cluster config's
+     * {@code maxConcurrentMoves}). Set before {@link #join}.
+     *
+     * @throws IllegalArgumentException if below 1
+     */
+    public ClusterNode maxConcurrentMoves(int permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("maxConcurrentMoves is " + permits + "; it must be at least 1");
+        }
+        this.maxConcurrentMoves = permits;
         return this;
     }
 
@@ -174,6 +189,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         CatalogueSync caches = new CatalogueSync(node, membership.catalogue(), first.partitions());
         TypesSync types = new TypesSync(node.binaryContext(), membership.catalogue(), background);
         PartitionPull pull = new PartitionPull(local, peers);
+        MoveThrottle throttle = new MoveThrottle(maxConcurrentMoves, moves);
         ClusterConfig config = node.config().cluster().orElse(null);
         ClusterConfig.MoveMethod method = moveMethod != null ? moveMethod : movesBy(config);
         long moveRate = config == null ? ClusterConfig.DEFAULT_MOVE_BYTES_PER_SECOND : config.moveBytesPerSecond();
@@ -184,8 +200,9 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         PrimaryReplication primary = new PrimaryReplication(self, first.partitions(), local::replicated,
                 PrimaryReplication.streams(self, links, replicaQueueBytes), served::refuse);
         BackupReplication backup = new BackupReplication(self, first.partitions(), membership::map, served, local,
-                build, links, caches::cache);
-        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, build, moves, primary, backup);
+                build, throttle, links, caches::cache);
+        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, build, throttle, moves,
+                primary, backup);
         PartitionFileSupplier files = new PartitionFileSupplier(node,
                 p -> served.serves(p) || backup.state(p) == BackupReplication.IN_SYNC, moves, moveRate);
         RetiredPartitions retired = new RetiredPartitions(membership, served, local, moves, background, backup::backs);
@@ -416,7 +433,14 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         String id = nodeId != null ? nodeId : node.id();
         return p == null ? ClusterStatus.json(id, false, NOT_JOINED, null, local, null)
                 : ClusterStatus.json(id, !closed, p.membership().map(), p.served(), local, p.moves(),
-                p.primary(), p.backup());
+                p.primary(), p.backup(), entriesApplied());
+    }
+
+    /** The node's {@code sluice.node.entries.applied} (its load, for the status), or -1 if it has none. */
+    private long entriesApplied() {
+        io.micrometer.core.instrument.Counter c = node.metrics().registry()
+                .find(io.sluice.node.internal.NodeMetrics.ENTRIES_APPLIED).counter();
+        return c == null ? -1 : (long) c.count();
     }
 
     /** Leaves the cluster: stops serving, ends the membership (its partitions move or wait), stops its threads. Idempotent. */

@@ -33,16 +33,19 @@ final class PartitionTakeover {
     private final ServedPartitions served;
     private final LocalPartitions local;
     private final PartitionBuild pull;
+    private final MoveThrottle throttle;
     private final MoveStats stats;
     private final PrimaryReplication primary;
     private final BackupReplication backup;
 
     PartitionTakeover(ClusterMembership membership, ServedPartitions served, LocalPartitions local,
-                      PartitionBuild pull, MoveStats stats, PrimaryReplication primary, BackupReplication backup) {
+                      PartitionBuild pull, MoveThrottle throttle, MoveStats stats, PrimaryReplication primary,
+                      BackupReplication backup) {
         this.membership = membership;
         this.served = served;
         this.local = local;
         this.pull = pull;
+        this.throttle = throttle;
         this.stats = stats;
         this.primary = primary;
         this.backup = backup;
@@ -120,7 +123,9 @@ final class PartitionTakeover {
         PartitionPull.Moved moved = new PartitionPull.Moved(0, 0, 0);
         stats.started();
         try {
-            moved = pull.build(partition, from, caches, () -> false);
+            // At most maxConcurrentMoves builds at once; waiting ends only if Helix interrupts the thread.
+            moved = throttle.build(partition, from.id(), true, () -> false,
+                    () -> pull.build(partition, from, caches, () -> false));
             ok = true;
             LOG.info("partition {}: took it over from '{}' at {}: {} entries, {} bytes in {} ms{}", partition, from.id(),
                     from.address(), moved.entries(), moved.bytes(),

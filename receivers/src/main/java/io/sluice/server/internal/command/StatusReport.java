@@ -116,22 +116,71 @@ record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
         b.append("map version ").append(map.version()).append(": ").append(map.partitions()).append(" partitions, ")
                 .append(map.nodes().size()).append(" members, ").append(unowned())
                 .append(" partitions without an owner (asked ").append(asked).append(")\n");
-        String row = "%-12s %-22s %10s %8s %12s %7s %6s %s%n";
-        b.append(String.format(row, "node", "address", "partitions", "served", "entries", "moving", "moved",
-                "status"));
+        String row = "%-12s %-22s %10s %8s %12s %6s %6s %6s %10s %10s %6s %s%n";
+        b.append(String.format(row, "node", "address", "partitions", "served", "entries", "in", "out", "moved",
+                "sent", "received", "eta", "status"));
         List<String> moving = new ArrayList<>();
         for (MemberReport m : members) {
-            long inProgress = number(m, "moves", "inProgress");
+            long in = count(m, "movingIn");
+            long out = count(m, "movingOut");
+            long waiting = number(m, "moves", "waiting");
             b.append(String.format(row, m.id(), m.address(), m.partitions(), text(number(m, "partitionsServed", null)),
-                    text(number(m, "entriesServed", null)), text(inProgress), text(number(m, "moves", "done")),
+                    text(number(m, "entriesServed", null)), text(in), text(out), text(number(m, "moves", "done")),
+                    bytes(number(m, "moves", "bytesSent")), bytes(number(m, "moves", "bytesReceived")), eta(m),
                     state(m)));
-            if (inProgress > 0) {
-                moving.add(m.id() + " is taking over " + inProgress + " partition" + (inProgress == 1 ? "" : "s"));
+            if (in > 0 || out > 0 || waiting > 0) {
+                moving.add(m.id() + ": " + in + " in, " + out + " out"
+                        + (waiting > 0 ? ", " + waiting + " waiting" : "")
+                        + ", " + bytes(number(m, "moves", "bytesPerSecond")) + "/s, about " + eta(m) + " left");
             }
         }
-        b.append(moving.isEmpty() ? "no moves in progress\n" : "moves in progress: " + String.join(", ", moving)
+        b.append(moving.isEmpty() ? "no moves in progress\n" : "moves in progress: " + String.join("; ", moving)
                 + "\n");
         return b.toString();
+    }
+
+    /** The length of the member's {@code moves.field} array, else its {@code moves.inProgress} for "movingIn" (a
+     * member of an older version), else -1. */
+    private static long count(MemberReport m, String field) {
+        JsonNode moves = m.status() == null ? null : m.status().get("moves");
+        JsonNode v = moves == null ? null : moves.get(field);
+        if (v != null && v.isArray()) {
+            return v.size();
+        }
+        return field.equals("movingIn") ? number(m, "moves", "inProgress") : -1;
+    }
+
+    /** Bytes for people: 1.5 MiB; "?" if unknown. */
+    static String bytes(long n) {
+        if (n < 0) {
+            return "?";
+        }
+        if (n < 1024) {
+            return n + " B";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double v = n;
+        int u = -1;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
+    }
+
+    /** The member's estimated time left: "-" with nothing moving, "?" if not known yet. */
+    private static String eta(MemberReport m) {
+        JsonNode moves = m.status() == null ? null : m.status().get("moves");
+        if (moves == null || !moves.has("etaSeconds")) {
+            return "?";
+        }
+        JsonNode eta = moves.get("etaSeconds");
+        if (!eta.isNumber()) {
+            return "?";
+        }
+        double s = eta.asDouble();
+        return s == 0 ? "-" : s < 60 ? Math.round(s) + "s" : s < 3600 ? Math.round(s / 60) + "m" : Math.round(s / 3600)
+                + "h";
     }
 
     /** A number of the member's status ({@code field}, or {@code field.sub}), or -1 if it has none. */
@@ -170,6 +219,41 @@ record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
 
     /** Everything as one JSON document: the map's summary and each member's status document as it sent it. */
     String json() {
+        return write(document(), true);
+    }
+
+    /**
+     * What the status page draws ({@link StatusPage}): {@link #json}'s document, plus {@code owners} (per partition
+     * the index in {@code members} of its owner, -1 for none) and {@code backups} (per partition its backups'
+     * indexes) when there is a map, and {@code time} (epoch milliseconds, for rates).
+     */
+    String pageJson() {
+        ObjectNode root = document();
+        root.put("time", System.currentTimeMillis());
+        if (map != null) {
+            ArrayNode owners = root.putArray("owners");
+            ArrayNode backups = root.putArray("backups");
+            for (int p = 0; p < map.partitions(); p++) {
+                owners.add(map.ownerIndex(p));
+                ArrayNode b = backups.addArray();
+                for (int i : map.backupIndexes(p)) {
+                    b.add(i);
+                }
+            }
+        }
+        return write(root, false);
+    }
+
+    private static String write(ObjectNode root, boolean pretty) {
+        try {
+            return pretty ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root)
+                    : JSON.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private ObjectNode document() {
         ObjectNode root = JSON.createObjectNode();
         root.put("asked", asked.toString());
         if (map != null) {
@@ -192,10 +276,6 @@ record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
                 o.put("error", r.error());
             }
         }
-        try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return root;
     }
 }
