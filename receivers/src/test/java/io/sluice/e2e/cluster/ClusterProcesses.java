@@ -4,6 +4,7 @@ import io.sluice.client.ClientConfig;
 import io.sluice.client.SluiceClient;
 import io.sluice.Sluice;
 import io.sluice.protocol.internal.ClusterMap;
+import io.sluice.e2e.NodeClassArchive;
 import io.sluice.server.internal.NodeProcess;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
@@ -170,8 +171,9 @@ public final class ClusterProcesses implements AutoCloseable {
                  "cluster": {"zookeeper": "%s", "name": "%s", "nodeId": "%s"%s}}
                 """.formatted(System.getProperty("sluice.cluster.it.region", "384m"), json(data.toString()),
                 zookeeper(), name, nodeId, session == null ? "" : ", \"sessionTimeoutMillis\": " + session.toMillis());
-        List<String> jvm = List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
-                "-XX:+UseSerialGC");
+        List<String> jvm = new ArrayList<>(List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
+                "-XX:+UseSerialGC"));
+        jvm.addAll(NodeClassArchive.jvmArgs(JAR));
         return NodeProcess.start(JAR, List.of(), config, jvm, dir.resolve("logs"), List.of(), port);
     }
 
