@@ -173,8 +173,21 @@ public final class ClusterProcesses implements AutoCloseable {
                 zookeeper(), name, nodeId, session == null ? "" : ", \"sessionTimeoutMillis\": " + session.toMillis());
         List<String> jvm = new ArrayList<>(List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
                 "-XX:+UseSerialGC"));
-        jvm.addAll(NodeClassArchive.jvmArgs(JAR));
+        jvm.addAll(NodeClassArchive.jvmArgs(JAR, "cluster", this::classArchiveNodeConfig));
         return NodeProcess.start(JAR, List.of(), config, jvm, dir.resolve("logs"), List.of(), port);
+    }
+
+    /**
+     * The config of the node that makes the cluster nodes' class archive ({@link NodeClassArchive}): it joins a
+     * cluster of its own, of one partition, so that it loads what a member loads and this cluster never sees it.
+     */
+    private String classArchiveNodeConfig() {
+        String cluster = name + "-class-archive";
+        ClusterCreation.create(zookeeper(), cluster, 1, Duration.ofSeconds(1));
+        return """
+                {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "64m",
+                 "cluster": {"zookeeper": "%s", "name": "%s", "nodeId": "class-archive"}}
+                """.formatted(zookeeper(), cluster);
     }
 
     /**
