@@ -18,9 +18,12 @@ final class NodeProcesses {
 
     /** A node whose java command runs under the prefix (e.g. {@code prlimit --fsize=N --}). */
     static NodeProcess start(String configJson, List<String> jvmArgs, List<String> commandPrefix) {
+        Path jar = Path.of("target", "sluice-node.jar");
         List<String> args = new ArrayList<>(List.of("-Xmx512m", "-XX:+UseSerialGC"));
+        args.addAll(NodeClassArchive.jvmArgs(jar, "alone",
+                () -> "{\"dataRegionInitialSize\": \"16m\", \"dataRegionMaxSize\": \"64m\"}"));
         args.addAll(jvmArgs);
-        return NodeProcess.start(Path.of("target", "sluice-node.jar"), List.of(Path.of("target", "test-classes")),
+        return NodeProcess.start(jar, List.of(Path.of("target", "test-classes")),
                 configJson, args, Path.of("target", "node-processes"), commandPrefix);
     }
 }

@@ -4,6 +4,7 @@ import io.sluice.client.ClientConfig;
 import io.sluice.client.SluiceClient;
 import io.sluice.Sluice;
 import io.sluice.protocol.internal.ClusterMap;
+import io.sluice.e2e.NodeClassArchive;
 import io.sluice.server.internal.NodeProcess;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
@@ -186,9 +187,23 @@ public final class ClusterProcesses implements AutoCloseable {
                 fileKeys.isEmpty() ? "" : " " + fileKeys + ",", json(data.toString()), zookeeper(), name, nodeId,
                 session == null ? "" : ", \"sessionTimeoutMillis\": " + session.toMillis(),
                 clusterKeys.isEmpty() ? "" : ", " + clusterKeys);
-        List<String> jvm = List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
-                "-XX:+UseSerialGC");
+        List<String> jvm = new ArrayList<>(List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
+                "-XX:+UseSerialGC"));
+        jvm.addAll(NodeClassArchive.jvmArgs(JAR, "cluster", this::classArchiveNodeConfig));
         return NodeProcess.start(JAR, List.of(), config, jvm, dir.resolve("logs"), List.of(), port);
+    }
+
+    /**
+     * The config of the node that makes the cluster nodes' class archive ({@link NodeClassArchive}): it joins a
+     * cluster of its own, of one partition, so that it loads what a member loads and this cluster never sees it.
+     */
+    private String classArchiveNodeConfig() {
+        String cluster = name + "-class-archive";
+        ClusterCreation.create(zookeeper(), cluster, 1, Duration.ofSeconds(1));
+        return """
+                {"dataRegionInitialSize": "16m", "dataRegionMaxSize": "64m",
+                 "cluster": {"zookeeper": "%s", "name": "%s", "nodeId": "class-archive"}}
+                """.formatted(zookeeper(), cluster);
     }
 
     /**

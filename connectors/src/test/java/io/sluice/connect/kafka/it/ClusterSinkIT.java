@@ -47,7 +47,9 @@ class ClusterSinkIT {
         Path plugin = Path.of(System.getProperty("sluice.connect.plugin",
                 "target/sluice-kafka-connect-0.1.0-SNAPSHOT-plugin/sluice-kafka-connect"));
         assertThat(plugin.resolve("lib")).as("the packaged plugin (run after package)").isDirectory();
-        try (ClusterProcesses cluster = ClusterProcesses.create("sink", Duration.ofSeconds(60))) {
+        // 64 partitions, not the default 1,024: the sink's records reach every node either way, and the map of
+        // three nodes settles in seconds instead of half a minute (ClusterStreamingIT checks the default's spread).
+        try (ClusterProcesses cluster = ClusterProcesses.create("sink", Duration.ofSeconds(60), 64)) {
             try {
                 cluster.startAll("node-1", "node-2", "node-3");
                 ClusterMap map = cluster.awaitSettled(ClusterProcesses.SETTLE);
