@@ -5,16 +5,21 @@ import io.sluice.pagestore.internal.page.RowBatchWriter;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
 import io.sluice.pagestore.internal.tree.SortedWalk;
+import io.sluice.pagestore.internal.tree.TreePageIO;
 
 /**
  * One field index of one partition: a {@link BPlusTree} whose keys are index keys ({@link IndexKeys}) and whose
  * rows are index rows (key = the index key, value = the entry's 8-byte row link; layout in {@link IndexOps}).
  *
+ * <p>The tree's items are wide ({@link TreePageIO#WIDE_ITEM}: an index key's first 28 bytes in the page), so that
+ * index keys of one field value, which share their first bytes, compare in the page: a field part of up to 24
+ * bytes is followed there by the 4 bytes of the entry key ({@link IndexKeys}) and, for short field parts, by the
+ * key's own bytes; only a tie on all 28 reads the index row.
+ *
  * <p>Why a tree of its own rows rather than items that point at the entry's row and compare by extracting the
  * fields from it: the tree machinery ({@link BPlusTree}, {@link SortedWalk}, ghost rows kept by separators,
  * {@link io.sluice.pagestore.internal.tree.TreeCheck}) works unchanged, because the index tree owns its rows as
- * the partition's tree owns its own; a comparison that ties on the items' 12-byte prefix (a field part of more than
- * 8 bytes shared by many entries: shorter ones are followed by 4 bytes of the key, {@link IndexKeys}) reads a
+ * the partition's tree owns its own; a comparison that ties on the items' 28 bytes reads a
  * short index row instead of walking to a field inside a value
  * (fragments and footer included) on every probe; and an entry's row may be freed or rewritten by the
  * partition's tree without the index tree's separators dangling. The cost is one small row per entry and index
@@ -38,7 +43,7 @@ final class IndexTree {
     IndexTree(IndexSpec spec, RowStore rows, BinaryContext binary) {
         this.spec = spec;
         this.rows = rows;
-        this.tree = new BPlusTree(rows);
+        this.tree = new BPlusTree(rows, TreePageIO.WIDE_ITEM);
         this.keys = new IndexKeys(binary, spec.fields());
     }
 

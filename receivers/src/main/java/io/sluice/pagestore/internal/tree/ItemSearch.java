@@ -1,6 +1,7 @@
 package io.sluice.pagestore.internal.tree;
 
-import static io.sluice.pagestore.internal.tree.TreePageIO.ITEM;
+import static io.sluice.pagestore.internal.tree.TreePageIO.WIDE_ITEM;
+import static io.sluice.pagestore.internal.tree.TreePageIO.WIDE_PREFIX;
 import static io.sluice.pagestore.internal.tree.TreePageIO.PREFIX;
 
 import io.sluice.pagestore.internal.page.RowStore;
@@ -8,7 +9,8 @@ import java.nio.ByteBuffer;
 
 /**
  * A key against the items of a tree page ({@link TreePageIO}): compared on the items' 12-byte prefixes
- * as two integers, and with the row's key only when a key longer than the prefix ties on it. A key's
+ * as two integers, then (wide items) on their next 16 bytes as two more, and with the row's key only when
+ * a key longer than what the item carries ties on it. {@code size} is the tree's item size. A key's
  * prefix is passed along as {@code k0} (bytes 0-7) and {@code k1} (bytes 8-11), read once per key.
  * Results of the searches: the index of the equal item, or {@code -(insertion point) - 1}.
  */
@@ -19,12 +21,12 @@ final class ItemSearch {
 
     /** Binary search over {@code n} items from {@code base}. */
     static int search(RowStore rows, byte[] key, int keyOffset, int keyLength, long k0, int k1, ByteBuffer b,
-                      int base, int n) {
+                      int base, int n, int size) {
         int lo = 0;
         int hi = n - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + mid * ITEM);
+            int c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + mid * size, size);
             if (c > 0) {
                 lo = mid + 1;
             } else if (c < 0) {
@@ -44,22 +46,22 @@ final class ItemSearch {
      * instead of one per binary-search probe. Same result as {@link #search}, whatever the keys.
      */
     static int locate(RowStore rows, byte[] key, int keyOffset, int keyLength, long k0, int k1, ByteBuffer b,
-                      int base, int n) {
+                      int base, int n, int size) {
         if (n < 8) {
-            return search(rows, key, keyOffset, keyLength, k0, k1, b, base, n);
+            return search(rows, key, keyOffset, keyLength, k0, k1, b, base, n, size);
         }
         int last = n - 1;
         int first = base;
-        int end = base + last * ITEM;
+        int end = base + last * size;
         long f0 = TreePageIO.prefixHigh(b, first);
         long l0 = TreePageIO.prefixHigh(b, end);
         int f1 = TreePageIO.prefixLow(b, first);
         int l1 = TreePageIO.prefixLow(b, end);
-        int c = compare(rows, key, keyOffset, keyLength, k0, k1, b, first);
+        int c = compare(rows, key, keyOffset, keyLength, k0, k1, b, first, size);
         if (c <= 0) {
             return c == 0 ? 0 : -1;
         }
-        c = compare(rows, key, keyOffset, keyLength, k0, k1, b, end);
+        c = compare(rows, key, keyOffset, keyLength, k0, k1, b, end, size);
         if (c >= 0) {
             return c == 0 ? last : -(n + 1);
         }
@@ -73,7 +75,7 @@ final class ItemSearch {
         if (guess >= last) {
             guess = last - 1;
         }
-        c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + guess * ITEM);
+        c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + guess * size, size);
         if (c == 0) {
             return guess;
         }
@@ -81,7 +83,7 @@ final class ItemSearch {
             below = guess;
             for (int step = 1; below + step < above; step <<= 1) {
                 int i = below + step;
-                c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + i * ITEM);
+                c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + i * size, size);
                 if (c == 0) {
                     return i;
                 }
@@ -95,7 +97,7 @@ final class ItemSearch {
             above = guess;
             for (int step = 1; above - step > below; step <<= 1) {
                 int i = above - step;
-                c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + i * ITEM);
+                c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + i * size, size);
                 if (c == 0) {
                     return i;
                 }
@@ -107,7 +109,8 @@ final class ItemSearch {
             }
         }
         int lo = below + 1;
-        return absolute(search(rows, key, keyOffset, keyLength, k0, k1, b, base + lo * ITEM, above - lo), lo);
+        return absolute(search(rows, key, keyOffset, keyLength, k0, k1, b, base + lo * size, above - lo, size),
+                lo);
     }
 
     /** A search result over items from index {@code from}, made relative to index 0. */
@@ -133,11 +136,11 @@ final class ItemSearch {
 
     /**
      * Compares the key with an item's key, unsigned byte order. Equal padded prefixes with a key of at
-     * most 12 bytes mean one key starts the other, so lengths decide; only longer keys that tie are
-     * compared with the row, in place.
+     * most 12 bytes (28 for wide items) mean one key starts the other, so lengths decide; only longer keys
+     * that tie are compared with the row, in place.
      */
     static int compare(RowStore rows, byte[] key, int keyOffset, int keyLength, long k0, int k1, ByteBuffer b,
-                       int item) {
+                       int item, int size) {
         long s0 = TreePageIO.prefixHigh(b, item);
         if (k0 != s0) {
             return Long.compareUnsigned(k0, s0);
@@ -150,6 +153,28 @@ final class ItemSearch {
         if (keyLength <= PREFIX || stored <= PREFIX) {
             return Integer.compare(keyLength, stored);
         }
+        if (size == WIDE_ITEM) {
+            return compareExtension(rows, key, keyOffset, keyLength, b, item, stored);
+        }
         return rows.compareKeyTail(TreePageIO.link(b, item), key, keyOffset, keyLength, PREFIX);
+    }
+
+    /** Past a tie on the first 12 bytes of two keys longer than that: a wide item's next 16 bytes, then the row. */
+    private static int compareExtension(RowStore rows, byte[] key, int keyOffset, int keyLength, ByteBuffer b,
+                                        int item, int stored) {
+        long k = TreePageIO.keyLong(key, keyOffset, keyLength, PREFIX);
+        long s = TreePageIO.extensionHigh(b, item);
+        if (k != s) {
+            return Long.compareUnsigned(k, s);
+        }
+        k = TreePageIO.keyLong(key, keyOffset, keyLength, PREFIX + 8);
+        s = TreePageIO.extensionLow(b, item);
+        if (k != s) {
+            return Long.compareUnsigned(k, s);
+        }
+        if (keyLength <= WIDE_PREFIX || stored <= WIDE_PREFIX) {
+            return Integer.compare(keyLength, stored);
+        }
+        return rows.compareKeyTail(TreePageIO.link(b, item), key, keyOffset, keyLength, WIDE_PREFIX);
     }
 }

@@ -1,9 +1,7 @@
 package io.sluice.pagestore.internal.tree;
 
-import static io.sluice.pagestore.internal.tree.TreePageIO.ITEM;
 import static io.sluice.pagestore.internal.tree.TreePageIO.child;
 import static io.sluice.pagestore.internal.tree.TreePageIO.count;
-import static io.sluice.pagestore.internal.tree.TreePageIO.leafItem;
 
 import io.sluice.pagestore.internal.page.FreePages;
 import io.sluice.pagestore.internal.page.PageMemory;
@@ -26,9 +24,11 @@ final class TreeRemoval {
     private final int leafCapacity;
     private final int innerCapacity;
     private final int separators;
+    private final int itemSize;
 
     TreeRemoval(BPlusTree tree, RowStore rows, PageReserve reserve, int leafCapacity, int innerCapacity,
-                int separators) {
+                int separators, int item) {
+        this.itemSize = item;
         this.tree = tree;
         this.rows = rows;
         this.memory = rows.memory();
@@ -46,7 +46,7 @@ final class TreeRemoval {
         ByteBuffer b = memory.buffer(leaf);
         int p = memory.offset(leaf);
         long old = TreePageIO.link(b, leafItem(p, path.found));
-        TreePageIO.removeLeafItem(b, p, count(b, p), path.found);
+        TreePageIO.removeLeafItem(b, p, count(b, p), path.found, itemSize);
         releaseRow(path, old); // before pages merge: the equal separator's position is still valid
         rebalance(path);
     }
@@ -142,7 +142,7 @@ final class TreeRemoval {
             if (ln + rn > leafCapacity) {
                 return false;
             }
-            lb.put(leafItem(lp, ln), rb, leafItem(rp, 0), rn * ITEM);
+            lb.put(leafItem(lp, ln), rb, leafItem(rp, 0), rn * itemSize);
             count(lb, lp, ln + rn);
             freeList.releaseEmptyPage(right);
             removeFromInner(pb, pp, pn, s, s + 1, true);
@@ -152,8 +152,8 @@ final class TreeRemoval {
             return false;
         }
         // the parent's separator comes down between the two (with its ghost flag: it still owns its row)
-        lb.put(separatorItem(lp, ln), pb, separatorItem(pp, s), ITEM);
-        lb.put(separatorItem(lp, ln + 1), rb, separatorItem(rp, 0), rn * ITEM);
+        lb.put(separatorItem(lp, ln), pb, separatorItem(pp, s), itemSize);
+        lb.put(separatorItem(lp, ln + 1), rb, separatorItem(rp, 0), rn * itemSize);
         lb.put(TreePageIO.childSlot(lp, ln + 1), rb, TreePageIO.childSlot(rp, 0), (rn + 1) * TreePageIO.CHILD);
         count(lb, lp, ln + 1 + rn);
         freeList.releaseEmptyPage(right);
@@ -167,7 +167,7 @@ final class TreeRemoval {
         if (dropSeparator && TreePageIO.ghost(b, at)) {
             rows.remove(TreePageIO.link(b, at));
         }
-        TreePageIO.removeSeparator(b, p, separators, n, s, c);
+        TreePageIO.removeSeparator(b, p, separators, n, s, c, itemSize);
     }
 
     /** Frees every page and row below and including {@code page} ({@code levelsBelow} 0: a leaf). */
@@ -194,6 +194,10 @@ final class TreeRemoval {
     }
 
     private int separatorItem(int p, int i) {
-        return TreePageIO.separatorItem(p, separators, i);
+        return TreePageIO.separatorItem(p, separators, i, itemSize);
+    }
+
+    private int leafItem(int p, int i) {
+        return TreePageIO.leafItem(p, i, itemSize);
     }
 }
