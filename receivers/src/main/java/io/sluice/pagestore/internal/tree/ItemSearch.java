@@ -66,12 +66,18 @@ final class ItemSearch {
             return c == 0 ? last : -(n + 1);
         }
         // first < key < last: their common leading bits are the key's too; interpolate on the next 64
-        int shift = f0 != l0 ? Long.numberOfLeadingZeros(f0 ^ l0) : 64;
-        long span = window(l0, l1, shift) - window(f0, f1, shift);
-        long offset = window(k0, k1, shift) - window(f0, f1, shift);
+        double fraction;
+        if (size == WIDE_ITEM) {
+            fraction = wideFraction(key, keyOffset, keyLength, k0, k1, b, first, end);
+        } else {
+            int shift = f0 != l0 ? Long.numberOfLeadingZeros(f0 ^ l0) : 64;
+            long span = window(l0, l1, shift) - window(f0, f1, shift);
+            long offset = window(k0, k1, shift) - window(f0, f1, shift);
+            fraction = span == 0 ? 0.5 : unsigned(offset) / unsigned(span); // a tie on 12 bytes: from the middle
+        }
         int below = 0; // an item known smaller than the key
         int above = last; // an item known greater
-        int guess = 1 + (int) (unsigned(offset) / unsigned(span) * (last - 1));
+        int guess = 1 + (int) (fraction * (last - 1));
         if (guess >= last) {
             guess = last - 1;
         }
@@ -128,6 +134,61 @@ final class ItemSearch {
             return l;
         }
         return high << shift | (shift <= 32 ? l >>> (32 - shift) : l << (shift - 32));
+    }
+
+    /**
+     * Where the key lies between a wide leaf's first and last item, 0 to 1: interpolated on the 64 bits of the
+     * items' 28 key bytes from the first bit where first and last differ (index keys of one field value tie on
+     * their first 12 bytes and differ past them). 0.5 if the two tie on all 28.
+     */
+    private static double wideFraction(byte[] key, int keyOffset, int keyLength, long k0, int k1, ByteBuffer b,
+                                       int first, int last) {
+        // the 28 bytes as four big-endian words: bytes 0-7, 8-15, 16-23, 24-27 and four zero bytes
+        long f0 = TreePageIO.prefixHigh(b, first);
+        long fe0 = TreePageIO.extensionHigh(b, first);
+        long fe1 = TreePageIO.extensionLow(b, first);
+        long f1 = (TreePageIO.prefixLow(b, first) & 0xFFFF_FFFFL) << 32 | fe0 >>> 32;
+        long f2 = fe0 << 32 | fe1 >>> 32;
+        long f3 = fe1 << 32;
+        long l0 = TreePageIO.prefixHigh(b, last);
+        long le0 = TreePageIO.extensionHigh(b, last);
+        long le1 = TreePageIO.extensionLow(b, last);
+        long l1 = (TreePageIO.prefixLow(b, last) & 0xFFFF_FFFFL) << 32 | le0 >>> 32;
+        long l2 = le0 << 32 | le1 >>> 32;
+        long l3 = le1 << 32;
+        int shift;
+        if (f0 != l0) {
+            shift = Long.numberOfLeadingZeros(f0 ^ l0);
+        } else if (f1 != l1) {
+            shift = 64 + Long.numberOfLeadingZeros(f1 ^ l1);
+        } else if (f2 != l2) {
+            shift = 128 + Long.numberOfLeadingZeros(f2 ^ l2);
+        } else if (f3 != l3) {
+            shift = 192 + Long.numberOfLeadingZeros(f3 ^ l3);
+        } else {
+            return 0.5;
+        }
+        long ke0 = TreePageIO.keyLong(key, keyOffset, keyLength, PREFIX);
+        long ke1 = TreePageIO.keyLong(key, keyOffset, keyLength, PREFIX + 8);
+        long kk1 = (k1 & 0xFFFF_FFFFL) << 32 | ke0 >>> 32;
+        long kk2 = ke0 << 32 | ke1 >>> 32;
+        long kk3 = ke1 << 32;
+        long from = window(f0, f1, f2, f3, shift);
+        long span = window(l0, l1, l2, l3, shift) - from;
+        long offset = window(k0, kk1, kk2, kk3, shift) - from;
+        return unsigned(offset) / unsigned(span);
+    }
+
+    /** 64 bits of a 256-bit value (four words, most significant first) from bit {@code shift} on (0-255). */
+    private static long window(long w0, long w1, long w2, long w3, int shift) {
+        int q = shift >>> 6;
+        int r = shift & 63;
+        long hi = q == 0 ? w0 : q == 1 ? w1 : q == 2 ? w2 : w3;
+        if (r == 0) {
+            return hi;
+        }
+        long lo = q == 0 ? w1 : q == 1 ? w2 : q == 2 ? w3 : 0;
+        return hi << r | lo >>> (64 - r);
     }
 
     private static double unsigned(long v) {
