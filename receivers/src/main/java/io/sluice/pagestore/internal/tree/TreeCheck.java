@@ -143,11 +143,11 @@ public final class TreeCheck {
             return null;
         }
         int keyLength = TreePageIO.keyLength(b, item);
+        boolean wideDiffers = itemSize == TreePageIO.WIDE_ITEM
+                && (TreePageIO.extensionHigh(b, item) != TreePageIO.keyLong(key, 0, key.length, TreePageIO.PREFIX)
+                || TreePageIO.extensionLow(b, item) != TreePageIO.keyLong(key, 0, key.length, TreePageIO.PREFIX + 8));
         if (keyLength != key.length || TreePageIO.prefixHigh(b, item) != TreePageIO.prefixHigh(key, 0, key.length)
-                || TreePageIO.prefixLow(b, item) != TreePageIO.prefixLow(key, 0, key.length)
-                || itemSize == TreePageIO.WIDE_ITEM
-                        && (TreePageIO.extensionHigh(b, item) != TreePageIO.keyLong(key, 0, key.length, TreePageIO.PREFIX)
-                        || TreePageIO.extensionLow(b, item) != TreePageIO.keyLong(key, 0, key.length, TreePageIO.PREFIX + 8))) {
+                || TreePageIO.prefixLow(b, item) != TreePageIO.prefixLow(key, 0, key.length) || wideDiffers) {
             check.problem(at + ": the item's key (" + keyLength + " bytes, prefix "
                     + Long.toHexString(TreePageIO.prefixHigh(b, item)) + ") is not its row's stored key ("
                     + key.length + " bytes, prefix " + Long.toHexString(TreePageIO.prefixHigh(key, 0, key.length)) + ")");

@@ -96,7 +96,8 @@ class TreeItemSizesTest {
         }
     }
 
-    private static void check(String as, PageMemory memory, RowStore rows, BPlusTree tree, TreeMap<byte[], Long> model) {
+    private static void check(String as, PageMemory memory, RowStore rows, BPlusTree tree,
+                              TreeMap<byte[], Long> model) {
         PageCheck pages = new PageCheck(memory);
         assertThat(TreeCheck.check(tree, pages, "tree")).as(as).isEqualTo(model.size());
         assertThat(pages.problems()).as(as).isEmpty();
