@@ -47,6 +47,8 @@ public final class IndexKeys {
 
     private final StoredFieldLocator[] fields;
     private final long[] ranges;
+    /** Bytes of the field part of the last index key {@link #append} made (what the tree's item size is chosen by). */
+    private int lastFieldPart;
 
     IndexKeys(BinaryContext binary, List<String> names) {
         fields = new StoredFieldLocator[names.size()];
@@ -72,6 +74,7 @@ public final class IndexKeys {
             ranges[i] = r;
             size += r < 0 ? 1 : StoredFieldLocator.end(r) - StoredFieldLocator.start(r);
         }
+        lastFieldPart = size - HASH - keyLength;
         int at = ops.open(size);
         byte[] out = ops.bytes();
         for (int i = 0; i < fields.length; i++) {
@@ -88,6 +91,11 @@ public final class IndexKeys {
         IndexOps.putInt(out, at, keyHash(key, keyOffset, keyLength));
         System.arraycopy(key, keyOffset, out, at + HASH, keyLength);
         return ops.commit(kind, link);
+    }
+
+    /** Bytes of the field part of the last index key made, or 0 if none was. */
+    int lastFieldPart() {
+        return lastFieldPart;
     }
 
     /**

@@ -33,11 +33,12 @@ public final class BPlusTree {
     private final PageMemory memory;
     private final FreePages freeList;
     private final RowStore rows;
-    private final int leafCapacity;
-    private final int innerCapacity;
-    private final int separators;
+    // The page layout: set at construction, changed only while the tree is empty (itemSize(int)).
+    private int leafCapacity;
+    private int innerCapacity;
+    private int separators;
     /** Bytes per item: {@link TreePageIO#ITEM} or {@link TreePageIO#WIDE_ITEM}. */
-    private final int item;
+    private int item;
     /** A separator on its way up a split (an item's bytes), and the one an inner split promotes next. */
     private ByteBuffer carry;
     private ByteBuffer promoted;
@@ -63,25 +64,52 @@ public final class BPlusTree {
      * @throws IllegalArgumentException if the size is neither
      */
     public BPlusTree(RowStore rows, int itemSize) {
-        if (itemSize != TreePageIO.ITEM && itemSize != TreePageIO.WIDE_ITEM) {
-            throw new IllegalArgumentException("item size " + itemSize + ": a tree's items take " + TreePageIO.ITEM
-                    + " or " + TreePageIO.WIDE_ITEM + " bytes");
-        }
         this.rows = rows;
         this.memory = rows.memory();
         this.freeList = rows.freeList();
-        this.item = itemSize;
-        int pageSize = memory.pageSize();
-        this.leafCapacity = TreePageIO.leafCapacity(pageSize, itemSize);
-        this.innerCapacity = TreePageIO.innerCapacity(pageSize, itemSize);
-        this.separators = TreePageIO.separatorsStart(innerCapacity);
+        layout(itemSize);
         this.reserve = new PageReserve(freeList);
-        this.removal = new TreeRemoval(this, rows, reserve, leafCapacity, innerCapacity, separators, itemSize);
+        this.removal = new TreeRemoval(this, rows, reserve);
     }
 
     /** Bytes per item of this tree's pages. */
     public int itemSize() {
         return item;
+    }
+
+    /**
+     * Changes the size of the items of an empty tree (its pages to come).
+     *
+     * @throws IllegalStateException if the tree holds entries or a walk is on it
+     * @throws IllegalArgumentException if the size is neither {@link TreePageIO#ITEM} nor {@link TreePageIO#WIDE_ITEM}
+     */
+    public void itemSize(int itemSize) {
+        if (itemSize == item) {
+            return;
+        }
+        if (root != PageMemory.NULL_PAGE || walking) {
+            throw new IllegalStateException("the item size of a tree is changed only while it is empty and no walk is on it");
+        }
+        layout(itemSize);
+    }
+
+    /** Whether the tree holds no entry (then it has no page either). */
+    public boolean isEmpty() {
+        return root == PageMemory.NULL_PAGE;
+    }
+
+    private void layout(int itemSize) {
+        if (itemSize != TreePageIO.ITEM && itemSize != TreePageIO.WIDE_ITEM) {
+            throw new IllegalArgumentException("item size " + itemSize + ": a tree's items take " + TreePageIO.ITEM
+                    + " or " + TreePageIO.WIDE_ITEM + " bytes");
+        }
+        int pageSize = memory.pageSize();
+        item = itemSize;
+        leafCapacity = TreePageIO.leafCapacity(pageSize, itemSize);
+        innerCapacity = TreePageIO.innerCapacity(pageSize, itemSize);
+        separators = TreePageIO.separatorsStart(innerCapacity);
+        carry = null;
+        promoted = null;
     }
 
     int innerCapacity() {
@@ -227,10 +255,6 @@ public final class BPlusTree {
 
     RowStore rows() {
         return rows;
-    }
-
-    boolean isEmpty() {
-        return root == PageMemory.NULL_PAGE;
     }
 
     void startWalk() {
