@@ -204,6 +204,44 @@ class IndexSemanticsTest {
         assertThat(region.usedPages()).isZero();
     }
 
+    @Test
+    void longFieldValuesGetWideItemsAndStayExactThroughBatchesThatMoveEntriesBetweenEqualValues() {
+        // field parts of 22 bytes sharing 19: narrow items would tie on them and read rows; wide ones compare them
+        String[] secs = {"SHARED-PREFIX-LONG-A", "SHARED-PREFIX-LONG-B", "SHARED-PREFIX-LONG-C"};
+        java.util.Map<String, String> model = new java.util.TreeMap<>();
+        for (int round = 0; round < 6; round++) {
+            GrowableBuffer out = new GrowableBuffer(1 << 16);
+            for (int i = 0; i < 400; i++) { // UPSERT: an entry that changes value leaves its old one in the same pass
+                String key = "k" + (i * 7919 + round * 131) % 600;
+                String sec = secs[(i + round) % 3];
+                EntryBatch.append(out, bytes(key), order(sec, i % 13, i % 5));
+                model.put(key, sec);
+            }
+            store.applyBatch(new EntryBatch(out.array(), out.position(), 400), BatchMode.UPSERT);
+            for (String sec : secs) {
+                List<String> expected = model.entrySet().stream().filter(e -> e.getValue().equals(sec))
+                        .map(java.util.Map.Entry::getKey).sorted().toList();
+                List<String> found = keys(SEC, enc(sec), true, enc(sec), true);
+                assertThat(found).as("round %d, %s", round, sec).hasSameSizeAs(expected)
+                        .containsExactlyInAnyOrderElementsOf(expected);
+            }
+        }
+        assertThat(store.indexes().indexTree(SEC.id()).itemSize()).as("22-byte field parts")
+                .isEqualTo(io.sluice.pagestore.internal.tree.TreePageIO.WIDE_ITEM);
+        assertThat(store.indexes().indexTree(ACCOUNT_PRICE.id()).itemSize()).as("a long (9 bytes) then a double")
+                .isEqualTo(io.sluice.pagestore.internal.tree.TreePageIO.WIDE_ITEM);
+        ConsistencyCheckTest.assertConsistent(region, "wide index trees");
+        for (String key : model.keySet()) { // emptied, the tree chooses again at its next write
+            byte[] k = bytes(key);
+            store.remove(k, 0, k.length);
+        }
+        put("short", order("S", 1, 1.0));
+        assertThat(store.indexes().indexTree(SEC.id()).itemSize()).as("a 3-byte field part")
+                .isEqualTo(io.sluice.pagestore.internal.tree.TreePageIO.ITEM);
+        assertThat(keys(SEC, null, true, null, true)).containsExactly("short");
+        ConsistencyCheckTest.assertConsistent(region, "narrow again");
+    }
+
     // ---- helpers
 
     private byte[] order(String sec, long account, double price) {

@@ -22,11 +22,13 @@ import java.util.List;
  *
  * <p>Why the hash: entries sharing a field value are ordered among themselves only to make each index key
  * unique and the order deterministic (queries order by the field part; {@code after} resumes past a whole
- * index key). A tree item carries a key's first {@link io.sluice.pagestore.internal.tree.TreePageIO#PREFIX}
- * bytes; with a short field part (a number, a short string) followed by the key itself, keys of one field
- * value would tie on those bytes (a key's tag and high bytes are alike for small keys) and every comparison
- * would read the index row. Four bytes that differ from key to key there spread them within the item, so the
- * row is read only on a tie of those too. For a key of at most {@value #SHORT_KEY} bytes (a tag and a number
+ * index key). An index tree's item carries a key's first
+ * {@value io.sluice.pagestore.internal.tree.TreePageIO#WIDE_PREFIX} bytes ({@link IndexTree}); with the field
+ * part followed by the key itself, keys of one field value would tie on the key's tag and high bytes (alike for
+ * small keys) and, for a field part of more than a few bytes, every comparison past the item would read the
+ * index row. Four bytes that differ from key to key right after the field part spread them within the item, so
+ * the row is read only when they tie too or the field part takes more than 24 bytes. For a key of at most
+ * {@value #SHORT_KEY} bytes (a tag and a number
  * of up to 8 bytes, a very short string) they are the key's last 4 bytes (zero-padded in front): they differ
  * for nearby numbers and keep sequential keys in order within a field value, so an ascending load still
  * appends to the index; a longer key (a string, a UUID, an object) gets a mixed hash of all its bytes. Either
@@ -45,6 +47,8 @@ public final class IndexKeys {
 
     private final StoredFieldLocator[] fields;
     private final long[] ranges;
+    /** Bytes of the field part of the last index key {@link #append} made (what the tree's item size is chosen by). */
+    private int lastFieldPart;
 
     IndexKeys(BinaryContext binary, List<String> names) {
         fields = new StoredFieldLocator[names.size()];
@@ -70,6 +74,7 @@ public final class IndexKeys {
             ranges[i] = r;
             size += r < 0 ? 1 : StoredFieldLocator.end(r) - StoredFieldLocator.start(r);
         }
+        lastFieldPart = size - HASH - keyLength;
         int at = ops.open(size);
         byte[] out = ops.bytes();
         for (int i = 0; i < fields.length; i++) {
@@ -86,6 +91,11 @@ public final class IndexKeys {
         IndexOps.putInt(out, at, keyHash(key, keyOffset, keyLength));
         System.arraycopy(key, keyOffset, out, at + HASH, keyLength);
         return ops.commit(kind, link);
+    }
+
+    /** Bytes of the field part of the last index key made, or 0 if none was. */
+    int lastFieldPart() {
+        return lastFieldPart;
     }
 
     /**

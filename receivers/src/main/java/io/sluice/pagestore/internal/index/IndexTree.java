@@ -5,16 +5,23 @@ import io.sluice.pagestore.internal.page.RowBatchWriter;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
 import io.sluice.pagestore.internal.tree.SortedWalk;
+import io.sluice.pagestore.internal.tree.TreePageIO;
 
 /**
  * One field index of one partition: a {@link BPlusTree} whose keys are index keys ({@link IndexKeys}) and whose
  * rows are index rows (key = the index key, value = the entry's 8-byte row link; layout in {@link IndexOps}).
  *
+ * <p>The tree's item size is chosen by the field parts while it is empty (at its first write, and again whenever
+ * it empties): narrow items ({@link TreePageIO#ITEM}, 12 key bytes in the page) for field parts of up to
+ * {@value #NARROW_FIELD_PART} bytes, which leave room in the item for at least 2 of the 4 bytes from the entry key
+ * ({@link IndexKeys}); wide ones ({@link TreePageIO#WIDE_ITEM}, 28 key bytes) for longer field parts, so that index
+ * keys of one field value, which share their first bytes, still compare in the page; only a tie on all the bytes
+ * an item carries reads the index row.
+ *
  * <p>Why a tree of its own rows rather than items that point at the entry's row and compare by extracting the
  * fields from it: the tree machinery ({@link BPlusTree}, {@link SortedWalk}, ghost rows kept by separators,
  * {@link io.sluice.pagestore.internal.tree.TreeCheck}) works unchanged, because the index tree owns its rows as
- * the partition's tree owns its own; a comparison that ties on the items' 12-byte prefix (a field part of more than
- * 8 bytes shared by many entries: shorter ones are followed by 4 bytes of the key, {@link IndexKeys}) reads a
+ * the partition's tree owns its own; a comparison that ties on all the bytes an item carries reads a
  * short index row instead of walking to a field inside a value
  * (fragments and footer included) on every probe; and an entry's row may be freed or rewritten by the
  * partition's tree without the index tree's separators dangling. The cost is one small row per entry and index
@@ -24,6 +31,13 @@ import io.sluice.pagestore.internal.tree.SortedWalk;
  * <p>Under the partition's lock (readers share, a writer holds it alone).
  */
 final class IndexTree {
+
+    /**
+     * Field parts longer than this get wide items: a narrow item's 12 bytes then hold fewer than 2 of the 4 bytes
+     * from the entry key, and keys of one field value would compare by reading their rows. Shorter ones keep
+     * narrow items (more per page, less to move per insert).
+     */
+    static final int NARROW_FIELD_PART = TreePageIO.PREFIX - 2;
 
     final IndexSpec spec;
     final BPlusTree tree;
@@ -68,6 +82,7 @@ final class IndexTree {
         if (n == 0) {
             return;
         }
+        chooseItems();
         int[] order = ops.sorted();
         byte[] b = ops.bytes();
         long ahead = ops.length() + 4L * n; // rows still to write, with their slots: lets the writer pick a roomy page
@@ -110,6 +125,7 @@ final class IndexTree {
      * @throws io.sluice.DataRegionFullException if the region filled up (changes before the failing one applied)
      */
     void applyEach(IndexOps ops) {
+        chooseItems();
         for (int e = 0, n = ops.count(); e < n; e++) {
             byte kind = ops.kind(e);
             if (kind == IndexOps.SKIP) {
@@ -120,6 +136,13 @@ final class IndexTree {
             tree.invoke(ops.bytes(), ops.keyOffset(e), ops.keyLength(e), each);
         }
         each.set(null, 0);
+    }
+
+    /** While the tree is empty: its item size for the field parts of the changes about to be applied. */
+    private void chooseItems() {
+        if (tree.isEmpty()) {
+            tree.itemSize(keys.lastFieldPart() > NARROW_FIELD_PART ? TreePageIO.WIDE_ITEM : TreePageIO.ITEM);
+        }
     }
 
     /** Frees every page and row of the index. */

@@ -1,10 +1,8 @@
 package io.sluice.pagestore.internal.tree;
 
-import static io.sluice.pagestore.internal.tree.TreePageIO.ITEM;
 import static io.sluice.pagestore.internal.tree.TreePageIO.ITEMS;
 import static io.sluice.pagestore.internal.tree.TreePageIO.child;
 import static io.sluice.pagestore.internal.tree.TreePageIO.count;
-import static io.sluice.pagestore.internal.tree.TreePageIO.leafItem;
 
 import io.sluice.pagestore.internal.page.FreePages;
 import io.sluice.pagestore.internal.page.PageHeader;
@@ -35,9 +33,15 @@ public final class BPlusTree {
     private final PageMemory memory;
     private final FreePages freeList;
     private final RowStore rows;
-    private final int leafCapacity;
-    private final int innerCapacity;
-    private final int separators;
+    // The page layout: set at construction, changed only while the tree is empty (itemSize(int)).
+    private int leafCapacity;
+    private int innerCapacity;
+    private int separators;
+    /** Bytes per item: {@link TreePageIO#ITEM} or {@link TreePageIO#WIDE_ITEM}. */
+    private int item;
+    /** A separator on its way up a split (an item's bytes), and the one an inner split promotes next. */
+    private ByteBuffer carry;
+    private ByteBuffer promoted;
 
     private long root;
     private int height;
@@ -48,16 +52,72 @@ public final class BPlusTree {
     private final PageReserve reserve;
     private final TreeRemoval removal;
 
+    /** A tree of narrow items ({@link TreePageIO#ITEM}: 12 key bytes compared in the page). */
     public BPlusTree(RowStore rows) {
+        this(rows, TreePageIO.ITEM);
+    }
+
+    /**
+     * A tree of items of {@code itemSize} bytes: {@link TreePageIO#ITEM}, or {@link TreePageIO#WIDE_ITEM} for
+     * keys that often share their first 12 bytes (28 key bytes compared in the page, fewer items per page).
+     *
+     * @throws IllegalArgumentException if the size is neither
+     */
+    public BPlusTree(RowStore rows, int itemSize) {
         this.rows = rows;
         this.memory = rows.memory();
         this.freeList = rows.freeList();
-        int pageSize = memory.pageSize();
-        this.leafCapacity = TreePageIO.leafCapacity(pageSize);
-        this.innerCapacity = TreePageIO.innerCapacity(pageSize);
-        this.separators = TreePageIO.separatorsStart(innerCapacity);
+        layout(itemSize);
         this.reserve = new PageReserve(freeList);
-        this.removal = new TreeRemoval(this, rows, reserve, leafCapacity, innerCapacity, separators);
+        this.removal = new TreeRemoval(this, rows, reserve);
+    }
+
+    /** Bytes per item of this tree's pages. */
+    public int itemSize() {
+        return item;
+    }
+
+    /**
+     * Changes the size of the items of an empty tree (its pages to come).
+     *
+     * @throws IllegalStateException if the tree holds entries or a walk is on it
+     * @throws IllegalArgumentException if the size is neither {@link TreePageIO#ITEM} nor {@link TreePageIO#WIDE_ITEM}
+     */
+    public void itemSize(int itemSize) {
+        if (itemSize == item) {
+            return;
+        }
+        if (root != PageMemory.NULL_PAGE || walking) {
+            throw new IllegalStateException("the item size of a tree is changed only while it is empty and no walk is on it");
+        }
+        layout(itemSize);
+    }
+
+    /** Whether the tree holds no entry (then it has no page either). */
+    public boolean isEmpty() {
+        return root == PageMemory.NULL_PAGE;
+    }
+
+    private void layout(int itemSize) {
+        if (itemSize != TreePageIO.ITEM && itemSize != TreePageIO.WIDE_ITEM) {
+            throw new IllegalArgumentException("item size " + itemSize + ": a tree's items take " + TreePageIO.ITEM
+                    + " or " + TreePageIO.WIDE_ITEM + " bytes");
+        }
+        int pageSize = memory.pageSize();
+        item = itemSize;
+        leafCapacity = TreePageIO.leafCapacity(pageSize, itemSize);
+        innerCapacity = TreePageIO.innerCapacity(pageSize, itemSize);
+        separators = TreePageIO.separatorsStart(innerCapacity);
+        carry = null;
+        promoted = null;
+    }
+
+    int innerCapacity() {
+        return innerCapacity;
+    }
+
+    int separatorsStart() {
+        return separators;
     }
 
     /** Entries in the tree. */
@@ -97,12 +157,12 @@ public final class BPlusTree {
         for (int d = 0; d < height - 1; d++) {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
-            int r = ItemSearch.search(rows, key, keyOffset, keyLength, k0, k1, b, p + separators, count(b, p));
+            int r = ItemSearch.search(rows, key, keyOffset, keyLength, k0, k1, b, p + separators, count(b, p), item);
             page = child(b, p, r >= 0 ? r : -r - 1);
         }
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);
-        int r = ItemSearch.search(rows, key, keyOffset, keyLength, k0, k1, b, p + ITEMS, count(b, p));
+        int r = ItemSearch.search(rows, key, keyOffset, keyLength, k0, k1, b, p + ITEMS, count(b, p), item);
         return r >= 0 ? TreePageIO.link(b, leafItem(p, r)) : 0;
     }
 
@@ -125,7 +185,7 @@ public final class BPlusTree {
      */
     public void scanFrom(byte[] from, boolean inclusive, Visitor visitor) {
         if (root != PageMemory.NULL_PAGE) {
-            LeafScan.visit(memory, rows, separators, root, height, from, inclusive, visitor);
+            LeafScan.visit(memory, rows, separators, item, root, height, from, inclusive, visitor);
         }
     }
 
@@ -197,10 +257,6 @@ public final class BPlusTree {
         return rows;
     }
 
-    boolean isEmpty() {
-        return root == PageMemory.NULL_PAGE;
-    }
-
     void startWalk() {
         if (walking) {
             throw new IllegalStateException("a sorted walk is already on this tree");
@@ -229,7 +285,7 @@ public final class BPlusTree {
         ByteBuffer b = memory.buffer(leaf);
         int p = memory.offset(leaf);
         return path.atLeaf(height - 1, leaf, ItemSearch.search(rows, key, keyOffset, keyLength, path.keyHigh,
-                path.keyLow, b, p + ITEMS, count(b, p)));
+                path.keyLow, b, p + ITEMS, count(b, p), item));
     }
 
     /**
@@ -243,7 +299,7 @@ public final class BPlusTree {
         ByteBuffer b = memory.buffer(leaf);
         int p = memory.offset(leaf);
         return path.atLeaf(height - 1, leaf, ItemSearch.locate(rows, key, keyOffset, keyLength, path.keyHigh,
-                path.keyLow, b, p + ITEMS, count(b, p)));
+                path.keyLow, b, p + ITEMS, count(b, p), item));
     }
 
     /** Walks the inner levels from {@code path.page[level]} (from separator {@code from} on), recording the path; returns the leaf. */
@@ -257,7 +313,7 @@ public final class BPlusTree {
             int first = d == level ? from : 0;
             int n = count(b, p);
             int r = ItemSearch.absolute(ItemSearch.search(rows, key, keyOffset, keyLength, k0, k1, b,
-                    separator(p, first), n - first), first);
+                    separator(p, first), n - first, item), first);
             int child = r;
             if (r >= 0) {
                 path.equalSeparator(d, r);
@@ -276,7 +332,7 @@ public final class BPlusTree {
     int compareWithSeparator(TreePath path, int level, byte[] key, int keyOffset, int keyLength) {
         long page = path.page[level];
         return ItemSearch.compare(rows, key, keyOffset, keyLength, path.keyHigh, path.keyLow, memory.buffer(page),
-                separator(memory.offset(page), path.index[level]));
+                separator(memory.offset(page), path.index[level]), item);
     }
 
     /** The link of the key the path found. */
@@ -341,7 +397,7 @@ public final class BPlusTree {
         int n = count(b, p);
         size++;
         if (n < leafCapacity) {
-            TreePageIO.insertLeafItem(b, p, n, pos, link, key, keyOffset, keyLength);
+            TreePageIO.insertLeafItem(b, p, n, pos, item, link, key, keyOffset, keyLength);
             path.index[d] = pos + 1;
             return true;
         }
@@ -350,33 +406,40 @@ public final class BPlusTree {
         ByteBuffer rb = memory.buffer(right);
         int rp = memory.offset(right);
         int mid = pos == n ? n : n / 2; // appending at the right edge: keep the left page full
-        rb.put(leafItem(rp, 0), b, leafItem(p, mid), (n - mid) * ITEM);
+        rb.put(leafItem(rp, 0), b, leafItem(p, mid), (n - mid) * item);
         count(rb, rp, n - mid);
         count(b, p, mid);
         if (pos < mid) {
-            TreePageIO.insertLeafItem(b, p, mid, pos, link, key, keyOffset, keyLength);
+            TreePageIO.insertLeafItem(b, p, mid, pos, item, link, key, keyOffset, keyLength);
         } else {
-            TreePageIO.insertLeafItem(rb, rp, n - mid, pos - mid, link, key, keyOffset, keyLength);
+            TreePageIO.insertLeafItem(rb, rp, n - mid, pos - mid, item, link, key, keyOffset, keyLength);
         }
         // the left page's last item goes up as the separator (a live entry's row: not a ghost)
-        int last = leafItem(p, count(b, p) - 1);
-        insertSeparator(path, d - 1, right, TreePageIO.link(b, last), TreePageIO.keyLength(b, last),
-                TreePageIO.prefixHigh(b, last), TreePageIO.prefixLow(b, last));
+        if (carry == null) {
+            carry = ByteBuffer.allocate(item);
+            promoted = ByteBuffer.allocate(item);
+        }
+        carry.put(0, b, leafItem(p, count(b, p) - 1), item);
+        insertSeparator(path, d - 1, right);
         return false;
+    }
+
+    /** Offset (in its buffer) of item {@code i} of the leaf at {@code p}. */
+    int leafItem(int p, int i) {
+        return TreePageIO.leafItem(p, i, item);
     }
 
     // ---------------------------------------------------------------- internals
 
     private int separator(int p, int i) {
-        return TreePageIO.separatorItem(p, separators, i);
+        return TreePageIO.separatorItem(p, separators, i, item);
     }
 
     /**
-     * Inserts a separator (its item fields) and the new right child next to the path's child at level
+     * Inserts a separator (the item in {@link #carry}) and the new right child next to the path's child at level
      * {@code d}, splitting inner pages up the path as needed.
      */
-    private void insertSeparator(TreePath path, int d, long right, long link, int storedKeyLength, long high,
-                                 int low) {
+    private void insertSeparator(TreePath path, int d, long right) {
         while (true) {
             if (d < 0) {
                 long newRoot = reserve.take();
@@ -385,7 +448,7 @@ public final class BPlusTree {
                 int p = memory.offset(newRoot);
                 TreePageIO.child(b, p, 0, root);
                 TreePageIO.child(b, p, 1, right);
-                TreePageIO.writeItem(b, separator(p, 0), link, storedKeyLength, high, low);
+                b.put(separator(p, 0), carry, 0, item);
                 count(b, p, 1);
                 root = newRoot;
                 height++;
@@ -397,7 +460,7 @@ public final class BPlusTree {
             int p = memory.offset(page);
             int n = count(b, p);
             if (n < innerCapacity) {
-                TreePageIO.insertSeparator(b, p, separators, n, i, right, link, storedKeyLength, high, low);
+                TreePageIO.insertSeparator(b, p, separators, n, i, item, right, carry, 0);
                 return;
             }
             long newPage = reserve.take();
@@ -406,25 +469,19 @@ public final class BPlusTree {
             int rp = memory.offset(newPage);
             int mid = i == n ? n - 1 : n / 2;
             // right: separators (mid, n), children (mid, n]; separator mid goes up
-            rb.put(separator(rp, 0), b, separator(p, mid + 1), (n - mid - 1) * ITEM);
+            rb.put(separator(rp, 0), b, separator(p, mid + 1), (n - mid - 1) * item);
             rb.put(TreePageIO.childSlot(rp, 0), b, TreePageIO.childSlot(p, mid + 1), (n - mid) * TreePageIO.CHILD);
             count(rb, rp, n - mid - 1);
             count(b, p, mid);
-            int promoted = separator(p, mid);
-            long upLink = TreePageIO.link(b, promoted);
-            int upLength = TreePageIO.storedKeyLength(b, promoted);
-            long upHigh = TreePageIO.prefixHigh(b, promoted);
-            int upLow = TreePageIO.prefixLow(b, promoted);
+            promoted.put(0, b, separator(p, mid), item); // before an insert below moves it
             if (i <= mid) {
-                TreePageIO.insertSeparator(b, p, separators, mid, i, right, link, storedKeyLength, high, low);
+                TreePageIO.insertSeparator(b, p, separators, mid, i, item, right, carry, 0);
             } else {
-                TreePageIO.insertSeparator(rb, rp, separators, n - mid - 1, i - mid - 1, right, link, storedKeyLength,
-                        high, low);
+                TreePageIO.insertSeparator(rb, rp, separators, n - mid - 1, i - mid - 1, item, right, carry, 0);
             }
-            link = upLink;
-            storedKeyLength = upLength;
-            high = upHigh;
-            low = upLow;
+            ByteBuffer next = promoted; // the promoted separator goes up next
+            promoted = carry;
+            carry = next;
             right = newPage;
             d--;
         }

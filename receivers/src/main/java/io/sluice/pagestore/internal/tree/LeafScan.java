@@ -3,7 +3,6 @@ package io.sluice.pagestore.internal.tree;
 import static io.sluice.pagestore.internal.tree.TreePageIO.ITEMS;
 import static io.sluice.pagestore.internal.tree.TreePageIO.child;
 import static io.sluice.pagestore.internal.tree.TreePageIO.count;
-import static io.sluice.pagestore.internal.tree.TreePageIO.leafItem;
 
 import io.sluice.pagestore.internal.page.PageMemory;
 import io.sluice.pagestore.internal.page.RowStore;
@@ -22,7 +21,7 @@ final class LeafScan {
      * Visits entries from the first key greater than {@code after} (or equal to it, if {@code inclusive};
      * {@code null}: the first key) until the visitor stops.
      */
-    static void visit(PageMemory memory, RowStore rows, int separators, long root, int height, byte[] after,
+    static void visit(PageMemory memory, RowStore rows, int separators, int item, long root, int height, byte[] after,
                       boolean inclusive, BPlusTree.Visitor visitor) {
         long[] pages = new long[height];
         int[] index = new int[height];
@@ -34,7 +33,7 @@ final class LeafScan {
             int p = memory.offset(page);
             int child = 0;
             if (after != null) {
-                int r = ItemSearch.search(rows, after, 0, after.length, k0, k1, b, p + separators, count(b, p));
+                int r = ItemSearch.search(rows, after, 0, after.length, k0, k1, b, p + separators, count(b, p), item);
                 child = r >= 0 ? r : -r - 1;
             }
             pages[d] = page;
@@ -45,14 +44,14 @@ final class LeafScan {
         if (after != null) {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
-            int r = ItemSearch.search(rows, after, 0, after.length, k0, k1, b, p + ITEMS, count(b, p));
+            int r = ItemSearch.search(rows, after, 0, after.length, k0, k1, b, p + ITEMS, count(b, p), item);
             pos = r >= 0 ? (inclusive ? r : r + 1) : -r - 1;
         }
         while (true) {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
             for (int n = count(b, p); pos < n; pos++) {
-                if (!visitor.visit(TreePageIO.link(b, leafItem(p, pos)))) {
+                if (!visitor.visit(TreePageIO.link(b, TreePageIO.leafItem(p, pos, item)))) {
                     return;
                 }
             }

@@ -1,8 +1,6 @@
 package io.sluice.pagestore.internal.tree;
 
-import static io.sluice.pagestore.internal.tree.TreePageIO.ITEM;
 import static io.sluice.pagestore.internal.tree.TreePageIO.count;
-import static io.sluice.pagestore.internal.tree.TreePageIO.leafItem;
 
 import io.sluice.pagestore.internal.page.PageMemory;
 import java.nio.ByteBuffer;
@@ -32,29 +30,31 @@ import java.nio.ByteBuffer;
 public final class SortedWalk {
 
     private final TreePath path = new TreePath();
+    /** The most items a leaf of the trees this walk goes on holds (narrow items: the most of any tree). */
     private final int leafCapacity;
     private BPlusTree tree;
+    /** The tree's item size and leaf capacity. */
+    private int item;
+    private int treeLeafCapacity;
     /** Whether the path's leaf and its upper bound are current: a key at or below the bound is in the leaf. */
     private boolean positioned;
     /** Level of the nearest separator to the right of the leaf on the path, or -1 (the leaf is rightmost). */
     private int upperDepth;
 
-    // Inserts queued for the current leaf: positions in the leaf as it was before them (flushPending).
+    // Inserts queued for the current leaf: positions in the leaf as it was before them (flushPending), and
+    // their items as the leaf will hold them, back to back.
     private int pending;
     private final int[] pendingPosition;
-    private final long[] pendingLink;
-    private final int[] pendingKeyLength;
-    private final long[] pendingHigh;
-    private final int[] pendingLow;
+    private final ByteBuffer pendingItems;
 
-    /** A walk for trees whose leaves hold {@code leafCapacity} items ({@link TreePageIO#leafCapacity}). */
+    /**
+     * A walk for trees whose leaves hold at most {@code leafCapacity} items ({@link TreePageIO#leafCapacity}
+     * of the page size: the narrow items' capacity, which covers trees of wide items too).
+     */
     public SortedWalk(int leafCapacity) {
         this.leafCapacity = leafCapacity;
         this.pendingPosition = new int[leafCapacity];
-        this.pendingLink = new long[leafCapacity];
-        this.pendingKeyLength = new int[leafCapacity];
-        this.pendingHigh = new long[leafCapacity];
-        this.pendingLow = new int[leafCapacity];
+        this.pendingItems = ByteBuffer.allocate(leafCapacity * TreePageIO.WIDE_ITEM);
     }
 
     /**
@@ -66,12 +66,14 @@ public final class SortedWalk {
         if (this.tree != null) {
             throw new IllegalStateException("this walk is on another tree; end() it first");
         }
-        if (tree.leafCapacity() != leafCapacity) {
-            throw new IllegalArgumentException("a walk for leaves of " + leafCapacity + " items on a tree whose leaves hold "
-                    + tree.leafCapacity());
+        if (tree.leafCapacity() > leafCapacity) {
+            throw new IllegalArgumentException("a walk for leaves of up to " + leafCapacity
+                    + " items on a tree whose leaves hold " + tree.leafCapacity());
         }
         tree.startWalk();
         this.tree = tree;
+        this.item = tree.itemSize();
+        this.treeLeafCapacity = tree.leafCapacity();
         positioned = false;
         pending = 0;
     }
@@ -124,7 +126,7 @@ public final class SortedWalk {
             int from = path.index[level];
             int n = count(b, p);
             int r = from >= n ? -(n + 1) : ItemSearch.absolute(ItemSearch.locate(t.rows(), key, keyOffset,
-                    keyLength, k0, k1, b, leafItem(p, from), n - from), from);
+                    keyLength, k0, k1, b, TreePageIO.leafItem(p, from, item), n - from, item), from);
             path.index[level] = r >= 0 ? r : -r - 1;
             path.found = r;
             return r >= 0;
@@ -161,20 +163,18 @@ public final class SortedWalk {
     }
 
     /**
-     * Inserts the key the last {@link #seek} did not find: queued while the leaf has room, merged in
-     * with the others when the walk leaves the leaf. The key bytes must stay unchanged until then.
+     * Inserts the key the last {@link #seek} did not find: queued while the leaf has room (its item made
+     * now), merged in with the others when the walk leaves the leaf.
      */
     public void insert(long link, byte[] key, int keyOffset, int keyLength) {
         BPlusTree t = tree();
         if (positioned) {
             long leaf = path.page[t.height() - 1];
             int n = count(t.memory().buffer(leaf), t.memory().offset(leaf));
-            if (n + pending < leafCapacity) {
+            if (n + pending < treeLeafCapacity) {
                 pendingPosition[pending] = path.found < 0 ? -path.found - 1 : path.found;
-                pendingLink[pending] = link;
-                pendingKeyLength[pending] = keyLength;
-                pendingHigh[pending] = path.keyHigh;
-                pendingLow[pending] = path.keyLow;
+                TreePageIO.itemBytes(pendingItems, pending * item, item, link, key, keyOffset, keyLength, path.keyHigh,
+                        path.keyLow);
                 pending++;
                 t.countQueuedInsert();
                 return;
@@ -240,9 +240,9 @@ public final class SortedWalk {
         int end = n;
         for (int j = pending - 1; j >= 0; j--) {
             int pos = pendingPosition[j];
-            int from = leafItem(p, pos);
-            TreePageIO.move(b, from, from + (j + 1) * ITEM, (end - pos) * ITEM);
-            TreePageIO.writeItem(b, from + j * ITEM, pendingLink[j], pendingKeyLength[j], pendingHigh[j], pendingLow[j]);
+            int from = TreePageIO.leafItem(p, pos, item);
+            TreePageIO.move(b, from, from + (j + 1) * item, (end - pos) * item);
+            b.put(from + j * item, pendingItems, j * item, item);
             end = pos;
         }
         count(b, p, n + pending);

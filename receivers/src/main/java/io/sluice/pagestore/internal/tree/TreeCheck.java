@@ -3,7 +3,6 @@ package io.sluice.pagestore.internal.tree;
 import static io.sluice.pagestore.internal.tree.TreePageIO.ITEMS;
 import static io.sluice.pagestore.internal.tree.TreePageIO.child;
 import static io.sluice.pagestore.internal.tree.TreePageIO.count;
-import static io.sluice.pagestore.internal.tree.TreePageIO.leafItem;
 
 import io.sluice.pagestore.internal.page.PageCheck;
 import io.sluice.pagestore.internal.page.PageHeader;
@@ -29,6 +28,7 @@ public final class TreeCheck {
     private final int separators;
     private final int leafCapacity;
     private final int innerCapacity;
+    private final int itemSize;
     /** The last key seen in key order (leaf items only), to check order across leaves. */
     private byte[] previous;
     private long items;
@@ -38,10 +38,10 @@ public final class TreeCheck {
         this.check = check;
         this.memory = check.memory();
         this.where = where;
-        int pageSize = memory.pageSize();
-        this.leafCapacity = TreePageIO.leafCapacity(pageSize);
-        this.innerCapacity = TreePageIO.innerCapacity(pageSize);
-        this.separators = TreePageIO.separatorsStart(innerCapacity);
+        this.itemSize = tree.itemSize();
+        this.leafCapacity = tree.leafCapacity();
+        this.innerCapacity = tree.innerCapacity();
+        this.separators = tree.separatorsStart();
     }
 
     /**
@@ -87,7 +87,7 @@ public final class TreeCheck {
                 return;
             }
             for (int i = 0; i < n; i++) {
-                byte[] key = item(b, leafItem(p, i), true, at + " item " + i);
+                byte[] key = item(b, TreePageIO.leafItem(p, i, itemSize), true, at + " item " + i);
                 items++;
                 if (key == null) {
                     continue;
@@ -110,7 +110,7 @@ public final class TreeCheck {
         }
         byte[][] keys = new byte[n][];
         for (int i = 0; i < n; i++) {
-            int sep = TreePageIO.separatorItem(p, separators, i);
+            int sep = TreePageIO.separatorItem(p, separators, i, itemSize);
             keys[i] = item(b, sep, TreePageIO.ghost(b, sep), at + " separator " + i);
             if (keys[i] == null) {
                 return; // bounds unknown: checking the children against them would only repeat the problem
@@ -143,8 +143,11 @@ public final class TreeCheck {
             return null;
         }
         int keyLength = TreePageIO.keyLength(b, item);
+        boolean wideDiffers = itemSize == TreePageIO.WIDE_ITEM
+                && (TreePageIO.extensionHigh(b, item) != TreePageIO.keyLong(key, 0, key.length, TreePageIO.PREFIX)
+                || TreePageIO.extensionLow(b, item) != TreePageIO.keyLong(key, 0, key.length, TreePageIO.PREFIX + 8));
         if (keyLength != key.length || TreePageIO.prefixHigh(b, item) != TreePageIO.prefixHigh(key, 0, key.length)
-                || TreePageIO.prefixLow(b, item) != TreePageIO.prefixLow(key, 0, key.length)) {
+                || TreePageIO.prefixLow(b, item) != TreePageIO.prefixLow(key, 0, key.length) || wideDiffers) {
             check.problem(at + ": the item's key (" + keyLength + " bytes, prefix "
                     + Long.toHexString(TreePageIO.prefixHigh(b, item)) + ") is not its row's stored key ("
                     + key.length + " bytes, prefix " + Long.toHexString(TreePageIO.prefixHigh(key, 0, key.length)) + ")");

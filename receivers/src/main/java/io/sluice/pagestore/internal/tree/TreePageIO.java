@@ -17,18 +17,24 @@ import java.nio.ByteOrder;
  * 0       24    PageHeader               0              24        PageHeader
  * 24      2     item count n             24             2         separator count n
  * 26      6     unused                   26             6         unused
- * 32      24*n  items                    32             8*(c+1)   child page ids (n + 1 used)
- *                                        32 + 8*(c+1)   24*n      separators (c = inner capacity)
+ * 32      s*n   items                    32             8*(c+1)   child page ids (n + 1 used)
+ *                                        32 + 8*(c+1)   s*n       separators (c = inner capacity)
  *
- * Item (a leaf entry or a separator)
+ * Item (a leaf entry or a separator); s = 24 (narrow: the partition's tree) or 40 (wide: index trees)
  * offset  size  meaning
  * 0       8     row link
  * 8       4     key length; bit 31: ghost (a separator that owns its row)
  * 12      8     key bytes 0-7, zero-padded, big-endian
  * 20      4     key bytes 8-11, zero-padded, big-endian
+ * 24      8     wide items only: key bytes 12-19, zero-padded, big-endian
+ * 32      8     wide items only: key bytes 20-27, zero-padded, big-endian
  * </pre>
  *
- * Child {@code i} of an inner page holds the keys k with separator(i-1) &lt; k &lt;= separator(i).
+ * Child {@code i} of an inner page holds the keys k with separator(i-1) &lt; k &lt;= separator(i). A tree's
+ * items are all of one size, fixed when it is made
+ * ({@link BPlusTree#BPlusTree(io.sluice.pagestore.internal.page.RowStore, int)}): wide items let keys that
+ * share their first 12 bytes (index keys: a field value, then the entry key) compare in the page, reading
+ * the row only past 28 bytes, at the cost of fewer items per page (4 KiB pages: 101 instead of 169).
  */
 public final class TreePageIO {
 
@@ -36,15 +42,22 @@ public final class TreePageIO {
     /** Leaf items, or an inner page's child ids, start here. */
     static final int ITEMS = 32;
     static final int CHILD = 8;
-    static final int ITEM = 24;
+    /** A narrow item's size. */
+    public static final int ITEM = 24;
+    /** A wide item's size. */
+    public static final int WIDE_ITEM = 40;
     // an item's fields
     static final int LINK = 0;
     static final int KEY_LENGTH = 8;
     static final int PREFIX_HIGH = 12;
     static final int PREFIX_LOW = 20;
+    static final int EXTENSION_HIGH = 24;
+    static final int EXTENSION_LOW = 32;
     static final int GHOST = 0x8000_0000;
     /** Leading key bytes an item carries, compared in the page without reading the row (the rest, if any, from the row). */
     public static final int PREFIX = 12;
+    /** Leading key bytes a wide item carries. */
+    public static final int WIDE_PREFIX = 28;
 
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -54,12 +67,22 @@ public final class TreePageIO {
 
     /** Items a leaf page holds. */
     public static int leafCapacity(int pageSize) {
-        return (pageSize - ITEMS) / ITEM;
+        return leafCapacity(pageSize, ITEM);
     }
 
-    /** Separators an inner page holds (it has one child more). */
-    static int innerCapacity(int pageSize) {
-        return (pageSize - ITEMS - CHILD) / (ITEM + CHILD);
+    /** Items of {@code item} bytes a leaf page holds. */
+    public static int leafCapacity(int pageSize, int item) {
+        return (pageSize - ITEMS) / item;
+    }
+
+    /** Separators of {@code item} bytes an inner page holds (it has one child more). */
+    static int innerCapacity(int pageSize, int item) {
+        return (pageSize - ITEMS - CHILD) / (item + CHILD);
+    }
+
+    /** Key bytes compared in the page for items of this size. */
+    static int prefix(int item) {
+        return item == ITEM ? PREFIX : WIDE_PREFIX;
     }
 
     /** Offset, within an inner page, of its first separator. */
@@ -82,13 +105,13 @@ public final class TreePageIO {
     }
 
     /** Offset (in the buffer) of leaf item {@code i}. */
-    static int leafItem(int p, int i) {
-        return p + ITEMS + i * ITEM;
+    static int leafItem(int p, int i, int item) {
+        return p + ITEMS + i * item;
     }
 
     /** Offset (in the buffer) of inner separator {@code i}; {@code separators} is {@link #separatorsStart}. */
-    static int separatorItem(int p, int separators, int i) {
-        return p + separators + i * ITEM;
+    static int separatorItem(int p, int separators, int i, int item) {
+        return p + separators + i * item;
     }
 
     /** Offset (in the buffer) of inner child slot {@code i}. */
@@ -138,43 +161,54 @@ public final class TreePageIO {
         return b.getInt(item + PREFIX_LOW);
     }
 
-    /** Writes an item; {@code storedKeyLength} may carry the ghost flag. */
-    static void writeItem(ByteBuffer b, int at, long link, int storedKeyLength, long high, int low) {
-        b.putLong(at + LINK, link);
-        b.putInt(at + KEY_LENGTH, storedKeyLength);
-        b.putLong(at + PREFIX_HIGH, high);
-        b.putInt(at + PREFIX_LOW, low);
+    /**
+     * Writes the item of a key, {@code item} bytes, into {@code out} (an item's bytes as a page holds them):
+     * for an insert queued or a separator on its way up.
+     */
+    static void itemBytes(ByteBuffer out, int at, int item, long link, byte[] key, int keyOffset, int keyLength,
+                          long high, int low) {
+        out.putLong(at + LINK, link);
+        out.putInt(at + KEY_LENGTH, keyLength);
+        out.putLong(at + PREFIX_HIGH, high);
+        out.putInt(at + PREFIX_LOW, low);
+        if (item == WIDE_ITEM) {
+            out.putLong(at + EXTENSION_HIGH, keyLong(key, keyOffset, keyLength, PREFIX));
+            out.putLong(at + EXTENSION_LOW, keyLong(key, keyOffset, keyLength, PREFIX + 8));
+        }
     }
 
-    static void writeItem(ByteBuffer b, int at, long link, byte[] key, int keyOffset, int keyLength) {
-        writeItem(b, at, link, keyLength, prefixHigh(key, keyOffset, keyLength), prefixLow(key, keyOffset, keyLength));
+    /** Writes an item of the key into a page at {@code at}. */
+    static void writeItem(ByteBuffer b, int at, int item, long link, byte[] key, int keyOffset, int keyLength) {
+        itemBytes(b, at, item, link, key, keyOffset, keyLength, prefixHigh(key, keyOffset, keyLength),
+                prefixLow(key, keyOffset, keyLength));
     }
 
     /** Inserts an item at position {@code pos} of a leaf of {@code n} items (it has room). */
-    static void insertLeafItem(ByteBuffer b, int p, int n, int pos, long link, byte[] key, int keyOffset,
+    static void insertLeafItem(ByteBuffer b, int p, int n, int pos, int item, long link, byte[] key, int keyOffset,
                                int keyLength) {
-        int at = leafItem(p, pos);
-        move(b, at, at + ITEM, (n - pos) * ITEM);
-        writeItem(b, at, link, key, keyOffset, keyLength);
+        int at = leafItem(p, pos, item);
+        move(b, at, at + item, (n - pos) * item);
+        writeItem(b, at, item, link, key, keyOffset, keyLength);
         count(b, p, n + 1);
     }
 
     /** Removes item {@code i} of a leaf of {@code n} items. */
-    static void removeLeafItem(ByteBuffer b, int p, int n, int i) {
-        int at = leafItem(p, i);
-        move(b, at + ITEM, at, (n - i - 1) * ITEM);
+    static void removeLeafItem(ByteBuffer b, int p, int n, int i, int item) {
+        int at = leafItem(p, i, item);
+        move(b, at + item, at, (n - i - 1) * item);
         count(b, p, n - 1);
     }
 
     /**
-     * Inserts separator {@code i} (its item fields) and, right of it, child {@code i + 1} into an inner
-     * page of {@code n} separators (it has room); {@code separators} is {@link #separatorsStart}.
+     * Inserts separator {@code i} (an item's bytes, from {@code from} in {@code src}) and, right of it, child
+     * {@code i + 1} into an inner page of {@code n} separators (it has room); {@code separators} is
+     * {@link #separatorsStart}.
      */
-    static void insertSeparator(ByteBuffer b, int p, int separators, int n, int i, long right, long link,
-                                int storedKeyLength, long high, int low) {
-        int at = p + separators + i * ITEM;
-        move(b, at, at + ITEM, (n - i) * ITEM);
-        writeItem(b, at, link, storedKeyLength, high, low);
+    static void insertSeparator(ByteBuffer b, int p, int separators, int n, int i, int item, long right,
+                                ByteBuffer src, int from) {
+        int at = p + separators + i * item;
+        move(b, at, at + item, (n - i) * item);
+        b.put(at, src, from, item);
         int c = childSlot(p, i + 1);
         move(b, c, c + CHILD, (n - i) * CHILD);
         b.putLong(c, right);
@@ -182,9 +216,9 @@ public final class TreePageIO {
     }
 
     /** Removes separator {@code s} and child {@code c} from an inner page of {@code n} separators. */
-    static void removeSeparator(ByteBuffer b, int p, int separators, int n, int s, int c) {
-        int at = p + separators + s * ITEM;
-        move(b, at + ITEM, at, (n - s - 1) * ITEM);
+    static void removeSeparator(ByteBuffer b, int p, int separators, int n, int s, int c, int item) {
+        int at = p + separators + s * item;
+        move(b, at + item, at, (n - s - 1) * item);
         int ca = childSlot(p, c);
         move(b, ca + CHILD, ca, (n - c) * CHILD);
         count(b, p, n - 1);
@@ -207,6 +241,26 @@ public final class TreePageIO {
         }
         long p = 0;
         for (int i = 0; i < 8; i++) {
+            p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);
+        }
+        return p;
+    }
+
+    static long extensionHigh(ByteBuffer b, int item) {
+        return b.getLong(item + EXTENSION_HIGH);
+    }
+
+    static long extensionLow(ByteBuffer b, int item) {
+        return b.getLong(item + EXTENSION_LOW);
+    }
+
+    /** Key bytes {@code from} to {@code from + 7}, zero-padded past the key's end, as a big-endian long. */
+    static long keyLong(byte[] key, int offset, int length, int from) {
+        if (length >= from + 8) {
+            return (long) LONG_BE.get(key, offset + from);
+        }
+        long p = 0;
+        for (int i = from; i < from + 8; i++) {
             p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);
         }
         return p;

@@ -1,9 +1,7 @@
 package io.sluice.pagestore.internal.tree;
 
-import static io.sluice.pagestore.internal.tree.TreePageIO.ITEM;
 import static io.sluice.pagestore.internal.tree.TreePageIO.child;
 import static io.sluice.pagestore.internal.tree.TreePageIO.count;
-import static io.sluice.pagestore.internal.tree.TreePageIO.leafItem;
 
 import io.sluice.pagestore.internal.page.FreePages;
 import io.sluice.pagestore.internal.page.PageMemory;
@@ -23,20 +21,14 @@ final class TreeRemoval {
     private final FreePages freeList;
     private final RowStore rows;
     private final PageReserve reserve;
-    private final int leafCapacity;
-    private final int innerCapacity;
-    private final int separators;
 
-    TreeRemoval(BPlusTree tree, RowStore rows, PageReserve reserve, int leafCapacity, int innerCapacity,
-                int separators) {
+    /** The page layout is the tree's ({@link BPlusTree#itemSize}), read from it: an empty tree may change it. */
+    TreeRemoval(BPlusTree tree, RowStore rows, PageReserve reserve) {
         this.tree = tree;
         this.rows = rows;
         this.memory = rows.memory();
         this.freeList = rows.freeList();
         this.reserve = reserve;
-        this.leafCapacity = leafCapacity;
-        this.innerCapacity = innerCapacity;
-        this.separators = separators;
     }
 
     /** Removes the key the path found, freeing its row, merging pages that got small. */
@@ -46,7 +38,7 @@ final class TreeRemoval {
         ByteBuffer b = memory.buffer(leaf);
         int p = memory.offset(leaf);
         long old = TreePageIO.link(b, leafItem(p, path.found));
-        TreePageIO.removeLeafItem(b, p, count(b, p), path.found);
+        TreePageIO.removeLeafItem(b, p, count(b, p), path.found, tree.itemSize());
         releaseRow(path, old); // before pages merge: the equal separator's position is still valid
         rebalance(path);
     }
@@ -95,7 +87,7 @@ final class TreeRemoval {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
             int n = count(b, p);
-            if (n >= (leaf ? leafCapacity : innerCapacity) / 4) {
+            if (n >= (leaf ? tree.leafCapacity() : tree.innerCapacity()) / 4) {
                 break;
             }
             if (i > 0 && merge(child(pb, pp, i - 1), page, leaf, pb, pp, i - 1)) {
@@ -139,21 +131,21 @@ final class TreeRemoval {
         int rn = count(rb, rp);
         int pn = count(pb, pp);
         if (leaf) {
-            if (ln + rn > leafCapacity) {
+            if (ln + rn > tree.leafCapacity()) {
                 return false;
             }
-            lb.put(leafItem(lp, ln), rb, leafItem(rp, 0), rn * ITEM);
+            lb.put(leafItem(lp, ln), rb, leafItem(rp, 0), rn * tree.itemSize());
             count(lb, lp, ln + rn);
             freeList.releaseEmptyPage(right);
             removeFromInner(pb, pp, pn, s, s + 1, true);
             return true;
         }
-        if (ln + 1 + rn > innerCapacity) {
+        if (ln + 1 + rn > tree.innerCapacity()) {
             return false;
         }
         // the parent's separator comes down between the two (with its ghost flag: it still owns its row)
-        lb.put(separatorItem(lp, ln), pb, separatorItem(pp, s), ITEM);
-        lb.put(separatorItem(lp, ln + 1), rb, separatorItem(rp, 0), rn * ITEM);
+        lb.put(separatorItem(lp, ln), pb, separatorItem(pp, s), tree.itemSize());
+        lb.put(separatorItem(lp, ln + 1), rb, separatorItem(rp, 0), rn * tree.itemSize());
         lb.put(TreePageIO.childSlot(lp, ln + 1), rb, TreePageIO.childSlot(rp, 0), (rn + 1) * TreePageIO.CHILD);
         count(lb, lp, ln + 1 + rn);
         freeList.releaseEmptyPage(right);
@@ -167,7 +159,7 @@ final class TreeRemoval {
         if (dropSeparator && TreePageIO.ghost(b, at)) {
             rows.remove(TreePageIO.link(b, at));
         }
-        TreePageIO.removeSeparator(b, p, separators, n, s, c);
+        TreePageIO.removeSeparator(b, p, tree.separatorsStart(), n, s, c, tree.itemSize());
     }
 
     /** Frees every page and row below and including {@code page} ({@code levelsBelow} 0: a leaf). */
@@ -194,6 +186,10 @@ final class TreeRemoval {
     }
 
     private int separatorItem(int p, int i) {
-        return TreePageIO.separatorItem(p, separators, i);
+        return TreePageIO.separatorItem(p, tree.separatorsStart(), i, tree.itemSize());
+    }
+
+    private int leafItem(int p, int i) {
+        return TreePageIO.leafItem(p, i, tree.itemSize());
     }
 }
