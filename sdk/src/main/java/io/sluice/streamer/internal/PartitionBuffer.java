@@ -109,7 +109,7 @@ final class PartitionBuffer {
         }
         if (entryLength > STAGE) {
             unstage();
-            copyIn(src, entryLength);
+            copyInto(src, entryLength, length);
         } else {
             if (staged == null) {
                 staged = new byte[STAGE];
@@ -118,30 +118,31 @@ final class PartitionBuffer {
             }
             System.arraycopy(src, 0, staged, stagedLength, entryLength);
             stagedLength += entryLength;
-            length += entryLength;
         }
+        length += entryLength;
         count++;
         return future;
     }
 
     /** Moves the staged entries into the batch's array, after the entries already there. */
     private void unstage() {
-        if (stagedLength > 0) {
-            int staging = stagedLength;
+        int n = stagedLength;
+        if (n > 0) {
+            copyInto(staged, n, length - n); // length already counts them
             stagedLength = 0;
-            length -= staging;
-            copyIn(staged, staging);
         }
     }
 
-    /** Copies bytes to the end of the batch's array (nothing staged), growing it if needed. */
-    private void copyIn(byte[] src, int n) {
-        if (length + n > data.length) {
-            long grown = Math.max((long) length + n, (long) data.length * 2);
+    /**
+     * Copies {@code n} bytes to {@code at} of the batch's array, growing it if needed; changes no count, so a
+     * failure (no memory to grow) leaves the buffer as it was.
+     */
+    private void copyInto(byte[] src, int n, int at) {
+        if (at + n > data.length) {
+            long grown = Math.max((long) at + n, (long) data.length * 2);
             data = Arrays.copyOf(data, (int) Math.min(grown, Integer.MAX_VALUE - 16));
         }
-        System.arraycopy(src, 0, data, length, n);
-        length += n;
+        System.arraycopy(src, 0, data, at, n);
     }
 
     /** Entries in the open batch; also read without the lock by metrics (a stale value is fine there). */
