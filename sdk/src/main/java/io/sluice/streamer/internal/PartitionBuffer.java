@@ -8,12 +8,24 @@ import java.util.Arrays;
  * sealed the buffer hands its array to the batch; the next array is allocated by the next entry
  * (an idle partition holds no array), sized from the last batch so that steady loads rarely grow it.
  *
+ * <p>Entries are first copied into a small staging array of this buffer ({@value #STAGE} bytes, allocated by the
+ * partition's first entry and kept for the buffer's life), and moved into the batch's array a run at a time,
+ * when the next entry does not fit or the batch is sealed. Why: with many partitions an adding thread scatters
+ * entries over as many open batch arrays (1,024 of ~56 KiB for a StockOrder load), so copying each entry
+ * straight into its array wrote lines that were not cached, one missing line after another: the largest stage
+ * of a load's CPU (docs/benchmarks-results.md, issue 29). The staging arrays stay cached (1,024 partitions:
+ * 1 MiB, within the core's 2 MiB L2 on the measuring machine), and a run of entries goes into the batch's array
+ * as one sequential copy, whose missing lines the core fetches together. An entry larger than the staging
+ * array goes straight into the batch's array.
+ *
  * <p>Every method but {@link #firstEntryNanos()} and {@link #count()} must be called holding the
  * buffer's monitor.
  */
 final class PartitionBuffer {
 
     private static final int MIN_CAPACITY = 256;
+    /** Bytes of the staging array (see the class comment). */
+    static final int STAGE = 1024;
     /** No open batch: {@link #firstEntryNanos} holds this. */
     static final long EMPTY = Long.MIN_VALUE;
 
@@ -27,7 +39,11 @@ final class PartitionBuffer {
     private int nextCapacity;
     private final int firstCapacity;
     private byte[] data;
+    /** Bytes of the open batch: those in {@link #data} and then the {@link #stagedLength} in {@link #staged}. */
     private int length;
+    /** Entries appended and not yet moved into {@link #data}; allocated by the first entry. */
+    private byte[] staged;
+    private int stagedLength;
     private int count;
     private Batch batch;
     /** The open batch's future, kept here so that handing it to the adder does not touch the batch's memory. */
@@ -91,24 +107,47 @@ final class PartitionBuffer {
             int wanted = Math.max(MIN_CAPACITY, Math.max(capacity, entryLength));
             data = arrays.take(Math.max(entryLength, capacity - (capacity >>> 3)), wanted);
         }
-        if (length + entryLength > data.length) {
-            long grown = Math.max((long) length + entryLength, (long) data.length * 2);
-            data = Arrays.copyOf(data, (int) Math.min(grown, Integer.MAX_VALUE - 16));
+        if (entryLength > STAGE) {
+            unstage();
+            copyInto(src, entryLength, length);
+        } else {
+            if (staged == null) {
+                staged = new byte[STAGE];
+            } else if (stagedLength + entryLength > STAGE) {
+                unstage();
+            }
+            System.arraycopy(src, 0, staged, stagedLength, entryLength);
+            stagedLength += entryLength;
         }
-        System.arraycopy(src, 0, data, length, entryLength);
         length += entryLength;
         count++;
         return future;
     }
 
+    /** Moves the staged entries into the batch's array, after the entries already there. */
+    private void unstage() {
+        int n = stagedLength;
+        if (n > 0) {
+            copyInto(staged, n, length - n); // length already counts them
+            stagedLength = 0;
+        }
+    }
+
+    /**
+     * Copies {@code n} bytes to {@code at} of the batch's array, growing it if needed; changes no count, so a
+     * failure (no memory to grow) leaves the buffer as it was.
+     */
+    private void copyInto(byte[] src, int n, int at) {
+        if (at + n > data.length) {
+            long grown = Math.max((long) at + n, (long) data.length * 2);
+            data = Arrays.copyOf(data, (int) Math.min(grown, Integer.MAX_VALUE - 16));
+        }
+        System.arraycopy(src, 0, data, at, n);
+    }
+
     /** Entries in the open batch; also read without the lock by metrics (a stale value is fine there). */
     int count() {
         return count;
-    }
-
-    /** The open batch's array (null when there is none); its bytes past {@link #length()} are free. */
-    byte[] data() {
-        return data;
     }
 
     int length() {
@@ -125,6 +164,7 @@ final class PartitionBuffer {
         if (sealed == null) {
             return null;
         }
+        unstage();
         sealed.seal(data, length, count);
         if (credit > 0) {
             memory.release(credit);

@@ -60,8 +60,7 @@ final class PartitionBuffers {
     }
 
     /**
-     * Appends an encoded entry to its partition's buffer and sends the buffer if that made it full, else reads
-     * the lines the partition's next entry will fill into the cache ({@link CacheLines}).
+     * Appends an encoded entry to its partition's buffer and sends the buffer if that made it full.
      *
      * @param reserved whether the caller already reserved the entry's buffer memory; if not, it is
      *                 taken from the buffer's credit
@@ -72,26 +71,18 @@ final class PartitionBuffers {
         PartitionBuffer buffer = buffers[partition];
         BatchFuture joined;
         BatchSender.NodeQueue full = null;
-        byte[] open;
-        int end;
         synchronized (buffer) {
             // Checked under the lock: closing sets the flag before it sweeps each buffer under the same lock.
             if (closed || (!reserved && !buffer.takeCredit(entryLength, creditChunk))) {
                 return null;
             }
             joined = buffer.append(entry, entryLength);
-            open = buffer.data();
-            end = buffer.length();
-            if (buffer.count() >= maxEntries || end >= maxBytes) {
+            if (buffer.count() >= maxEntries || buffer.length() >= maxBytes) {
                 full = sender.enqueue(buffer.seal());
             }
         }
         if (full != null) {
             sender.drain(full);
-        } else {
-            // Outside the lock: releasing it would wait for the read. The next entry's lock waits only for what the
-            // caller's work in between (building, encoding the next value) has not covered.
-            CacheLines.readAhead(open, end - entryLength, end);
         }
         return joined;
     }
