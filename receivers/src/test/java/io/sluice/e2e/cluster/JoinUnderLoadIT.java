@@ -1,0 +1,93 @@
+package io.sluice.e2e.cluster;
+
+import io.sluice.Sluice;
+import io.sluice.protocol.internal.ClusterMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 28's join: a fourth node joins a three-node cluster (persistent nodes, a cache with one backup,
+ * FULL_SYNC) holding N StockOrders while a client keeps writing more; the new node builds its partitions, as owner
+ * and as backup, by the nodes' move method ({@link MoveTests#method}). Afterwards:
+ * <ul>
+ *   <li>every key acknowledged (the preload and the load's) reads back with its value, and no write failed;</li>
+ *   <li>a scan meets each key once, and the owners' copies hold N + acknowledged entries together;</li>
+ *   <li>each partition's copy on its backup equals its owner's (count and a digest of every key and value, read
+ *   with PARTITION_SCAN from each node);</li>
+ *   <li>the new node holds partitions as owner and as backup, and no file is left in its moves directory.</li>
+ * </ul>
+ * CI: N = 200,000, 64 partitions. {@code -Dsluice.join.entries=10000000 -Dsluice.join.partitions=1024} for the
+ * issue's size (give the nodes room: {@code -Dsluice.cluster.it.region=3g -Dsluice.cluster.it.heap=1g}).
+ */
+@Timeout(1800)
+class JoinUnderLoadIT {
+
+    private ClusterProcesses cluster;
+
+    @AfterEach
+    void stopCluster() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void everyAcknowledgedEntryOnceAndEveryBackupEqualToItsOwner() throws Exception {
+        long n = Long.getLong("sluice.join.entries", 200_000);
+        int partitions = Integer.getInteger("sluice.join.partitions", 64);
+        int rate = Integer.getInteger("sluice.join.rate", 20_000);
+        Duration settle = Duration.ofSeconds(Math.max(180, n / 20_000));
+        cluster = ClusterProcesses.create("joinload", Duration.ofSeconds(60), partitions);
+        MoveTests.withMethod(cluster, MoveTests.method());
+        try {
+            cluster.startAll("node-1", "node-2", "node-3");
+            ReplicaMaps.awaitReplicated(cluster, 1, settle);
+            try (Sluice client = cluster.client()) {
+                MoveTests.createCache(client);
+                long t0 = System.nanoTime();
+                MoveTests.preload(client, n);
+                System.out.printf("JoinUnderLoadIT: %,d StockOrders preloaded in %.1f s (method %s)%n", n,
+                        (System.nanoTime() - t0) / 1e9, MoveTests.method());
+                AckedOrders load = AckedOrders.start(client, MoveTests.CACHE, n, rate, Integer.MAX_VALUE - 64);
+                load.awaitProgress(rate / 2, Duration.ofSeconds(60));
+                long joinAt = System.nanoTime();
+                cluster.start("node-4");
+                ClusterMap after = ReplicaMaps.awaitReplicated(cluster, 1, settle);
+                load.awaitProgress(rate / 2, Duration.ofSeconds(60)); // writes to the new node too
+                load.stop();
+                System.out.printf("JoinUnderLoadIT: node-4 in sync %.1f s after its start; load %s%n",
+                        (System.nanoTime() - joinAt) / 1e9, load);
+                assertThat(load.ended()).as("how the load's streamer ended").isNull();
+                assertThat(load.failed()).as("entries the cluster failed: %s", load.failures()).isZero();
+                assertThat(load.acknowledged()).as("acknowledged of those issued").isEqualTo(load.issued());
+
+                long total = n + load.acknowledged();
+                try (Sluice reader = cluster.client()) {
+                    OrderLoad.assertReadable(reader, 0, n);
+                    assertThat(load.verify(reader, MoveTests.CACHE)).as("the load's acknowledged keys").isNull();
+                    MoveTests.assertScanMeetsEachOnce(reader, total, n + load.issued());
+                }
+                long[] ownerEntries = {0};
+                List<PartitionDigests.Difference> differences = PartitionDigests.compare(cluster, after,
+                        MoveTests.CACHE, ownerEntries);
+                assertThat(differences).as("backups differing from their owner").isEmpty();
+                assertThat(ownerEntries[0]).as("entries in the owners' copies").isEqualTo(total);
+                assertThat(ReplicaMaps.primaryOf(after, "node-4")).as("partitions node-4 owns").isNotEmpty();
+                assertThat(NodeStatus.replication(cluster.status("node-4")).backed())
+                        .as("partitions node-4 backs").isPositive();
+                assertThat(MoveTests.filesInMoves(cluster, "node-4")).as("files left in node-4's moves").isEmpty();
+                System.out.printf("JoinUnderLoadIT: %,d entries, %d partitions each equal on owner and backup;"
+                        + " node-4 status %s%n", total, partitions, cluster.status("node-4"));
+            }
+        } catch (AssertionError | RuntimeException e) {
+            System.err.println(cluster.logs());
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.sluice.e2e.cluster;
+
+import io.sluice.CacheConfig;
+import io.sluice.DataStreamer;
+import io.sluice.Sluice;
+import io.sluice.StreamerOptions;
+import io.sluice.WriteSyncMode;
+import io.sluice.binary.BinaryObject;
+import io.sluice.binary.BinaryObjectBuilder;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the partition-move tests of issue 28 share: the cache, its preload, the method, the scan check. */
+final class MoveTests {
+
+    static final String CACHE = "orders";
+
+    private MoveTests() {
+    }
+
+    /**
+     * How the tests' nodes build partitions: {@code -Dsluice.move.method=ENTRIES} or {@code FILES} (the node's
+     * default).
+     */
+    static String method() {
+        return System.getProperty("sluice.move.method", "FILES");
+    }
+
+    /** Sets the method (as JSON) on every node the cluster starts from now on. */
+    static ClusterProcesses withMethod(ClusterProcesses cluster, String method) {
+        return cluster.clusterSetting("moveMethod", "\"" + method + "\"");
+    }
+
+    /** Creates the cache: backups 1, FULL_SYNC (an acknowledged entry is on both copies). */
+    static void createCache(Sluice client) {
+        client.getOrCreateCache(CacheConfig.named(CACHE).withBackups(1).withWriteSync(WriteSyncMode.FULL_SYNC));
+    }
+
+    /** Streams StockOrders 0 .. n-1 and returns once every one is acknowledged (the streamer's close). */
+    static void preload(Sluice client, long n) {
+        BinaryObjectBuilder builder = client.binary().builder("StockOrder");
+        try (DataStreamer<Long, BinaryObject> streamer = client.dataStreamer(CACHE, StreamerOptions.builder()
+                .timeout(Duration.ofSeconds(120)).build())) {
+            for (long k = 0; k < n; k++) {
+                streamer.addData(k, OrderLoad.order(builder, k));
+            }
+        }
+    }
+
+    /** Asserts that a scan through the client meets {@code expected} entries, no key twice, none outside [0, limit). */
+    static void assertScanMeetsEachOnce(Sluice client, long expected, long limit) {
+        long[] seen = new long[(int) ((limit + 63) / 64)];
+        long[] met = {0, 0, 0}; // entries, duplicates, out of range
+        client.<Long, BinaryObject>cache(CACHE).withKeepBinary().scan().forEach(e -> {
+            long k = e.getKey();
+            met[0]++;
+            if (k < 0 || k >= limit) {
+                met[2]++;
+            } else if ((seen[(int) (k >>> 6)] & 1L << (k & 63)) != 0) {
+                met[1]++;
+            } else {
+                seen[(int) (k >>> 6)] |= 1L << (k & 63);
+            }
+        });
+        assertThat(met[1]).as("keys a scan met twice").isZero();
+        assertThat(met[2]).as("keys a scan met outside [0, %d)", limit).isZero();
+        assertThat(met[0]).as("entries a scan meets").isEqualTo(expected);
+    }
+
+    /** The files under the node's moves directory ({@code <persistence dir>/moves}, none if it has none). */
+    static List<Path> filesInMoves(ClusterProcesses cluster, String nodeId) {
+        Path moves = cluster.dataDirectory(nodeId).resolve("moves");
+        if (!Files.isDirectory(moves)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(moves)) {
+            return files.filter(Files::isRegularFile).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
