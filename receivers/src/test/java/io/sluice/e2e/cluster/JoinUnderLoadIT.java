@@ -41,15 +41,16 @@ class JoinUnderLoadIT {
     void everyAcknowledgedEntryOnceAndEveryBackupEqualToItsOwner() throws Exception {
         long n = Long.getLong("sluice.join.entries", 200_000);
         int partitions = Integer.getInteger("sluice.join.partitions", 64);
-        int rate = Integer.getInteger("sluice.join.rate", 20_000);
+        int rate = Integer.getInteger("sluice.join.rate", 5_000);
         Duration settle = Duration.ofSeconds(Math.max(180, n / 20_000));
         cluster = ClusterProcesses.create("joinload", Duration.ofSeconds(60), partitions);
         MoveTests.withMethod(cluster, MoveTests.method());
         try {
             cluster.startAll("node-1", "node-2", "node-3");
-            ReplicaMaps.awaitReplicated(cluster, 1, settle);
+            cluster.awaitSettled(settle);
             try (Sluice client = cluster.client()) {
                 MoveTests.createCache(client);
+                ReplicaMaps.awaitReplicated(cluster, 1, settle);
                 long t0 = System.nanoTime();
                 MoveTests.preload(client, n);
                 System.out.printf("JoinUnderLoadIT: %,d StockOrders preloaded in %.1f s (method %s)%n", n,
