@@ -13,6 +13,9 @@ import io.sluice.pagestore.internal.wal.WalReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.sluice.pagestore.internal.checkpoint.CheckpointLoader;
+
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +27,8 @@ import java.util.concurrent.Future;
 /**
  * Applies the log's records to the fresh store at start: the same store operations on the same bytes. BATCH records
  * are applied on {@code applyThreads} lanes ({@code sluice-replay-*}), a partition always on the same lane, so a
- * partition's records keep their log order while partitions replay in parallel. CACHE, STORE, OPTIONS, TYPES and DROP
+ * partition's records keep their log order while partitions replay in parallel; an ADOPT record (the partition
+ * emptied and loaded from the adopted file it names) goes to the partition's lane too. CACHE, STORE, OPTIONS, TYPES and DROP
  * records are applied at once on the reading thread (the batches after them are not submitted yet; a DROP first
  * waits for the batches before it). Used by one thread, the one reading the log.
  */
@@ -36,11 +40,15 @@ final class LogReplay implements WalReader.Handler, AutoCloseable {
     private final RecoveredKeys recoveredKeys;
     private final BinaryContext binary;
     private final ExecutorService[] lanes;
+    /** The moves directory's files the log needs: those ADOPT records name. */
+    private final AdoptedFiles adopted;
     /** The segment's submitted batches, awaited at its end (the segment's bytes are kept until then). */
     private final List<Future<?>> pending = new ArrayList<>();
 
-    LogReplay(CacheCatalogue catalogue, RecoveredKeys recoveredKeys, BinaryContext binary, int threads) {
+    LogReplay(CacheCatalogue catalogue, RecoveredKeys recoveredKeys, BinaryContext binary, int threads,
+              AdoptedFiles adopted) {
         this.catalogue = catalogue;
+        this.adopted = adopted;
         this.recoveredKeys = recoveredKeys;
         this.binary = binary;
         lanes = new ExecutorService[threads];
@@ -105,6 +113,15 @@ final class LogReplay implements WalReader.Handler, AutoCloseable {
     @Override
     public void batch(int cacheId, int partition, BatchMode mode, boolean partial, boolean skipStore,
                       EntryBatch entries) {
+        NodeCache<Object, Object> cache = partitionOf(cacheId, partition);
+        CacheStoreConfig store = cache.storeSlot().awaited();
+        if (!skipStore && store != null && store.writeMode() == CacheStoreConfig.WriteMode.WRITE_BEHIND) {
+            recoveredKeys.add(cacheId, cache.partitions(), partition, entries);
+        }
+        pending.add(lanes[lane(cacheId, partition)].submit(() -> apply(cache, partition, mode, partial, entries)));
+    }
+
+    private NodeCache<Object, Object> partitionOf(int cacheId, int partition) {
         NodeCache<Object, Object> cache = catalogue.byId(cacheId);
         if (cache == null) {
             throw new WalCorruptedException("a record names cache id " + cacheId + ", which no earlier record created");
@@ -113,12 +130,34 @@ final class LogReplay implements WalReader.Handler, AutoCloseable {
             throw new WalCorruptedException("a record names partition " + partition + " of cache '" + cache.name()
                     + "', which has " + cache.partitions());
         }
-        CacheStoreConfig store = cache.storeSlot().awaited();
-        if (!skipStore && store != null && store.writeMode() == CacheStoreConfig.WriteMode.WRITE_BEHIND) {
-            recoveredKeys.add(cacheId, cache.partitions(), partition, entries);
+        return cache;
+    }
+
+    private int lane(int cacheId, int partition) {
+        return Math.floorMod(cacheId * 31 + partition, lanes.length);
+    }
+
+    @Override
+    public void adopt(int cacheId, int partition, String file) {
+        NodeCache<Object, Object> cache = partitionOf(cacheId, partition);
+        Path path = file.isEmpty() ? null : adopted.directory().resolve(file);
+        if (path != null) {
+            adopted.replayed(file);
         }
-        int lane = Math.floorMod(cacheId * 31 + partition, lanes.length);
-        pending.add(lanes[lane].submit(() -> apply(cache, partition, mode, partial, entries)));
+        pending.add(lanes[lane(cacheId, partition)].submit(() -> {
+            try {
+                if (path == null) {
+                    cache.store(partition).replaceAll(apply -> 0, "");
+                } else {
+                    CheckpointLoader.adopt(cache.store(partition), partition, path, file);
+                }
+            } catch (IOException | RuntimeException e) {
+                throw new WalCorruptedException("replaying the adoption of " + (path == null ? "nothing" : path)
+                        + " by cache '" + cache.name() + "' partition " + partition + " failed (the log needs the"
+                        + " file until a checkpoint holds the partition): " + e, e);
+            }
+            return null;
+        }));
     }
 
     private static void apply(NodeCache<Object, Object> cache, int partition, BatchMode mode, boolean partial,

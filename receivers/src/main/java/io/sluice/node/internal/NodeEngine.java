@@ -18,6 +18,7 @@ import io.sluice.pagestore.internal.ConsistencyReport;
 import io.sluice.pagestore.internal.DataRegion;
 import io.sluice.pagestore.internal.DataRegionConfig;
 import io.sluice.pagestore.internal.checkpoint.Checkpointer;
+import io.sluice.pagestore.internal.wal.WalFormat;
 import io.sluice.pagestore.internal.wal.WriteAheadLog;
 import io.sluice.streamer.internal.StreamerRegistry;
 import org.slf4j.Logger;
@@ -69,6 +70,8 @@ public final class NodeEngine implements NodeRuntime {
     /** The streamers this node made, closed with it. */
     private final StreamerRegistry streamers;
     private final NodeShutdown shutdown;
+    /** Loads partition files that came from other nodes (issue 28). */
+    private final NodePartitionAdoption adoption;
 
     /**
      * Starts a node whose metrics nobody reads (they go to a registry of its own).
@@ -102,6 +105,7 @@ public final class NodeEngine implements NodeRuntime {
         this.stripes = new StripedExecutor(config.applyThreads(), "sluice-apply");
         WriteAheadLog log = null;
         RecoveredKeys noted = null;
+        AdoptedFiles adopted = null;
         try {
             if (config.persistence().enabled()) {
                 log = new WriteAheadLog(WalSettingsOf.persistence(config.persistence()), binary::typesVersion,
@@ -115,8 +119,9 @@ public final class NodeEngine implements NodeRuntime {
             this.catalogue = new CacheCatalogue(state, region, wal, config.stores(), binary,
                     new CacheServices(state, durability, stripes, processors), recoveredKeys);
             this.capture = new CheckpointCapture(catalogue, recoveredKeys, wal, binary, stripes);
+            adopted = wal == null ? null : new AdoptedFiles(wal.directory().resolve(WalFormat.MOVES_DIRECTORY));
             this.checkpointer = wal == null ? null
-                    : NodeRecovery.recover(config, wal, catalogue, recoveredKeys, binary, capture);
+                    : NodeRecovery.recover(config, wal, catalogue, recoveredKeys, binary, capture, adopted);
         } catch (RuntimeException | Error e) {
             stripes.stop(5, TimeUnit.SECONDS); // nothing is queued yet: the threads end at once
             if (noted != null) {
@@ -128,6 +133,7 @@ public final class NodeEngine implements NodeRuntime {
             region.close();
             throw e;
         }
+        this.adoption = new NodePartitionAdoption(state, catalogue, durability, wal, adopted);
         this.reattachment = new StoreReattachment(config, state, catalogue, recoveredKeys, wal, checkpointer, capture,
                 durability, binary);
         // Registered once nothing can fail any more: a node that did not start leaves no meters behind.
@@ -341,6 +347,16 @@ public final class NodeEngine implements NodeRuntime {
         }
     }
 
+    /**
+     * The id this node's log and partition files give the cache (a partition file sent to another member carries
+     * it, issue 28).
+     *
+     * @throws io.sluice.CacheNotFoundException if the node has no such cache
+     */
+    public int cacheId(String name) {
+        return catalogue.idOf(catalogue.nodeCache(name));
+    }
+
     /** The cache of that name. @throws CacheNotFoundException if there is none */
     public NodeCache<Object, Object> nodeCache(String name) {
         return catalogue.nodeCache(name);
@@ -383,7 +399,16 @@ public final class NodeEngine implements NodeRuntime {
      */
     @Override
     public void close() {
-        shutdown.close();
+        try {
+            shutdown.close();
+        } finally {
+            adoption.close();
+        }
+    }
+
+    /** Where partition files that come from other nodes are written and how they are loaded (issue 28). */
+    public PartitionAdoption partitionAdoption() {
+        return adoption;
     }
 
     @SuppressWarnings("unchecked")

@@ -21,8 +21,8 @@ import java.nio.file.Path;
 
 /**
  * Brings a persistent node's caches back at start: loads the last checkpoint (its caches, their store
- * attachments and partition files), replays the log after its mark ({@link LogReplay}), optionally checks the
- * store, and starts the checkpoints. Runs once, on the starting thread, before the node serves anything.
+ * attachments and partition files), replays the log after its mark ({@link LogReplay}), deletes the moves directory's
+ * files no replayed record needs ({@link AdoptedFiles}), optionally checks the store, and starts the checkpoints. Runs once, on the starting thread, before the node serves anything.
  */
 final class NodeRecovery {
 
@@ -44,19 +44,23 @@ final class NodeRecovery {
      * @throws IllegalStateException if the store check after recovery finds problems
      */
     static Checkpointer recover(NodeConfig config, WriteAheadLog wal, CacheCatalogue catalogue,
-                                RecoveredKeys recoveredKeys, BinaryContext binary, CheckpointCapture capture) {
+                                RecoveredKeys recoveredKeys, BinaryContext binary, CheckpointCapture capture,
+                                AdoptedFiles adopted) {
         long start = System.nanoTime();
         Manifest manifest = readManifest(wal.directory());
         Checkpointer checkpoints = new Checkpointer(wal.directory(), wal, capture::capture,
                 capture::confirmWriteBehind, config.persistence().checkpointInterval(), manifest);
+        checkpoints.onCommit(adopted::committed);
         try {
             long loaded = manifest == null ? 0 : loadCheckpoint(config, wal, catalogue, binary, manifest, checkpoints);
             long loadedAt = System.nanoTime();
             WalReader.Summary summary;
-            try (LogReplay replay = new LogReplay(catalogue, recoveredKeys, binary, config.applyThreads())) {
+            try (LogReplay replay = new LogReplay(catalogue, recoveredKeys, binary, config.applyThreads(),
+                    adopted)) {
                 summary = wal.recover(replay, manifest == null ? 0 : manifest.mark());
             }
             recoveredKeys.recovered();
+            deleteUnneeded(adopted);
             LOG.info("recovered {} caches from {}: checkpoint {} ({} entries) in {} ms, then {} records ({} bytes) of"
                             + " log in {} ms{}", catalogue.byId().size(), wal.directory(),
                     manifest == null ? "none" : manifest.number(), loaded, (loadedAt - start) / 1_000_000,
@@ -75,6 +79,15 @@ final class NodeRecovery {
         } catch (RuntimeException | Error e) {
             checkpoints.close();
             throw e;
+        }
+    }
+
+    /** The moves directory's files no replayed record needs: unfinished transfers, or partitions a checkpoint holds. */
+    private static void deleteUnneeded(AdoptedFiles adopted) {
+        try {
+            adopted.deleteUnneeded();
+        } catch (IOException e) {
+            throw new WalFailedException("cannot clean the moves directory " + adopted.directory() + ": " + e, e);
         }
     }
 

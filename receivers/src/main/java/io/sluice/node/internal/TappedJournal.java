@@ -62,6 +62,12 @@ final class TappedJournal implements StoreJournal {
         }
     }
 
+    /** Logged only: a tap sees writes, and a partition replaced by a file is not one it could send on. */
+    @Override
+    public void adopted(String file) {
+        log.adopted(file);
+    }
+
     @Override
     public boolean recording() {
         return log.recording() || slot.tap != JournalTap.NONE;

@@ -251,6 +251,62 @@ public final class PartitionStore {
         }
     }
 
+    /** Fills a partition whose entries are being replaced ({@link #replaceAll}). */
+    @FunctionalInterface
+    public interface Refill {
+        /**
+         * Hands the new entries to {@code apply}, batch after batch (each applied at once, insert-if-absent; entries in
+         * key order take the batch writer's pass without a sort).
+         *
+         * @return the entries handed over
+         */
+        long fill(java.util.function.Consumer<EntryBatch> apply) throws java.io.IOException;
+    }
+
+    /**
+     * Replaces every entry of this partition by those the refill gives, under one hold of the write lock (readers
+     * and writers wait for the whole load): the entries and their field index rows are freed, the indexes kept
+     * (empty, then filled by the refill's batches). The journal is told once, {@link StoreJournal#adopted} naming
+     * {@code source}, after the refill succeeded: its entries are not logged one by one. If the refill fails, the
+     * partition is left empty and the journal told so (an empty name).
+     *
+     * @return the entries the refill handed over
+     * @throws java.io.IOException   what the refill throws (the partition is then empty)
+     * @throws BatchApplyException   if the region filled up during the load (the partition is then empty)
+     * @throws IllegalStateException if the partition was destroyed
+     */
+    public long replaceAll(Refill refill, String source) throws java.io.IOException {
+        lock.writeLock().lock();
+        try {
+            checkAlive();
+            journal.checkWritable();
+            empty();
+            BatchWriter batchWriter = batchWriters.get();
+            long entries;
+            try {
+                entries = refill.fill(batch -> batchWriter.apply(tree, indexes, batch, BatchMode.INSERT_IF_ABSENT));
+            } catch (java.io.IOException | RuntimeException | Error e) {
+                try {
+                    empty();
+                    journal.adopted("");
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+            journal.adopted(source);
+            return entries;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Frees every entry and index row, keeping the indexes (under the write lock). */
+    private void empty() {
+        tree.destroy();
+        indexes.clear();
+    }
+
     /**
      * Adds a field index to this partition and fills it from the partition's rows, under the write lock (writers
      * wait for the fill). Idempotent: an index with the same id and fields is left as it is. Values that are not

@@ -22,6 +22,10 @@ public interface StoreJournal {
         }
 
         @Override
+        public void adopted(String file) {
+        }
+
+        @Override
         public void checkWritable() {
         }
 
@@ -40,6 +44,16 @@ public interface StoreJournal {
     /** One entry was written with this mode; {@code value == null} is a removal; {@code skipStore} as for a batch. */
     void entry(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength, BatchMode mode,
                boolean skipStore);
+
+    /**
+     * Every entry of the partition was replaced by those of a partition file adopted from another node
+     * ({@link PartitionStore#replaceAll}): {@code file} names it in the node's moves directory, or is empty if the
+     * partition was left empty (an adoption that failed). Counts as a write. A journal that cannot record it throws
+     * (the default), so that no implementation drops it silently.
+     */
+    default void adopted(String file) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot record an adopted partition");
+    }
 
     /** Writes reported so far (read under the partition's lock, it says whether the partition changed since). */
     long changes();

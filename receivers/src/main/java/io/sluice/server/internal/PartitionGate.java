@@ -66,6 +66,19 @@ final class PartitionGate {
     }
 
     /**
+     * PARTITION_FILE: the partition's file written to be sent, on a cluster member.
+     *
+     * @throws io.sluice.protocol.internal.MoveRefusedException on a standalone node, or as the member refuses
+     */
+    io.sluice.node.internal.cluster.OutgoingPartitionFile partitionFile(
+            io.sluice.node.internal.cluster.PartitionFileWire.Request r, String peer) {
+        if (view instanceof ClusterNode cluster) {
+            return cluster.partitionFiles().prepare(r.cache(), r.partition(), r.chunkSize(), r.inSyncOnly(), peer);
+        }
+        throw new io.sluice.protocol.internal.MoveRefusedException("a standalone node sends no partition files");
+    }
+
+    /**
      * CREATE_CACHE: through the cluster's catalogue on a cluster member, else on this node.
      *
      * @return the cache's partition count

@@ -8,6 +8,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.node.internal.NodeMetrics;
+import io.sluice.node.internal.cluster.OutgoingPartitionFile;
+import io.sluice.node.internal.cluster.PartitionFileWire;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Op;
@@ -91,6 +93,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                 }
                 case REPLICA_FOLLOW, REPLICA_SYNCED -> // quick, and never queued behind the op pool's writes
                         respond(channel, requestId, handlers.decode(op, frame), false);
+                case PARTITION_FILE -> partitionFile(channel, requestId, frame);
                 case PUT_TYPES -> // imported before the next frame is read: requests behind it find the types
                         respond(channel, requestId, handlers.putTypes(frame), false);
                 default -> {
@@ -165,6 +168,28 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         } catch (RuntimeException e) {
             backpressure.release(size);
             throw e;
+        }
+    }
+
+    /**
+     * PARTITION_FILE (a member building a partition, on a connection of its own): the partition's file is written
+     * on the op pool, then sent from the event loop ({@link PartitionFileSend}).
+     */
+    private void partitionFile(Channel channel, long requestId, ByteBuf frame) {
+        PartitionFileWire.Request request = PartitionFileWire.Request.read(frame);
+        try {
+            ops.execute(() -> {
+                OutgoingPartitionFile file;
+                try {
+                    file = gate.partitionFile(request, String.valueOf(channel.remoteAddress()));
+                } catch (RuntimeException e) {
+                    fail(channel, requestId, e);
+                    return;
+                }
+                PartitionFileSend.start(channel, requestId, file);
+            });
+        } catch (RejectedExecutionException e) {
+            fail(channel, requestId, e);
         }
     }
 

@@ -52,7 +52,12 @@ public enum ErrorKind {
     /** A query's value is not of the indexed field's type ({@code IndexValueTypeException}). */
     INDEX_VALUE_TYPE(15),
     /** The cache's entries disagree on an indexed field's type ({@code IndexFieldTypeConflictException}). */
-    FIELD_TYPE_CONFLICT(16);
+    FIELD_TYPE_CONFLICT(16),
+    /**
+     * Member to member (PARTITION_FILE): the node cannot send the partition as a file now (not a cluster member,
+     * not a copy in sync when one was asked for, its image could not be written); the asker builds it another way.
+     */
+    MOVE_REFUSED(17);
 
     private static final ErrorKind[] BY_CODE = new ErrorKind[256];
 
@@ -77,6 +82,8 @@ public enum ErrorKind {
     public static ErrorKind of(Throwable t) {
         if (t instanceof NotOwnerException) {
             return NOT_OWNER;
+        } else if (t instanceof MoveRefusedException) {
+            return MOVE_REFUSED;
         } else if (t instanceof StaleEpochException) {
             return STALE_EPOCH;
         } else if (t instanceof NotFollowingException) {
@@ -133,6 +140,7 @@ public enum ErrorKind {
             case UNKNOWN_INDEX -> new IndexNotFoundException(message);
             case INDEX_VALUE_TYPE -> new IndexValueTypeException(message);
             case FIELD_TYPE_CONFLICT -> new IndexFieldTypeConflictException(message);
+            case MOVE_REFUSED -> new MoveRefusedException(message);
             case TYPE_MISMATCH -> new SluiceException("binary type mismatch on the node: " + message);
             default -> new SluiceException("the node failed: " + message);
         };

@@ -51,7 +51,12 @@ public enum Op {
     /** Drops an index of a cache. */
     DESTROY_INDEX(26),
     /** Adds an index to a cache, built in the background. */
-    CREATE_INDEX(27);
+    CREATE_INDEX(27),
+    /**
+     * Member to member (issue 28): one cache's partition as a partition file, a header then the file in chunks each
+     * with its CRC32C, on a connection of its own ({@code PartitionFileWire}).
+     */
+    PARTITION_FILE(28);
 
     private static final Op[] BY_CODE = new Op[256];
 

@@ -87,7 +87,7 @@ final class BackupReplication implements AutoCloseable {
     private final Supplier<ClusterMap> map;
     private final ServedPartitions served;
     private final LocalPartitions local;
-    private final PartitionPull pull;
+    private final PartitionBuild pull;
     private final ReplicaLinks links;
     private final Function<String, NodeCache<Object, Object>> caches;
     private final Place[] places;
@@ -101,7 +101,7 @@ final class BackupReplication implements AutoCloseable {
      * @param caches a cache by name, created here first if the cluster's catalogue has it (throws if neither has)
      */
     BackupReplication(String self, int partitions, Supplier<ClusterMap> map, ServedPartitions served,
-                      LocalPartitions local, PartitionPull pull, ReplicaLinks links,
+                      LocalPartitions local, PartitionBuild pull, ReplicaLinks links,
                       Function<String, NodeCache<Object, Object>> caches) {
         this.self = self;
         this.map = map;
@@ -293,7 +293,7 @@ final class BackupReplication implements AutoCloseable {
             if (from == null) {
                 throw new IllegalStateException("'" + primary + "' is not in the map");
             }
-            moved = pull.pull(partition, from, local::replicated, () -> isStale(place, generation));
+            moved = pull.build(partition, from, local::replicated, () -> isStale(place, generation));
             synchronized (place) {
                 if (place.generation != generation) {
                     return;

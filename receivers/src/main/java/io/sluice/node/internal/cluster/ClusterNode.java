@@ -5,7 +5,9 @@ import io.sluice.cluster.internal.ClusterMembership;
 import io.sluice.cluster.internal.ClusterSettings;
 import io.sluice.cluster.internal.HelixMembership;
 import io.sluice.cluster.internal.PartitionRoles;
+import io.sluice.node.ClusterConfig;
 import io.sluice.node.internal.NodeCache;
+import io.sluice.node.internal.PartitionAdoption;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.protocol.internal.ClusterMap;
 import io.sluice.protocol.internal.NotOwnerException;
@@ -55,6 +57,9 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private final ExecutorService background;
     private final CompletableFuture<ClusterParts> joined = new CompletableFuture<>();
     private volatile PeerAccess peerAccess = PeerAccess.PLAIN;
+    /** How partition files are adopted here; null: partitions move by entries whatever the config says. */
+    private volatile PartitionAdoption adoption;
+    private volatile int fileChunkSize = PartitionFileWire.DEFAULT_CHUNK;
     private volatile long replicaQueueBytes = REPLICA_QUEUE_BYTES;
     /** Null until joined. */
     private volatile ClusterParts parts;
@@ -83,6 +88,21 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
      */
     public ClusterNode peerAccess(PeerAccess access) {
         this.peerAccess = Objects.requireNonNull(access, "access");
+        return this;
+    }
+
+    /**
+     * How this node adopts partition files it receives (issue 28): without it, partitions are built by entries
+     * whatever {@link ClusterConfig#moveMethod()} says. Set before {@link #join}.
+     */
+    public ClusterNode partitionAdoption(PartitionAdoption adoption) {
+        this.adoption = adoption;
+        return this;
+    }
+
+    /** The chunk size this node asks suppliers for (tests make it small); set before {@link #join}. */
+    ClusterNode fileChunkSize(int bytes) {
+        this.fileChunkSize = bytes;
         return this;
     }
 
@@ -149,12 +169,19 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         CatalogueSync caches = new CatalogueSync(node, membership.catalogue(), first.partitions());
         TypesSync types = new TypesSync(node.binaryContext(), membership.catalogue(), background);
         PartitionPull pull = new PartitionPull(local, peers);
+        ClusterConfig config = node.config().cluster().orElse(null);
+        ClusterConfig.MoveMethod method = config == null ? ClusterConfig.MoveMethod.FILES : config.moveMethod();
+        long moveRate = config == null ? ClusterConfig.DEFAULT_MOVE_BYTES_PER_SECOND : config.moveBytesPerSecond();
+        PartitionBuild build = new PartitionBuild(self, method, pull,
+                new PartitionFileFetch(self, peerAccess, moves, fileChunkSize), adoption, local, membership::map);
         ReplicaLinks links = new ReplicaLinks(self, peerAccess, membership::map);
         PrimaryReplication primary = new PrimaryReplication(self, first.partitions(), local::replicated,
                 PrimaryReplication.streams(self, links, replicaQueueBytes), served::refuse);
         BackupReplication backup = new BackupReplication(self, first.partitions(), membership::map, served, local,
-                pull, links, caches::cache);
-        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, pull, moves, primary, backup);
+                build, links, caches::cache);
+        PartitionTakeover takeover = new PartitionTakeover(membership, served, local, build, moves, primary, backup);
+        PartitionFileSupplier files = new PartitionFileSupplier(node,
+                p -> served.serves(p) || backup.state(p) == BackupReplication.IN_SYNC, moves, moveRate);
         RetiredPartitions retired = new RetiredPartitions(membership, served, local, moves, background, backup::backs);
         membership.catalogue().onCachesChange(c -> background.execute(() -> {
             try {
@@ -182,7 +209,21 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         });
         node.journalTap(primary);
         return new ClusterParts(membership, served, local, moves, peers, caches, types, takeover, retired, links,
-                primary, backup);
+                primary, backup, build, files);
+    }
+
+    /**
+     * What sends this node's partitions as files to members building them (PARTITION_FILE).
+     *
+     * @throws io.sluice.protocol.internal.MoveRefusedException if the node has not joined (or left)
+     */
+    public PartitionFileSupplier partitionFiles() {
+        ClusterParts p = parts;
+        if (p == null || closed) {
+            throw new io.sluice.protocol.internal.MoveRefusedException("node '" + (nodeId != null ? nodeId
+                    : node.id()) + "' is not a member of its cluster now");
+        }
+        return p.files();
     }
 
     /** The parts once joined, or null (for tests in this package). */
@@ -381,6 +422,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
                 background.shutdownNow();
                 awaitBackground();
                 p.peers().close();
+                p.files().close();
                 p.moves().close();
             }
             LOG.info("node '{}' left its cluster", nodeId);

@@ -6,5 +6,5 @@ import io.sluice.cluster.internal.ClusterMembership;
 record ClusterParts(ClusterMembership membership, ServedPartitions served, LocalPartitions local, MoveStats moves,
                     PeerConnections peers, CatalogueSync caches, TypesSync types, PartitionTakeover takeover,
                     RetiredPartitions retired, ReplicaLinks links, PrimaryReplication primary,
-                    BackupReplication backup) {
+                    BackupReplication backup, PartitionBuild build, PartitionFileSupplier files) {
 }

@@ -55,6 +55,16 @@ final class LocalPartitions {
         return size;
     }
 
+    /** Entries of the cache's partition here (0 if the cache is not here). */
+    long size(int partition, String cache) {
+        PartitionStore store = store(cache, partition);
+        try {
+            return store == null ? 0 : store.size();
+        } catch (IllegalStateException destroyed) {
+            return 0;
+        }
+    }
+
     /**
      * Upserts entries (keys and values alternating, as a scan page holds them) into the cache's partition as one
      * batch, logged.

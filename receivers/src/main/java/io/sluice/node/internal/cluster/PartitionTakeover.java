@@ -32,13 +32,13 @@ final class PartitionTakeover {
     private final ClusterMembership membership;
     private final ServedPartitions served;
     private final LocalPartitions local;
-    private final PartitionPull pull;
+    private final PartitionBuild pull;
     private final MoveStats stats;
     private final PrimaryReplication primary;
     private final BackupReplication backup;
 
     PartitionTakeover(ClusterMembership membership, ServedPartitions served, LocalPartitions local,
-                      PartitionPull pull, MoveStats stats, PrimaryReplication primary, BackupReplication backup) {
+                      PartitionBuild pull, MoveStats stats, PrimaryReplication primary, BackupReplication backup) {
         this.membership = membership;
         this.served = served;
         this.local = local;
@@ -120,7 +120,7 @@ final class PartitionTakeover {
         PartitionPull.Moved moved = new PartitionPull.Moved(0, 0, 0);
         stats.started();
         try {
-            moved = pull.pull(partition, from, caches, () -> false);
+            moved = pull.build(partition, from, caches, () -> false);
             ok = true;
             LOG.info("partition {}: took it over from '{}' at {}: {} entries, {} bytes in {} ms{}", partition, from.id(),
                     from.address(), moved.entries(), moved.bytes(),

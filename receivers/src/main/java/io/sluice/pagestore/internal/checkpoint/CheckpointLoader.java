@@ -56,7 +56,8 @@ public final class CheckpointLoader {
                         long entries = 0;
                         if (number != 0) {
                             Path file = directory.resolve(CheckpointFormat.partitionFileName(cache.id(), partition, number));
-                            Gather gather = new Gather(store, file);
+                            Gather gather = new Gather(batch -> store.applyBatch(batch, BatchMode.INSERT_IF_ABSENT),
+                                    file);
                             entries = PartitionFile.read(file, cache.id(), partition, number, gather);
                             gather.apply();
                         }
@@ -75,15 +76,34 @@ public final class CheckpointLoader {
         }
     }
 
+    /**
+     * Replaces every entry of the partition by those of a partition file another node wrote (its header's cache id
+     * and checkpoint number are that node's; its partition must be this one), in sorted batches of up to
+     * {@value #BATCH_BYTES} bytes under the partition's write lock ({@link PartitionStore#replaceAll}): the journal
+     * records one adoption naming {@code logName}, not the entries.
+     *
+     * @return the entries loaded
+     * @throws CheckpointCorruptedException if the file fails a check (the partition is then empty)
+     * @throws IOException if the file cannot be read (the partition is then empty)
+     */
+    public static long adopt(PartitionStore store, int partition, Path file, String logName) throws IOException {
+        return store.replaceAll(apply -> {
+            Gather gather = new Gather(apply, file);
+            long entries = PartitionFile.readForeign(file, partition, gather);
+            gather.apply();
+            return entries;
+        }, logName);
+    }
+
     /** Gathers inflated blocks' entries and applies them as one batch when the next would not fit, and at the end. */
     private static final class Gather implements PartitionFile.Target {
-        private final PartitionStore store;
+        private final java.util.function.Consumer<EntryBatch> store;
         private final Path file;
         private byte[] data = new byte[1 << 20];
         private int length;
         private int count;
 
-        Gather(PartitionStore store, Path file) {
+        Gather(java.util.function.Consumer<EntryBatch> store, Path file) {
             this.store = store;
             this.file = file;
         }
@@ -119,7 +139,7 @@ public final class CheckpointLoader {
                     throw new CheckpointCorruptedException(file + ": the entries of its blocks are malformed (their"
                             + " CRCs matched, so they were written so): " + e.getMessage(), e);
                 }
-                store.applyBatch(batch, BatchMode.INSERT_IF_ABSENT);
+                store.accept(batch);
             }
             length = 0;
             count = 0;

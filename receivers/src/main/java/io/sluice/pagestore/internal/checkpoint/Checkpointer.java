@@ -98,6 +98,8 @@ public final class Checkpointer implements AutoCloseable {
     private long lastNumber; // guarded by this
     private ScheduledExecutorService timer;
     private volatile long completed;
+    /** Told the mark of each checkpoint that committed. */
+    private volatile java.util.function.LongConsumer onCommit = mark -> { };
 
     /**
      * @param beforeManifest run after the partitions are copied and before the manifest is written (the node makes
@@ -120,6 +122,15 @@ public final class Checkpointer implements AutoCloseable {
     /** After recovery loaded the partition from the file of checkpoint {@code number}: its journal count now. */
     public synchronized void loaded(int cacheId, int partition, int partitions, long number, long changes) {
         files.computeIfAbsent(cacheId, id -> emptyStates(partitions))[partition] = new FileState(number, changes);
+    }
+
+    /**
+     * From now on, {@code listener} is called with the mark of every checkpoint that commits (on the checkpointing
+     * thread, after the manifest's rename): what the log before the mark needed, the checkpoint now holds. It must not
+     * throw.
+     */
+    public void onCommit(java.util.function.LongConsumer listener) {
+        onCommit = listener;
     }
 
     /** Deletes what an interrupted checkpoint left, then takes a checkpoint every interval. */
@@ -217,6 +228,7 @@ public final class Checkpointer implements AutoCloseable {
         completed++;
         int segments = wal.deleteSegmentsBefore(catalogue.mark());
         deleteUnreferenced(manifest);
+        onCommit.accept(catalogue.mark());
         Result result = new Result(number, catalogue.mark(), written, kept, bytes, segments,
                 (System.nanoTime() - start) / 1_000_000);
         LOG.info("checkpoint {} in {}: mark {}, {} partitions written ({} bytes), {} unchanged, {} log segments"

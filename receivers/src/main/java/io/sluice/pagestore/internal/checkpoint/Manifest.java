@@ -141,7 +141,7 @@ public record Manifest(long number, long mark, int nextCacheId, byte[] types, Li
     }
 
     /** Makes renames and new files' directory entries durable (a no-op where directories cannot be opened). */
-    static void syncDirectory(Path directory) {
+    public static void syncDirectory(Path directory) {
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
             dir.force(true);
         } catch (IOException e) {

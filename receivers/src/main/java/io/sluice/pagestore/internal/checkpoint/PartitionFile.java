@@ -6,6 +6,7 @@ import io.sluice.pagestore.internal.EntryImage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -40,6 +41,21 @@ public final class PartitionFile {
      * @throws IOException if the file cannot be written (it may be left incomplete: no manifest names it)
      */
     static void write(Path file, int cacheId, int partition, long number, EntryImage image) throws IOException {
+        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            write(out, cacheId, partition, number, image);
+            out.force(true);
+        }
+    }
+
+    /**
+     * Writes the image as a partition file to the channel, from the header to the end block, in order (a partition
+     * moved as its file, issue 28, writes it this way with checks computed as it goes); does not sync.
+     *
+     * @throws IOException if the channel fails
+     */
+    public static void write(WritableByteChannel out, int cacheId, int partition, long number, EntryImage image)
+            throws IOException {
         byte[] data = image.data();
         ByteBuffer header = ByteBuffer.allocate(CheckpointFormat.PARTITION_HEADER);
         header.putLong(CheckpointFormat.PARTITION_MAGIC).putInt(CheckpointFormat.PARTITION_VERSION).putInt(cacheId)
@@ -47,8 +63,7 @@ public final class PartitionFile {
         header.putInt(CheckpointFormat.crc(header.array(), 0, 36)).flip();
         Deflater deflater = new Deflater(Deflater.BEST_SPEED, true);
         byte[] stored = new byte[CheckpointFormat.BLOCK_BYTES * 2];
-        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try {
             writeFully(out, header);
             ByteBuffer blockHeader = ByteBuffer.allocate(CheckpointFormat.BLOCK_HEADER);
             int at = 0;
@@ -87,7 +102,6 @@ public final class PartitionFile {
                     break; // the end block
                 }
             }
-            out.force(true);
         } finally {
             deflater.end();
         }
@@ -101,6 +115,19 @@ public final class PartitionFile {
      * @throws IOException if the file cannot be read
      */
     static long read(Path file, int cacheId, int partition, long number, Target target) throws IOException {
+        return read(file, false, cacheId, partition, number, target);
+    }
+
+    /**
+     * {@link #read} of a file another node wrote (a partition moved as its file): its header's cache id and
+     * checkpoint number are that node's, so only its partition is checked.
+     */
+    static long readForeign(Path file, int partition, Target target) throws IOException {
+        return read(file, true, 0, partition, 0, target);
+    }
+
+    private static long read(Path file, boolean foreign, int cacheId, int partition, long number, Target target)
+            throws IOException {
         long size = Files.size(file);
         if (size > Integer.MAX_VALUE - 16) {
             throw new CheckpointCorruptedException(file + " is " + size + " bytes, larger than a partition file can be");
@@ -114,10 +141,12 @@ public final class PartitionFile {
             throw new CheckpointCorruptedException(file + " position 0: bad partition file header (short, magic,"
                     + " version or CRC32C)");
         }
-        if (in.getInt(12) != cacheId || in.getInt(16) != partition || in.getLong(20) != number) {
+        if (foreign ? in.getInt(16) != partition
+                : in.getInt(12) != cacheId || in.getInt(16) != partition || in.getLong(20) != number) {
             throw new CheckpointCorruptedException(file + " position 0: the header names cache " + in.getInt(12)
-                    + " partition " + in.getInt(16) + " checkpoint " + in.getLong(20) + "; the manifest expects cache "
-                    + cacheId + " partition " + partition + " checkpoint " + number);
+                    + " partition " + in.getInt(16) + " checkpoint " + in.getLong(20) + (foreign ? "; expected partition "
+                    + partition : "; the manifest expects cache " + cacheId + " partition " + partition + " checkpoint "
+                    + number));
         }
         long expected = in.getLong(28);
         long entries = 0;
@@ -177,7 +206,7 @@ public final class PartitionFile {
         return entries;
     }
 
-    private static void writeFully(FileChannel out, ByteBuffer b) throws IOException {
+    private static void writeFully(WritableByteChannel out, ByteBuffer b) throws IOException {
         while (b.hasRemaining()) {
             out.write(b);
         }

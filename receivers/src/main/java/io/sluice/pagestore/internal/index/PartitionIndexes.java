@@ -150,6 +150,19 @@ public final class PartitionIndexes {
         return false;
     }
 
+    /** Empties every index, keeping it (the partition's entries are all being replaced): its pages are freed. */
+    public void clear() {
+        IndexTree[] t = trees;
+        IndexTree[] fresh = new IndexTree[t.length];
+        for (int i = 0; i < t.length; i++) {
+            fresh[i] = new IndexTree(t[i].spec, rows, binary);
+        }
+        trees = fresh;
+        for (IndexTree index : t) {
+            index.destroy();
+        }
+    }
+
     /** Frees every index's pages (the partition is destroyed). */
     public void destroy() {
         IndexTree[] t = trees;

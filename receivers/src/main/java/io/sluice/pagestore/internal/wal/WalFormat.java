@@ -26,7 +26,7 @@ import java.util.zip.CRC32C;
  * 0       4     body length L (bytes from offset 12)
  * 4       4     ~L (bitwise not of L: a damaged length is caught before it is trusted)
  * 8       4     CRC32C of the body
- * 12      1     record type: 1 TYPES, 2 CACHE, 3 BATCH, 4 DROP, 5 STORE, 6 OPTIONS
+ * 12      1     record type: 1 TYPES, 2 CACHE, 3 BATCH, 4 DROP, 5 STORE, 6 OPTIONS, 7 ADOPT
  * 13      L-1   the type's fields, below
  * </pre>
  * <pre>
@@ -63,6 +63,14 @@ import java.util.zip.CRC32C;
  * 13      4     cache id
  * 17      L-5   the options in the CacheOptionsWire layout (backups, write sync mode, reads from backups, the
  *               indexes with their ids), the bytes a CREATE_CACHE request carries
+ *
+ * ADOPT  (every entry of a partition was replaced by those of a partition file that came from another node;
+ *         replay empties the partition and loads the file, which is kept until a checkpoint whose mark is past
+ *         this record has committed)
+ * 13      4     cache id
+ * 17      4     partition
+ * 21      L-9   the file's name in the moves directory ({@value #MOVES_DIRECTORY}/ under the log's directory),
+ *               UTF-8; empty: the partition was left empty (an adoption whose file failed a check)
  * </pre>
  * A record never spans two segments. Replaying a BATCH record is {@code PartitionStore.applyBatch(entries,
  * mode)}: the same operation on the same bytes.
@@ -80,11 +88,17 @@ public final class WalFormat {
     static final byte DROP = 4;
     static final byte STORE = 5;
     static final byte OPTIONS = 6;
+    static final byte ADOPT = 7;
 
     /** Bytes of a BATCH body before its entries. */
     static final int BATCH_FIXED = 15;
     /** Bytes of a CACHE body before its name. */
     static final int CACHE_FIXED = 9;
+    /** Bytes of an ADOPT body before its file name. */
+    static final int ADOPT_FIXED = 9;
+
+    /** The directory, under the log's, of partition files adopted from other nodes (and of those arriving). */
+    public static final String MOVES_DIRECTORY = "moves";
 
     static final byte MODE_INSERT_IF_ABSENT = 0;
     static final byte MODE_UPSERT = 1;

@@ -65,6 +65,15 @@ public final class WalReader {
         /** A cache was destroyed: every earlier record of it must be applied before it goes. */
         void drop(int cacheId);
 
+        /**
+         * A partition's entries were replaced by those of the partition file {@code file} in the moves directory
+         * (empty: the partition was left empty); the records of that partition before it must be applied first.
+         */
+        default void adopt(int cacheId, int partition, String file) {
+            throw new WalCorruptedException("an ADOPT record (cache id " + cacheId + ", partition " + partition
+                    + ") that this reader cannot apply");
+        }
+
         /** Every record of the segment was handed over: finish applying them (a failure stops the replay). */
         default void segmentEnd(Path segment) {
         }
@@ -218,6 +227,12 @@ public final class WalReader {
                 byte[] options = new byte[in.remaining()];
                 in.get(options);
                 handler.options(cacheId, options);
+            }
+            case WalFormat.ADOPT -> {
+                int cacheId = in.getInt();
+                int partition = in.getInt();
+                handler.adopt(cacheId, partition, new String(data, body + WalFormat.ADOPT_FIXED,
+                        end - body - WalFormat.ADOPT_FIXED, StandardCharsets.UTF_8));
             }
             default -> throw new WalCorruptedException("unknown record type " + type);
         }

@@ -183,6 +183,22 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     /**
+     * Logs that a partition's entries were replaced by those of the partition file {@code file} (its name in the
+     * moves directory; empty: the partition was left empty).
+     *
+     * @throws WalFailedException if the log has failed
+     */
+    public void appendAdopt(int cacheId, int partition, String file) {
+        if (recovering) {
+            return;
+        }
+        byte[] utf8 = file.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer fixed = FIXED.get().clear();
+        fixed.put(WalFormat.ADOPT).putInt(cacheId).putInt(partition);
+        buffer.append(fixed, utf8, 0, utf8.length, null, 0, 0);
+    }
+
+    /**
      * Logs one store write of a batch: the batch's entry bytes as they are ({@code skipStore}: a streamer's
      * skipStore batch, flagged so that recovery leaves its keys out of the store's queue).
      *
@@ -358,6 +374,12 @@ public final class WriteAheadLog implements AutoCloseable {
                           BatchMode mode, boolean skipStore) {
             changes++;
             appendEntry(cacheId, partition, mode, skipStore, key, keyOffset, keyLength, value, valueOffset, valueLength);
+        }
+
+        @Override
+        public void adopted(String file) {
+            changes++;
+            appendAdopt(cacheId, partition, file);
         }
 
         @Override

@@ -1,0 +1,155 @@
+package io.sluice.node.internal.cluster;
+
+import io.sluice.CacheNotFoundException;
+import io.sluice.node.internal.NodeCache;
+import io.sluice.node.internal.NodeEngine;
+import io.sluice.pagestore.internal.EntryImage;
+import io.sluice.pagestore.internal.checkpoint.PartitionFile;
+import io.sluice.protocol.internal.MoveRefusedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.IntPredicate;
+
+/**
+ * The supplier's side of a partition moved as its file (PARTITION_FILE, issue 28): copies one cache's partition
+ * under the partition's read lock (as a checkpoint does, {@code PartitionStore.copyIfChanged}), releases the lock,
+ * and writes the copy as a partition file (the checkpoint's format, this node's cache id, number 0) into a transfer
+ * file: under {@code <persistence>/moves/} on a persistent node, in a directory of its own under the system's
+ * temporary directory in memory. The CRC32C of each chunk and of the whole file are computed as it is written. The
+ * server's sender sends it and deletes it ({@link OutgoingPartitionFile#ended}); transfer files a node left when it
+ * stopped are deleted by its first send after a start. Thread-safe: sends run at once,
+ * sharing the node's send rate ({@link TransferRate}).
+ */
+public final class PartitionFileSupplier implements AutoCloseable {
+
+    static final Logger LOG = LoggerFactory.getLogger(PartitionFileSupplier.class);
+    /** The transfer files' directory under the persistence directory (the node's moves directory). */
+    static final String MOVES_DIRECTORY = "moves";
+    static final String OUTGOING_PREFIX = "out-";
+
+    private final NodeEngine node;
+    private final IntPredicate inSync;
+    private final MoveStats stats;
+    private final TransferRate rate;
+    private final AtomicLong sequence = new AtomicLong();
+    private final boolean temporary;
+    private volatile Path directory;
+    /** Called with each transfer file once its checks are computed, before it is sent (tests corrupt it). */
+    volatile Consumer<Path> afterWrite = p -> { };
+
+    /**
+     * @param inSync whether this node serves the partition or backs it caught up (for a request that asks for a copy
+     *               in sync)
+     */
+    PartitionFileSupplier(NodeEngine node, IntPredicate inSync, MoveStats stats, long bytesPerSecond) {
+        this.node = node;
+        this.inSync = inSync;
+        this.stats = stats;
+        this.rate = new TransferRate(bytesPerSecond);
+        this.temporary = !node.config().persistence().enabled();
+    }
+
+    /**
+     * Writes the cache's partition as a transfer file to send to {@code peer}.
+     *
+     * @throws CacheNotFoundException if this node has no such cache
+     * @throws MoveRefusedException   if a copy in sync was asked for and this is none, the partition is out of the
+     *                                cache's range, or the file could not be written (it is deleted)
+     */
+    public OutgoingPartitionFile prepare(String cache, int partition, int chunkSize, boolean inSyncOnly, String peer) {
+        NodeCache<Object, Object> c = node.nodeCache(cache);
+        if (partition < 0 || partition >= c.partitions()) {
+            throw new MoveRefusedException("cache '" + cache + "' has no partition " + partition);
+        }
+        if (inSyncOnly && !inSync.test(partition)) {
+            throw new MoveRefusedException("node '" + node.id() + "' neither serves partition " + partition
+                    + " nor backs it caught up");
+        }
+        int cacheId = node.cacheId(cache);
+        EntryImage image = new EntryImage();
+        try {
+            c.store(partition).copyIfChanged(Long.MIN_VALUE, image); // under the partition's read lock
+        } catch (IllegalStateException destroyed) {
+            throw new CacheNotFoundException(cache);
+        }
+        Path file = null;
+        try {
+            file = directory().resolve(OUTGOING_PREFIX + cacheId + "-p" + partition + "-"
+                    + sequence.incrementAndGet() + ".part");
+            ChunkCrcChannel out;
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
+                out = new ChunkCrcChannel(channel, chunkSize);
+                PartitionFile.write(out, cacheId, partition, 0, image);
+            }
+            PartitionFileWire.Header header = new PartitionFileWire.Header(out.length(), image.count(), chunkSize,
+                    PartitionFileWire.Header.chunksOf(out.length(), chunkSize), out.fileCrc(), cacheId);
+            afterWrite.accept(file);
+            return new OutgoingPartitionFile(file, header, out.chunkCrcs(),
+                    stats.transferStarted(partition, peer, false, out.length()), rate);
+        } catch (IOException | RuntimeException e) {
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            if (e instanceof MoveRefusedException r) {
+                throw r;
+            }
+            throw new MoveRefusedException("node '" + node.id() + "' could not write cache '" + cache
+                    + "' partition " + partition + " as a file: " + e);
+        }
+    }
+
+    private Path directory() throws IOException {
+        Path d = directory;
+        if (d == null) {
+            synchronized (this) {
+                d = directory;
+                if (d == null) {
+                    d = temporary ? Files.createTempDirectory("sluice-moves-")
+                            : Files.createDirectories(node.config().persistence().directory().resolve(MOVES_DIRECTORY));
+                    deleteOutgoing(d); // left by an earlier run of the node
+                    directory = d;
+                }
+            }
+        }
+        return d;
+    }
+
+    private static void deleteOutgoing(Path d) throws IOException {
+        try (var files = Files.list(d)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                if (f.getFileName().toString().startsWith(OUTGOING_PREFIX)) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+
+    /** Deletes the temporary directory of a node in memory (its files are deleted as their sends end). */
+    @Override
+    public void close() {
+        Path d = directory;
+        if (temporary && d != null) {
+            try (var files = Files.list(d)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    Files.deleteIfExists(f);
+                }
+                Files.deleteIfExists(d);
+            } catch (IOException e) {
+                LOG.warn("could not delete the transfer directory {}: {}", d, e.toString());
+            }
+        }
+    }
+}
