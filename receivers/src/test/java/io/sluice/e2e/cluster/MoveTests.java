@@ -75,16 +75,50 @@ final class MoveTests {
         assertThat(met[0]).as("entries a scan meets").isEqualTo(expected);
     }
 
-    /** The files under the node's moves directory ({@code <persistence dir>/moves}, none if it has none). */
-    static List<Path> filesInMoves(ClusterProcesses cluster, String nodeId) {
+    /**
+     * The node's temporary move files: partition files being received ({@code in-*.tmp}) or sent ({@code out-*})
+     * in its moves directory ({@code <persistence dir>/moves}); adopted files ({@code adopt-*}) wait there for a
+     * checkpoint and are not counted.
+     */
+    static List<Path> temporaryMoveFiles(ClusterProcesses cluster, String nodeId) {
+        return movesDirectory(cluster, nodeId, "in-").stream().filter(f -> f.getFileName().toString()
+                .endsWith(".tmp")).collect(java.util.stream.Collectors.toCollection(java.util.ArrayList::new));
+    }
+
+    /** The files in the node's moves directory whose names start with the prefix (none if it has no such dir). */
+    static List<Path> movesDirectory(ClusterProcesses cluster, String nodeId, String prefix) {
         Path moves = cluster.dataDirectory(nodeId).resolve("moves");
         if (!Files.isDirectory(moves)) {
             return List.of();
         }
-        try (Stream<Path> files = Files.walk(moves)) {
-            return files.filter(Files::isRegularFile).toList();
+        try (Stream<Path> files = Files.list(moves)) {
+            return files.filter(f -> f.getFileName().toString().startsWith(prefix)).toList();
+        } catch (java.nio.file.NoSuchFileException gone) {
+            return List.of();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The node's temporary move files, both kinds ({@link #temporaryMoveFiles} and outgoing {@code out-*}). */
+    static List<Path> leftovers(ClusterProcesses cluster, String nodeId) {
+        List<Path> all = new java.util.ArrayList<>(temporaryMoveFiles(cluster, nodeId));
+        all.addAll(movesDirectory(cluster, nodeId, "out-"));
+        return all;
+    }
+
+    /** Lines of the node's output (stdout and log) that contain {@code text}. */
+    static long lines(ClusterProcesses cluster, String nodeId, String text) {
+        return cluster.node(nodeId).output().lines().filter(l -> l.contains(text)).count();
+    }
+
+    /** Partitions the node adopted as files ({@code PartitionAdoption}'s log line). */
+    static long adopted(ClusterProcesses cluster, String nodeId) {
+        return lines(cluster, nodeId, "entries from adopt-");
+    }
+
+    /** File moves the node gave up on for another copy or for entries ({@code PartitionBuild}'s warning). */
+    static long fileFallbacks(ClusterProcesses cluster, String nodeId) {
+        return lines(cluster, nodeId, "as a file from");
     }
 }
