@@ -57,7 +57,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
     private final ExecutorService background;
     private final CompletableFuture<ClusterParts> joined = new CompletableFuture<>();
     private volatile PeerAccess peerAccess = PeerAccess.PLAIN;
-    /** How partition files are adopted here; null: partitions move by entries whatever the config says. */
+    /** How partition files are adopted here, if not the node's own (tests). */
     private volatile PartitionAdoption adoption;
     private volatile int fileChunkSize = PartitionFileWire.DEFAULT_CHUNK;
     private volatile long replicaQueueBytes = REPLICA_QUEUE_BYTES;
@@ -91,11 +91,8 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         return this;
     }
 
-    /**
-     * How this node adopts partition files it receives (issue 28): without it, partitions are built by entries
-     * whatever {@link ClusterConfig#moveMethod()} says. Set before {@link #join}.
-     */
-    public ClusterNode partitionAdoption(PartitionAdoption adoption) {
+    /** How this node adopts partition files it receives, in place of the node's own (tests); before {@link #join}. */
+    ClusterNode partitionAdoption(PartitionAdoption adoption) {
         this.adoption = adoption;
         return this;
     }
@@ -173,7 +170,8 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         ClusterConfig.MoveMethod method = config == null ? ClusterConfig.MoveMethod.FILES : config.moveMethod();
         long moveRate = config == null ? ClusterConfig.DEFAULT_MOVE_BYTES_PER_SECOND : config.moveBytesPerSecond();
         PartitionBuild build = new PartitionBuild(self, method, pull,
-                new PartitionFileFetch(self, peerAccess, moves, fileChunkSize), adoption, local, membership::map);
+                new PartitionFileFetch(self, peerAccess, moves, fileChunkSize),
+                adoption != null ? adoption : node.partitionAdoption(), local, membership::map);
         ReplicaLinks links = new ReplicaLinks(self, peerAccess, membership::map);
         PrimaryReplication primary = new PrimaryReplication(self, first.partitions(), local::replicated,
                 PrimaryReplication.streams(self, links, replicaQueueBytes), served::refuse);

@@ -5,6 +5,7 @@ import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.NodeEngine;
 import io.sluice.pagestore.internal.EntryImage;
 import io.sluice.pagestore.internal.checkpoint.PartitionFile;
+import io.sluice.pagestore.internal.wal.WalFormat;
 import io.sluice.protocol.internal.MoveRefusedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,14 +26,12 @@ import java.util.function.IntPredicate;
  * file: under {@code <persistence>/moves/} on a persistent node, in a directory of its own under the system's
  * temporary directory in memory. The CRC32C of each chunk and of the whole file are computed as it is written. The
  * server's sender sends it and deletes it ({@link OutgoingPartitionFile#ended}); transfer files a node left when it
- * stopped are deleted by its first send after a start. Thread-safe: sends run at once,
+ * stopped are deleted at its start (the moves directory keeps only the files its log needs) and by its first send. Thread-safe: sends run at once,
  * sharing the node's send rate ({@link TransferRate}).
  */
 public final class PartitionFileSupplier implements AutoCloseable {
 
     static final Logger LOG = LoggerFactory.getLogger(PartitionFileSupplier.class);
-    /** The transfer files' directory under the persistence directory (the node's moves directory). */
-    static final String MOVES_DIRECTORY = "moves";
     static final String OUTGOING_PREFIX = "out-";
 
     private final NodeEngine node;
@@ -118,7 +117,7 @@ public final class PartitionFileSupplier implements AutoCloseable {
                 d = directory;
                 if (d == null) {
                     d = temporary ? Files.createTempDirectory("sluice-moves-")
-                            : Files.createDirectories(node.config().persistence().directory().resolve(MOVES_DIRECTORY));
+                            : Files.createDirectories(node.config().persistence().directory().resolve(WalFormat.MOVES_DIRECTORY));
                     deleteOutgoing(d); // left by an earlier run of the node
                     directory = d;
                 }

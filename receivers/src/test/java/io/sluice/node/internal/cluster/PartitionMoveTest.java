@@ -68,7 +68,8 @@ class PartitionMoveTest {
             assertThat(status.get("entriesServed").asLong()).isEqualTo(moved.size());
             assertThat(status.get("moves").get("done").asLong()).isEqualTo(1);
             assertThat(status.get("moves").get("entries").asLong()).isEqualTo(moved.size());
-            assertThat(status.get("moves").get("bytes").asLong()).isGreaterThan(moved.size() * 8L);
+            // Moved by file (the default): the bytes are the partition file's, its entries compressed.
+            assertThat(status.get("moves").get("bytes").asLong()).isGreaterThan(moved.size());
             assertThat(status.get("members")).hasSize(2);
             assertThat(b.engine().metrics().registry().get(MoveStats.MOVED_ENTRIES).counter().count())
                     .isEqualTo(moved.size());
