@@ -61,15 +61,18 @@ class JoinUnderLoadIT {
                 long joinAt = System.nanoTime();
                 cluster.start("node-4");
                 ClusterMap after = ReplicaMaps.awaitReplicated(cluster, 1, settle);
+                double inSync = (System.nanoTime() - joinAt) / 1e9;
                 load.awaitProgress(rate / 2, Duration.ofSeconds(60)); // writes to the new node too
+                long stopAt = System.nanoTime();
                 load.stop();
-                System.out.printf("JoinUnderLoadIT: node-4 in sync %.1f s after its start; load %s%n",
-                        (System.nanoTime() - joinAt) / 1e9, load);
+                System.out.printf("JoinUnderLoadIT: node-4 in sync %.1f s after its start; load %s (its stop took"
+                        + " %.1f s)%n", inSync, load, (System.nanoTime() - stopAt) / 1e9);
                 assertThat(load.ended()).as("how the load's streamer ended").isNull();
                 assertThat(load.failed()).as("entries the cluster failed: %s", load.failures()).isZero();
                 assertThat(load.acknowledged()).as("acknowledged of those issued").isEqualTo(load.issued());
 
                 long total = n + load.acknowledged();
+                long checks = System.nanoTime();
                 try (Sluice reader = cluster.client()) {
                     OrderLoad.assertReadable(reader, 0, n);
                     assertThat(load.verify(reader, MoveTests.CACHE)).as("the load's acknowledged keys").isNull();
@@ -80,6 +83,8 @@ class JoinUnderLoadIT {
                         MoveTests.CACHE, ownerEntries);
                 assertThat(differences).as("backups differing from their owner").isEmpty();
                 assertThat(ownerEntries[0]).as("entries in the owners' copies").isEqualTo(total);
+                System.out.printf("JoinUnderLoadIT: reads, scan and digests took %.1f s%n",
+                        (System.nanoTime() - checks) / 1e9);
                 assertThat(ReplicaMaps.primaryOf(after, "node-4")).as("partitions node-4 owns").isNotEmpty();
                 assertThat(NodeStatus.replication(cluster.status("node-4")).backed())
                         .as("partitions node-4 backs").isPositive();

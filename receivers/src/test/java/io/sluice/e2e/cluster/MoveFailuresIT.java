@@ -23,7 +23,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Issue 28's failure cases, with processes: a fourth node joins a three-node cluster (persistent nodes, a cache with
  * one backup, FULL_SYNC, 16 partitions) holding StockOrders while a client writes; the suppliers send partition
- * files at a low rate ({@code moveBytesPerSecond} 128 KiB/s on every node) so that transfers wait in the suppliers'
+ * files at a low rate ({@code moveBytesPerSecond} 32 KiB/s on every node) so that transfers wait in the suppliers'
  * queue and a test can act on one while it is on its way. Which transfer is on its way is read from the nodes'
  * moves directories, not guessed from a clock: node-4 has {@code in-c<cache>-p<P>-*.tmp} (it asked for the file and
  * waits for it) while a supplier has {@code out-<cache>-p<P>-*} (its send has not ended).
@@ -88,7 +88,7 @@ class MoveFailuresIT {
         long n = Long.getLong("sluice.movefail.entries", 100_000);
         cluster = ClusterProcesses.create("movefail-" + name, Duration.ofSeconds(3), PARTITIONS);
         MoveTests.withMethod(cluster, MoveTests.method()).sessionTimeout(BackupKillLoopIT.SESSION)
-                .clusterSetting("moveBytesPerSecond", Long.toString(128 << 10));
+                .clusterSetting("moveBytesPerSecond", Long.toString(32 << 10));
         try {
             cluster.startAll(FIRST.toArray(String[]::new));
             cluster.awaitSettled(SETTLE);
