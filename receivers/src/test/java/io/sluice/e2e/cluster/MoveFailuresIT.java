@@ -85,7 +85,7 @@ class MoveFailuresIT {
     }
 
     private void run(String name, Fault fault, String expectedOnNode4) throws Exception {
-        long n = Long.getLong("sluice.movefail.entries", 100_000);
+        long n = Long.getLong("sluice.movefail.entries", 50_000);
         cluster = ClusterProcesses.create("movefail-" + name, Duration.ofSeconds(3), PARTITIONS);
         MoveTests.withMethod(cluster, MoveTests.method()).sessionTimeout(BackupKillLoopIT.SESSION)
                 .clusterSetting("moveBytesPerSecond", Long.toString(32 << 10));
