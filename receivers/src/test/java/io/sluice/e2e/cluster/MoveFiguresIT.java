@@ -42,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * another order): a cluster of three nodes (processes, persistent, {@code -Dsluice.move.figures.partitions=64}),
  * a cache without backups holding {@code -Dsluice.move.figures.entries=1000000} StockOrders, every node building
  * partitions by that method with no rate limit ({@code moveBytesPerSecond} 0); a client streams more StockOrders as
- * fast as it goes ({@code -Dsluice.move.figures.load=false}: no load); after a 10 s baseline window a fourth node
+ * fast as it goes ({@code -Dsluice.move.figures.rate=N}: N entries/s at most; {@code -Dsluice.move.figures.load=false}:
+ * no load); after a 10 s baseline window a fourth node
  * (same id, same partitions in both runs: rendezvous hashing) joins and takes its quarter of the partitions.
  * Printed, per method:
  * <ul>
@@ -131,7 +132,8 @@ class MoveFiguresIT {
                 MoveTests.preload(client, n);
                 System.out.printf("MoveFiguresIT %s: %,d StockOrders preloaded in %.1f s%n", method, n,
                         (System.nanoTime() - t0) / 1e9);
-                AckedOrders load = withLoad ? AckedOrders.start(client, MoveTests.CACHE, n, 0, Integer.MAX_VALUE - 64)
+                AckedOrders load = withLoad ? AckedOrders.start(client, MoveTests.CACHE, n,
+                        Integer.getInteger("sluice.move.figures.rate", 0), Integer.MAX_VALUE - 64)
                         : null;
                 double baseline = Double.NaN;
                 if (load != null) {
