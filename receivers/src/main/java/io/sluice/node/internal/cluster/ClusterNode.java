@@ -170,7 +170,7 @@ public final class ClusterNode implements ClusterView, AutoCloseable {
         ClusterConfig.MoveMethod method = config == null ? ClusterConfig.MoveMethod.FILES : config.moveMethod();
         long moveRate = config == null ? ClusterConfig.DEFAULT_MOVE_BYTES_PER_SECOND : config.moveBytesPerSecond();
         PartitionBuild build = new PartitionBuild(self, method, pull,
-                new PartitionFileFetch(self, peerAccess, moves, fileChunkSize),
+                new PartitionFileFetch(self, peerAccess, moves, fileChunkSize, node.config().persistence().enabled()),
                 adoption != null ? adoption : node.partitionAdoption(), local, membership::map);
         ReplicaLinks links = new ReplicaLinks(self, peerAccess, membership::map);
         PrimaryReplication primary = new PrimaryReplication(self, first.partitions(), local::replicated,

@@ -122,10 +122,15 @@ final class PartitionBuild {
         Path file = adoption.incomingFile(cache, partition);
         boolean adopted = false;
         try {
+            long t0 = System.nanoTime();
             PartitionFileWire.Header header = fetch.fetch(m, cache, partition, inSyncOnly, file, cancelled);
             long before = local.size(partition, cache);
             adopted = true; // adopt consumes the file whatever its outcome
+            long t1 = System.nanoTime();
             long loaded = adoption.adopt(cache, partition, file);
+            LOG.debug("partition {} of cache '{}': {} bytes fetched from '{}' in {} ms, {} entries adopted in {} ms",
+                    partition, cache, header.length(), m.id(), (t1 - t0) / 1_000_000, loaded,
+                    (System.nanoTime() - t1) / 1_000_000);
             if (loaded != header.entries()) {
                 throw new IOException("the file held " + header.entries() + " entries, " + loaded + " were loaded");
             }

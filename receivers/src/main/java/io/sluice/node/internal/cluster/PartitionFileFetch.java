@@ -37,10 +37,12 @@ import java.util.zip.CRC32C;
  * The demander's side of a partition moved as its file (PARTITION_FILE, layout in {@link PartitionFileWire}): a
  * connection of its own to the supplier (the cluster's token and TLS, as {@link PeerConnections}; not the connection
  * replication shares), one request, the chunks written to the file given as they come, each chunk's CRC32C and the
- * whole file's checked, then the file fsynced. Blocking, on the caller's thread; a supplier silent for
+ * whole file's checked, then the file fsynced (on a persistent node). Blocking, on the caller's thread; a supplier silent for
  * {@link #READ_TIMEOUT} fails it. Thread-safe (each fetch has its own connection).
  */
 final class PartitionFileFetch {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PartitionFileFetch.class);
 
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** How long the supplier may be silent: writing a large partition's image comes before its header. */
@@ -67,17 +69,21 @@ final class PartitionFileFetch {
     private final PeerAccess access;
     private final MoveStats stats;
     private final int chunkSize;
+    /** Whether a file received is fsynced: on a persistent node (in memory the file is loaded, then deleted). */
+    private final boolean sync;
     private volatile SSLContext tls;
 
-    PartitionFileFetch(String self, PeerAccess access, MoveStats stats, int chunkSize) {
+    PartitionFileFetch(String self, PeerAccess access, MoveStats stats, int chunkSize, boolean sync) {
         this.self = self;
         this.access = access;
         this.stats = stats;
         this.chunkSize = chunkSize;
+        this.sync = sync;
     }
 
     /**
-     * Fetches the cache's partition from the member into {@code file} (created or truncated), checked and fsynced.
+     * Fetches the cache's partition from the member into {@code file} (created or truncated), checked and (on a
+     * persistent node) fsynced.
      *
      * @param inSyncOnly ask for a copy in sync (a replica other than the partition's last owner)
      * @return the answer's header
@@ -88,6 +94,7 @@ final class PartitionFileFetch {
      */
     PartitionFileWire.Header fetch(ClusterMap.Member from, String cache, int partition, boolean inSyncOnly,
                                    Path file, BooleanSupplier cancelled) throws IOException {
+        long t0 = System.nanoTime();
         try (Socket socket = connect(from)) {
             socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
             OutputStream out = socket.getOutputStream();
@@ -109,7 +116,11 @@ final class PartitionFileFetch {
                         + partition + " as a file (" + kind + "): " + Wire.readString(answer, "message"));
             }
             PartitionFileWire.Header header = PartitionFileWire.Header.read(answer);
+            long t1 = System.nanoTime();
             receive(in, header, from, partition, file, cancelled);
+            LOG.debug("partition {} of cache '{}' from '{}': header after {} ms, {} chunks received, checked and synced"
+                    + " in {} ms", partition, cache, from.id(), (t1 - t0) / 1_000_000, header.chunks(),
+                    (System.nanoTime() - t1) / 1_000_000);
             return header;
         }
     }
@@ -155,7 +166,9 @@ final class PartitionFileFetch {
                         + " (sent " + Integer.toHexString(header.fileCrc()) + ", computed "
                         + Integer.toHexString((int) whole.getValue()) + ")");
             }
-            out.force(true);
+            if (sync) {
+                out.force(true);
+            }
             ok = true;
         } catch (EOFException e) {
             throw new IOException("member '" + from.id() + "' ended the partition file's stream early", e);

@@ -73,12 +73,16 @@ public final class PartitionFileSupplier implements AutoCloseable {
                     + " nor backs it caught up");
         }
         int cacheId = node.cacheId(cache);
+        long t0 = System.nanoTime();
         EntryImage image = new EntryImage();
         try {
             c.store(partition).copyIfChanged(Long.MIN_VALUE, image); // under the partition's read lock
-        } catch (IllegalStateException destroyed) {
-            throw new CacheNotFoundException(cache);
+        } catch (IllegalStateException e) {
+            node.nodeCache(cache); // CacheNotFoundException if it was destroyed meanwhile
+            throw new MoveRefusedException("node '" + node.id() + "' could not copy cache '" + cache + "' partition "
+                    + partition + ": " + e.getMessage()); // over 2 GiB
         }
+        long copied = System.nanoTime() - t0;
         Path file = null;
         try {
             file = directory().resolve(OUTGOING_PREFIX + cacheId + "-p" + partition + "-"
@@ -91,6 +95,9 @@ public final class PartitionFileSupplier implements AutoCloseable {
             }
             PartitionFileWire.Header header = new PartitionFileWire.Header(out.length(), image.count(), chunkSize,
                     PartitionFileWire.Header.chunksOf(out.length(), chunkSize), out.fileCrc(), cacheId);
+            LOG.debug("cache '{}' partition {}: {} entries copied in {} ms, written as {} bytes in {} ms", cache,
+                    partition, image.count(), copied / 1_000_000, out.length(),
+                    (System.nanoTime() - t0 - copied) / 1_000_000);
             afterWrite.accept(file);
             return new OutgoingPartitionFile(file, header, out.chunkCrcs(),
                     stats.transferStarted(partition, peer, false, out.length()), rate);

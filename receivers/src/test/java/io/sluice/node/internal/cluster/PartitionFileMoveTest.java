@@ -8,6 +8,8 @@ import io.sluice.node.internal.NodeCache;
 import io.sluice.node.internal.PartitionAdoption;
 import io.sluice.pagestore.internal.PartitionStore;
 import io.sluice.pagestore.internal.StoreCursor;
+import io.sluice.server.internal.ServerConfig;
+import io.sluice.server.internal.TlsConfig;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -93,6 +96,36 @@ class PartitionFileMoveTest {
         try (var restarted = new io.sluice.node.internal.NodeEngine(NodeConfig.builder()
                 .dataRegionMaxSize(128L << 20).persistence(PersistenceConfig.at(dir)).build())) {
             assertThat(entries(restarted.nodeCache(CACHE).store(2))).isEqualTo(source);
+        }
+    }
+
+    @Test
+    void aPartitionMovesByFileBetweenMembersSpeakingTls(@TempDir Path dir) throws Exception {
+        Path keys = dir.resolve("node.p12");
+        keytool("-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+                "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore",
+                keys.toString(), "-storepass", "changeit");
+        Path cert = dir.resolve("node.pem");
+        keytool("-exportcert", "-rfc", "-alias", "node", "-keystore", keys.toString(), "-storepass", "changeit",
+                "-file", cert.toString());
+        UnaryOperator<ServerConfig> tls = s -> s.withTls(new TlsConfig(keys, "changeit")).withToken("s3cret");
+        PeerAccess access = new PeerAccess("s3cret", true, cert);
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            TwoNodes.Node a = c.start("a", cfg -> cfg, tls, n -> n.peerAccess(access));
+            c.cluster.assign("a");
+            NodeCache<Object, Object> onA = load(a, 8_000, 100, CacheConfig.named(CACHE));
+            Watched adoption = new Watched();
+            TwoNodes.Node b = c.start("b", cfg -> cfg, tls, n -> n.peerAccess(access)
+                    .partitionAdoption(adoption.adoption()).fileChunkSize(16 << 10));
+            adoption.of(b);
+            List<String> source = entries(onA.store(1));
+
+            c.cluster.move(1, "b");
+
+            assertThat(entries(b.engine().nodeCache(CACHE).store(1))).isEqualTo(source);
+            assertThat(adoption.adopted).hasValue(1); // by file, through TLS (the chunks copied, not sendfile)
+            assertThat(b.cluster().joinedParts().moves().bytesReceived()).isGreaterThan(16 << 10);
+            adoption.assertNoIncomingLeft();
         }
     }
 
@@ -248,6 +281,16 @@ class PartitionFileMoveTest {
                 assertThat(p).doesNotExist();
             }
         }
+    }
+
+    private static void keytool(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
     }
 
     private static boolean mount(Path dir) throws InterruptedException {

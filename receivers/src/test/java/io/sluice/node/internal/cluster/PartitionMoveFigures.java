@@ -6,6 +6,7 @@ import io.sluice.binary.BinaryObject;
 import io.sluice.binary.BinaryObjectBuilder;
 import io.sluice.node.ClusterConfig;
 import io.sluice.node.NodeConfig;
+import io.sluice.node.PersistenceConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -30,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The figure of issue 28 (not a CI test): the time to build every partition of a cache on another node by ENTRIES
  * (a→b) and by FILES (b→c), the same data, three in-memory nodes in this JVM on 127.0.0.1, partitions moved one at a
- * time, no rate limit; and, as the ceiling, a plain copy of the same partition files (the suppliers' files for the
+ * time, no rate limit ({@code -Dsluice.move.figures.persistent=true}: persistent nodes, their directories left under
+ * the system's temporary directory); and, as the ceiling, a plain copy of the same partition files (the suppliers' files for the
  * same partitions) over a loopback socket with {@code FileChannel.transferTo} into files. Run with
  * <pre>
  * ./mvnw -B -o -pl receivers -am test -Dtest=PartitionMoveFigures -Dsluice.move.figures=true \
@@ -44,6 +46,8 @@ class PartitionMoveFigures {
     private static final int PARTITIONS = Integer.getInteger("sluice.move.figures.partitions", 64);
     private static final long ENTRIES = Long.getLong("sluice.move.figures.entries", 1_000_000);
     private static final long REGION = 1L << 30;
+    /** Persistent nodes (LOG_ONLY, the default WAL mode) instead of nodes in memory. */
+    private static final boolean PERSISTENT = Boolean.getBoolean("sluice.move.figures.persistent");
 
     @Test
     void filesVersusEntriesVersusAPlainCopy() throws Exception {
@@ -59,7 +63,7 @@ class PartitionMoveFigures {
                             .setField("price", (k % 10_000) / 100.0).setField("qty", (int) (k % 1000)).build());
                 }
             }
-            System.out.printf("FIGURE loaded %,d StockOrders over %d partitions in %.1f s%n", ENTRIES, PARTITIONS,
+            System.out.printf("FIGURE " + (PERSISTENT ? "persistent" : "in-memory") + " nodes: loaded %,d StockOrders over %d partitions in %.1f s%n", ENTRIES, PARTITIONS,
                     (System.nanoTime() - t0) / 1e9);
             assertThat(a.engine().nodeCache("orders").size()).isEqualTo(ENTRIES);
 
@@ -88,8 +92,18 @@ class PartitionMoveFigures {
     }
 
     private static UnaryOperator<NodeConfig.Builder> config(String id, ClusterConfig.MoveMethod method) {
-        return b -> b.dataRegionMaxSize(REGION).cluster(ClusterConfig.of("127.0.0.1:2181", "figures", id)
-                .withMoveMethod(method).withMoveBytesPerSecond(0));
+        return b -> {
+            b.dataRegionMaxSize(REGION).cluster(ClusterConfig.of("127.0.0.1:2181", "figures", id)
+                    .withMoveMethod(method).withMoveBytesPerSecond(0));
+            if (PERSISTENT) {
+                try {
+                    b.persistence(PersistenceConfig.at(Files.createTempDirectory("sluice-figures-" + id + "-")));
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return b;
+        };
     }
 
     /** Moves every partition to the node, one at a time; the seconds it took. */

@@ -35,12 +35,19 @@ final class TwoNodes implements AutoCloseable {
     /** A node whose cluster node {@code beforeJoin} sets up before it joins. */
     Node start(String id, UnaryOperator<NodeConfig.Builder> config,
                java.util.function.Consumer<ClusterNode> beforeJoin) {
+        return start(id, config, s -> s, beforeJoin);
+    }
+
+    /** A node whose server config {@code server} adjusts (TLS, a token). */
+    Node start(String id, UnaryOperator<NodeConfig.Builder> config, UnaryOperator<ServerConfig> serverConfig,
+               java.util.function.Consumer<ClusterNode> beforeJoin) {
         NodeEngine engine = new NodeEngine(config.apply(NodeConfig.builder().dataRegionMaxSize(128L << 20)
                 .applyThreads(2)).build());
         ClusterNode clusterNode = new ClusterNode(engine, cluster.joiner());
         SluiceServer server;
         try {
-            server = SluiceServer.start(engine, ServerConfig.defaults().withHost("127.0.0.1").withPort(0), clusterNode);
+            server = SluiceServer.start(engine, serverConfig.apply(ServerConfig.defaults().withHost("127.0.0.1")
+                    .withPort(0)), clusterNode);
         } catch (RuntimeException e) {
             engine.close();
             throw e;
