@@ -56,7 +56,7 @@ class JoinUnderLoadIT {
                 MoveTests.preload(client, n);
                 System.out.printf("JoinUnderLoadIT: %,d StockOrders preloaded in %.1f s (method %s)%n", n,
                         (System.nanoTime() - t0) / 1e9, MoveTests.method());
-                AckedOrders load = AckedOrders.start(client, MoveTests.CACHE, n, rate, Integer.MAX_VALUE - 64);
+                AckedOrders load = AckedOrders.start(client, MoveTests.CACHE, n, rate, rate * 600);
                 load.awaitProgress(rate / 2, Duration.ofSeconds(60));
                 long joinAt = System.nanoTime();
                 cluster.start("node-4");

@@ -96,7 +96,7 @@ class MoveFailuresIT {
                 MoveTests.createCache(client);
                 ReplicaMaps.awaitReplicated(cluster, 1, SETTLE);
                 MoveTests.preload(client, n);
-                AckedOrders load = AckedOrders.start(client, MoveTests.CACHE, n, 2_000, Integer.MAX_VALUE - 64);
+                AckedOrders load = AckedOrders.start(client, MoveTests.CACHE, n, 2_000, 2_000 * 600);
                 load.awaitProgress(1_000, Duration.ofSeconds(60));
                 cluster.start("node-4");
                 String killed = null;

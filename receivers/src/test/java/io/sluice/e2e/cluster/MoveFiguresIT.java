@@ -133,7 +133,7 @@ class MoveFiguresIT {
                 System.out.printf("MoveFiguresIT %s: %,d StockOrders preloaded in %.1f s%n", method, n,
                         (System.nanoTime() - t0) / 1e9);
                 AckedOrders load = withLoad ? AckedOrders.start(client, MoveTests.CACHE, n,
-                        Integer.getInteger("sluice.move.figures.rate", 0), Integer.MAX_VALUE - 64)
+                        Integer.getInteger("sluice.move.figures.rate", 0), 50_000_000)
                         : null;
                 double baseline = Double.NaN;
                 if (load != null) {
