@@ -118,7 +118,7 @@ class MoveFailuresIT {
                 assertThat(load.failed()).as("entries the cluster failed: %s", load.failures()).isZero();
                 long total = n + load.acknowledged();
                 try (Sluice reader = cluster.client()) {
-                    OrderLoad.assertReadable(reader, 0, n);
+                    MoveTests.assertReadable(reader, 0, n, PARTITIONS);
                     assertThat(load.verify(reader, MoveTests.CACHE)).as("the load's acknowledged keys").isNull();
                     MoveTests.assertScanMeetsEachOnce(reader, total, n + load.issued());
                 }

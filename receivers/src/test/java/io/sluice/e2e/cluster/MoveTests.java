@@ -121,4 +121,30 @@ final class MoveTests {
     static long fileFallbacks(ClusterProcesses cluster, String nodeId) {
         return lines(cluster, nodeId, "as a file from");
     }
+
+    /**
+     * Asserts that every key in [from, to) reads back with its StockOrder; if some do not, the message counts them
+     * per partition (a partition lost whole shows as one line).
+     */
+    static void assertReadable(Sluice client, long from, long to, int partitions) {
+        io.sluice.Cache<Long, BinaryObject> cache = client.<Long, BinaryObject>cache(CACHE).withKeepBinary();
+        java.util.Map<Integer, Integer> missing = new java.util.TreeMap<>();
+        java.util.Map<Integer, Integer> wrong = new java.util.TreeMap<>();
+        java.util.Set<Long> keys = new java.util.HashSet<>();
+        for (long start = from; start < to; start += 1000) {
+            keys.clear();
+            for (long k = start; k < Math.min(to, start + 1000); k++) {
+                keys.add(k);
+            }
+            java.util.Map<Long, BinaryObject> got = cache.getAll(keys);
+            for (long k : keys) {
+                BinaryObject o = got.get(k);
+                if (o == null || !OrderLoad.matches(o, k)) {
+                    (o == null ? missing : wrong).merge(AckedWrites.partition(k, partitions), 1, Integer::sum);
+                }
+            }
+        }
+        assertThat(missing).as("keys of [%d, %d) missing, per partition", from, to).isEmpty();
+        assertThat(wrong).as("keys of [%d, %d) with another value, per partition", from, to).isEmpty();
+    }
 }
