@@ -106,4 +106,33 @@ final class PartitionDigests {
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
     }
+
+    /**
+     * Waits (at most {@code atMost}) until every partition's backups equal its owner in the map the nodes serve then
+     * with every backup in sync ({@link ReplicaMaps#awaitReplicated}, read afresh each attempt): a map in
+     * transition may still name a backup that has just handed its copy on. A difference that lasts fails.
+     *
+     * @return the owners' entries together
+     * @throws AssertionError if copies still differed at the end (the last differences)
+     */
+    static long awaitEqual(ClusterProcesses cluster, String cache, Duration atMost) {
+        java.util.concurrent.atomic.AtomicReference<List<Difference>> last =
+                new java.util.concurrent.atomic.AtomicReference<>(List.of());
+        long[] ownerEntries = {0};
+        try {
+            org.awaitility.Awaitility.await().atMost(atMost).pollInterval(Duration.ofSeconds(2)).until(() -> {
+                ClusterMap map = ReplicaMaps.awaitReplicated(cluster, 1, atMost);
+                ownerEntries[0] = 0;
+                List<Difference> differences = compare(cluster, map, cache, ownerEntries);
+                if (!differences.isEmpty()) {
+                    System.out.printf("PartitionDigests: map version %d: %s%n", map.version(), differences);
+                }
+                last.set(differences);
+                return differences.isEmpty();
+            });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("backups differing from their owner after " + atMost + ": " + last.get(), e);
+        }
+        return ownerEntries[0];
+    }
 }
