@@ -65,6 +65,9 @@ public final class ClusterProcesses implements AutoCloseable {
     /** More keys of the node file's top level, and of its "cluster", for the nodes started from now on. */
     private String fileKeys = "";
     private String clusterKeys = "";
+    /** More keys of the nodes' "cluster" object (JSON values), for every node, and per node (overriding). */
+    private final Map<String, String> clusterSettings = new LinkedHashMap<>();
+    private final Map<String, Map<String, String>> nodeClusterSettings = new LinkedHashMap<>();
     /** Nodes stopped with SIGSTOP and not continued yet. */
     private final Set<String> paused = new TreeSet<>();
     private final Map<String, Integer> ports = new LinkedHashMap<>();
@@ -146,6 +149,26 @@ public final class ClusterProcesses implements AutoCloseable {
     }
 
     /**
+     * A key of the "cluster" object of the nodes started from now on, e.g. {@code ("moveMethod", "\"ENTRIES\"")}
+     * (the value as JSON).
+     */
+    public synchronized ClusterProcesses clusterSetting(String key, String json) {
+        clusterSettings.put(key, json);
+        return this;
+    }
+
+    /** A key of one node's "cluster" object, from its next start on (overrides {@link #clusterSetting}). */
+    public synchronized ClusterProcesses clusterSetting(String nodeId, String key, String json) {
+        nodeClusterSettings.computeIfAbsent(nodeId, id -> new LinkedHashMap<>()).put(key, json);
+        return this;
+    }
+
+    /** The node's persistence directory (its region's files; kept across its restarts). */
+    public Path dataDirectory(String nodeId) {
+        return dir.resolve(nodeId);
+    }
+
+    /**
      * Stops ZooKeeper (its data is kept): the nodes lose their connection, their sessions live on until it comes
      * back ({@link #restartZooKeeper}) and the session timeout passes without them.
      */
@@ -171,7 +194,11 @@ public final class ClusterProcesses implements AutoCloseable {
 
     private NodeProcess launch(String nodeId) {
         int port;
+        StringBuilder extra = new StringBuilder();
         synchronized (this) {
+            Map<String, String> settings = new LinkedHashMap<>(clusterSettings);
+            settings.putAll(nodeClusterSettings.getOrDefault(nodeId, Map.of()));
+            settings.forEach((k, v) -> extra.append(", \"").append(k).append("\": ").append(v));
             if (running.containsKey(nodeId)) {
                 throw new IllegalStateException(nodeId + " runs already");
             }
@@ -186,7 +213,7 @@ public final class ClusterProcesses implements AutoCloseable {
                 """.formatted(System.getProperty("sluice.cluster.it.region", "384m"),
                 fileKeys.isEmpty() ? "" : " " + fileKeys + ",", json(data.toString()), zookeeper(), name, nodeId,
                 session == null ? "" : ", \"sessionTimeoutMillis\": " + session.toMillis(),
-                clusterKeys.isEmpty() ? "" : ", " + clusterKeys);
+                (clusterKeys.isEmpty() ? "" : ", " + clusterKeys) + extra);
         List<String> jvm = new ArrayList<>(List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
                 "-XX:+UseSerialGC"));
         jvm.addAll(NodeClassArchive.jvmArgs(JAR, "cluster", this::classArchiveNodeConfig));

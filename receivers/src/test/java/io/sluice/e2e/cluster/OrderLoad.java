@@ -145,7 +145,7 @@ final class OrderLoad {
         assertThat(keys).as("distinct keys a scan meets").hasSize((int) n);
     }
 
-    private static boolean matches(BinaryObject o, long id) {
+    static boolean matches(BinaryObject o, long id) {
         return o.<Long>field("id") == id && ("S" + (id % 500)).equals(o.field("symbol"))
                 && o.<Double>field("price") == (id % 10_000) / 100.0 && o.<Integer>field("qty") == (int) (id % 1000);
     }
