@@ -173,7 +173,8 @@ public final class NodeOptions {
     public static final Option<ClusterConfig.MoveMethod> MOVE_METHOD = CLUSTER.add(Option.of("moveMethod",
             "ClusterConfig", ClusterConfig.MoveMethod.FILES, v -> true, "be FILES or ENTRIES", "", "FILES",
             "how a partition is built: `FILES` sends its image as a checked partition file, `ENTRIES` its"
-                    + " entries page by page (the baseline, and the fallback of `FILES`)"));
+                    + " entries page by page (the baseline, and the fallback of `FILES`); a node in memory builds by"
+                    + " entries ([Moving a partition](#moving-a-partition))"));
 
     private NodeOptions() {
     }

@@ -191,6 +191,42 @@ final class BackupReplication implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until this node's copy of the partition is in sync with the primary the map names, so that Helix's
+     * OFFLINE -> SLAVE completes only then ({@link NodeRoles#follow}): Helix drops an older replica of the partition
+     * once this one is SLAVE, and a copy still being built must not be the only other one when the primary dies
+     * (issue 28: a join whose supplier was killed lost a partition that way). Returns at once when there is nothing to
+     * catch up from (the map names no primary, or this node), when this node stops backing the partition, or after
+     * {@code timeoutMillis} (the transition then completes as before, and the catch-up goes on in the background).
+     *
+     * @return true if in sync
+     */
+    boolean awaitInSync(int partition, long timeoutMillis) throws InterruptedException {
+        Place place = places[partition];
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        synchronized (place) {
+            while (true) {
+                if (place.state == IN_SYNC) {
+                    return true;
+                }
+                String owner = map.get().owner(partition);
+                boolean building = place.state == CATCHING_UP
+                        || (place.state == WAITING && owner != null && !owner.equals(self));
+                long left = deadline - System.nanoTime();
+                if (!building || closed) {
+                    return false;
+                }
+                if (left <= 0) {
+                    LOG.warn("partition {}: not in sync with '{}' after {} ms; this node backs it from now on while"
+                            + " it goes on catching up", partition, owner, timeoutMillis);
+                    return false;
+                }
+                // The map is read outside the place's lock by its writers: look again at least every 100 ms.
+                place.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 100)));
+            }
+        }
+    }
+
     // ---- catching up ----
 
     private void restart(int partition, String why) {
@@ -314,6 +350,7 @@ final class BackupReplication implements AutoCloseable {
                 }
                 place.buffer = null;
                 place.state = IN_SYNC;
+                place.notifyAll();
             }
             local.awaitDurable();
         } catch (PartitionPull.Cancelled cancelled) {

@@ -23,6 +23,8 @@ final class NodeRoles implements PartitionRoles {
     private static final long JOIN_BOUND_SECONDS = 120;
     /** How long giving a partition up waits at most for its backups to acknowledge what they were sent. */
     private static final long REPLICATION_DRAIN_SECONDS = 10;
+    /** How long OFFLINE -> SLAVE waits for the copy to be in sync before it completes anyway. */
+    private static final long SYNC_WAIT_MILLIS = 120_000;
 
     private final String nodeId;
     private final CompletableFuture<ClusterParts> joined;
@@ -46,7 +48,11 @@ final class NodeRoles implements PartitionRoles {
 
     @Override
     public void follow(int partition) throws InterruptedException {
-        parts().backup().follow(partition);
+        BackupReplication backup = parts().backup();
+        backup.follow(partition);
+        // OFFLINE -> SLAVE completes once this copy is in sync (or there is nothing to catch up from): Helix drops
+        // the replica this one replaces only then.
+        backup.awaitInSync(partition, SYNC_WAIT_MILLIS);
     }
 
     @Override
