@@ -62,9 +62,12 @@ class StatusPageBrowserIT {
         assumeTrue(present, CHROMIUM + " is missing: install the Debian package 'chromium' to run this test");
         try (ClusterProcesses cluster = ClusterProcesses.create("page", Duration.ofSeconds(60), PARTITIONS)) {
             try {
-                // One partition built at a time, and (moves by files) a low byte rate: the move lasts.
+                // One partition built at a time, and (moves by files) a low byte rate: the move lasts. The ~40
+                // partition files node-3 takes hold ~25 KB each: at 48 KiB/s from each sender the move lasts ~20 s,
+                // long enough for a browser's dumps on an idle machine too (at 4 MiB/s it was over in under a
+                // second there, between two dumps).
                 cluster.nodeFileKeys("\"metricsPort\": 0",
-                        "\"maxConcurrentMoves\": 1, \"moveBytesPerSecond\": 4194304");
+                        "\"maxConcurrentMoves\": 1, \"moveBytesPerSecond\": 49152");
                 cluster.startAll("node-1", "node-2");
                 cluster.awaitSettled(ClusterProcesses.SETTLE);
                 int port = metricsPort(cluster.node("node-1"));
