@@ -326,6 +326,33 @@ class ClusterRoutingTest {
     }
 
     @Test
+    void aRetryWaitingOutItsBackoffGoesOnSoonAfterTheMapGivesItsPartitionAnOwner() throws Exception {
+        startNodes(2);
+        int unowned = 9;
+        int[] owners = FixedMapCluster.roundRobin(PARTITIONS, 2);
+        owners[unowned] = ClusterMap.NO_OWNER;
+        cluster.setMap(members(0, 1), owners);
+        long key = keyIn(unowned);
+        // A first retry waits 2.5-7.5 s here (5 s with jitter): a call that only waited out its backoff would go on
+        // seconds after the map changed, as after a failover's promotion.
+        try (Sluice client = SluiceClient.connect(ClientConfig.builder()
+                .addresses("127.0.0.1:" + servers.get(0).address().getPort()).requestTimeout(Duration.ofSeconds(60))
+                .retryInitialBackoff(Duration.ofSeconds(5)).build())) {
+            CompletableFuture<Void> put = client.<Long, Long>cache(CACHE).putAsync(key, 7L);
+            int asked = cluster.mapAsks.get();
+            await().atMost(20, TimeUnit.SECONDS).until(() -> cluster.mapAsks.get() > asked); // the put is waiting
+            assertThat(put).isNotDone();
+            owners[unowned] = 1;
+            long changed = System.nanoTime();
+            cluster.setMap(members(0, 1), owners);
+            put.get(30, TimeUnit.SECONDS);
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - changed);
+            assertThat(tookMillis).as("ms from the map change to the put's acknowledgement").isLessThan(2_000);
+            assertThat(engines.get(1).<Long, Long>cache(CACHE).get(key)).isEqualTo(7L);
+        }
+    }
+
+    @Test
     void aClientOfNodesNotJoinedYetWaitsForTheirMap() throws Exception {
         startNodes(2);
         cluster.setMap(List.of(), new int[0]); // what a member serves before it has joined: nothing, no partitions

@@ -17,7 +17,8 @@ import java.util.function.Predicate;
  * owner, one request per owner, answers put back in the items' order. In a cluster, the items a node refused
  * (NOT_OWNER for the whole request, or an item's answer that says so), the items of a node that could not be
  * reached and the items of partitions with no owner are sent again after the map was refreshed ({@link Routing}),
- * at once if the map changed, else after a backoff, until {@code requestTimeout} after the first attempt; then the
+ * at once if the map changed, else after a backoff or as soon as a newer map comes (asked for every
+ * {@link Routing#MAP_POLL_MILLIS} meanwhile), until {@code requestTimeout} after the first attempt; then the
  * operation fails naming the partitions no node served. Standalone, each item is sent once, as it always was
  * (its node's connection retries are {@link Nodes}'). Items may so reach a node more than once: at-least-once.
  *
@@ -232,10 +233,27 @@ final class RoutedCall<T> {
             return;
         }
         routing.refresh(ask).whenComplete((done, error) -> {
-            long delay = routing.version() > version ? 0 : routing.backoffMillis(attempts);
+            if (routing.version() > version) {
+                routing.schedule(this::round, 0);
+                return;
+            }
+            // The next round after the backoff, or as soon as a newer map comes (a failover's promotion), if sooner.
             long remaining = (routing.requestTimeoutNanos() - (System.nanoTime() - start)) / 1_000_000;
-            routing.schedule(this::round, Math.max(0, Math.min(delay, remaining + 1)));
+            NextRound next = new NextRound();
+            routing.schedule(next, Math.max(0, Math.min(routing.backoffMillis(attempts), remaining + 1)));
+            routing.onNewerMap(version, next);
         });
+    }
+
+    /** Starts the next round once, whichever comes first: the backoff's end or a newer map. */
+    private final class NextRound extends java.util.concurrent.atomic.AtomicBoolean implements Runnable {
+        @Override
+        public void run() {
+            if (compareAndSet(false, true)) {
+                routing.stopWaiting(this);
+                round();
+            }
+        }
     }
 
     @SuppressWarnings("unchecked")

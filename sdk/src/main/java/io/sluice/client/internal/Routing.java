@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,11 @@ final class Routing implements AutoCloseable {
      * and the transport holds them until an owner appears (or the request timeout passes).
      */
     static final String UNOWNED = "\u0000no owner";
+    /**
+     * How often the map is asked for while a call waits for a newer one: a retry waiting out its backoff goes on
+     * within about this long of a failover's map change instead of up to {@link ClientSettings#MAX_BACKOFF} after.
+     */
+    static final long MAP_POLL_MILLIS = 200;
 
     private final Nodes nodes;
     private final ClientSettings config;
@@ -43,6 +49,10 @@ final class Routing implements AutoCloseable {
     private volatile String[] unowned;
     /** The refresh in progress, which later askers join; null when none is. */
     private CompletableFuture<Void> refreshing;
+    /** Tasks to run once a newer map is taken ({@link #onNewerMap}); each runs at most once. */
+    private final Set<Runnable> mapWaiters = ConcurrentHashMap.newKeySet();
+    /** True while the map is asked for every {@link #MAP_POLL_MILLIS}; guarded by this. */
+    private boolean polling;
 
     Routing(Nodes nodes, ClientSettings config) {
         this.nodes = nodes;
@@ -274,6 +284,48 @@ final class Routing implements AutoCloseable {
         }
         table = owners;
         map = candidate;
+        for (Runnable waiter : mapWaiters) {
+            if (mapWaiters.remove(waiter)) {
+                schedule(waiter, 0);
+            }
+        }
+    }
+
+    /**
+     * Runs the task on the routing's threads once a map newer than {@code version} is taken (at once if one is
+     * already), asking the nodes for the map every {@link #MAP_POLL_MILLIS} while any task waits: nodes do not push
+     * map changes, and a retry must not sleep through one. The task runs at most once; {@link #stopWaiting} drops it.
+     */
+    void onNewerMap(long version, Runnable task) {
+        mapWaiters.add(task);
+        if (version() > version) {
+            if (mapWaiters.remove(task)) {
+                schedule(task, 0);
+            }
+            return;
+        }
+        synchronized (this) {
+            if (polling || scheduler.isShutdown()) {
+                return;
+            }
+            polling = true;
+        }
+        schedule(this::pollMap, MAP_POLL_MILLIS);
+    }
+
+    /** Drops a task {@link #onNewerMap} holds (its call went on without a newer map). */
+    void stopWaiting(Runnable task) {
+        mapWaiters.remove(task);
+    }
+
+    private void pollMap() {
+        synchronized (this) {
+            if (mapWaiters.isEmpty() || scheduler.isShutdown()) {
+                polling = false; // an onNewerMap after this starts polling again
+                return;
+            }
+        }
+        refresh(null).whenComplete((done, error) -> schedule(this::pollMap, MAP_POLL_MILLIS));
     }
 
     /** The wait before retry number {@code attempt} (1 = the first retry): exponential with jitter, capped. */
