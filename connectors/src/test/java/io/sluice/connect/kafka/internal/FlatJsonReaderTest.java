@@ -54,6 +54,24 @@ class FlatJsonReaderTest {
     }
 
     @Test
+    void aNameLikeThePreviousRecordsNameAtItsPlaceIsReadAsItself() {
+        // the reader tries the previous record's name at each position first: a longer, shorter or differing name
+        // there, or the same bytes not closed by a quote, must still be read as what it is
+        List<String> records = List.of("{\"price\":1,\"qty\":2}", "{\"prices\":1,\"qty\":2}",
+                "{\"pric\":1,\"qty\":2}", "{\"price\":1,\"qtx\":2}", "{\"price\":1,\"qty\":2,\"x\":3}",
+                "{\"price\":1}", "{\"price\":1,\"qty\\n\":2}", "{\"price\":1,\"qty", "{\"price\":1,\"qty\":2}",
+                "{\"qty\":2,\"price\":1}", "{\"price\":1,\"qty\":2}");
+        FlatJsonReader reader = new FlatJsonReader();
+        for (String text : records) {
+            assertSame(text, "Names", text);
+        }
+        for (String text : records) {
+            boolean scanned = reader.scan(text.getBytes(StandardCharsets.UTF_8));
+            assertThat(scanned).as(text).isEqualTo(!text.contains("\\") && text.endsWith("}"));
+        }
+    }
+
+    @Test
     void edgeNumbersAndSpacingReadAsJacksonReadsThem() {
         List<String> edges = List.of("{}", " { } ", "{\"a\":-0}", "{\"a\":-0.0}", "{\"a\":0.0}", "{\"a\":1E22}",
                 "{\"a\":1e23}", "{\"a\":9007199254740993.0}", "{\"a\":4.9E-324}", "{\"a\":1.7976931348623157E308}",

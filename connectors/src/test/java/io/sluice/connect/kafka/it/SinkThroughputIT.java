@@ -171,17 +171,29 @@ class SinkThroughputIT {
      * CPU time used during a pass by this JVM (broker, worker and test together) and by the node process,
      * per record: where the machine's two cores went.
      */
-    private record Cpu(long testJvmNanos, long nodeNanos, int records, long wallNanos, Map<Long, Long> threads) {
+    private record Cpu(long testJvmNanos, long nodeNanos, int records, long wallNanos, Map<Long, Long> threads,
+                       long gcs, long gcMillis) {
 
         static Cpu start(NodeProcessOnPort node) {
-            return new Cpu(testJvmCpuNanos(), node.cpuNanos(), 0, System.nanoTime(), threadCpuNanos());
+            return new Cpu(testJvmCpuNanos(), node.cpuNanos(), 0, System.nanoTime(), threadCpuNanos(), totalGcs(),
+                    totalGcMillis());
         }
 
         Cpu stop(NodeProcessOnPort node, int records) {
             Map<Long, Long> used = new HashMap<>();
             threadCpuNanos().forEach((id, nanos) -> used.put(id, nanos - threads.getOrDefault(id, 0L)));
             return new Cpu(testJvmCpuNanos() - testJvmNanos, node.cpuNanos() - nodeNanos, records,
-                    System.nanoTime() - wallNanos, used);
+                    System.nanoTime() - wallNanos, used, totalGcs() - gcs, totalGcMillis() - gcMillis);
+        }
+
+        private static long totalGcs() {
+            return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionCount).sum();
+        }
+
+        private static long totalGcMillis() {
+            return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime).sum();
         }
 
         /** Prints the CPU per record, and the busiest threads of this JVM as a share of the pass's wall time. */
@@ -197,6 +209,22 @@ class SinkThroughputIT {
                                 : info.getThreadName(), 100.0 * e.getValue() / wallNanos));
                     });
             System.out.printf("BENCH %s, busiest threads of the test JVM (CPU / wall)%s%n", what, busiest);
+            // The test JVM's CPU per record split by thread group (a name with its numbers as #); what no live Java
+            // thread accounts for is GC, the JIT and the VM's own threads (and threads that ended during the pass).
+            Map<String, Long> groups = new HashMap<>();
+            long javaThreads = 0;
+            for (Map.Entry<Long, Long> e : threads.entrySet()) {
+                java.lang.management.ThreadInfo info = mx.getThreadInfo(e.getKey());
+                String group = info == null ? "(ended)" : info.getThreadName().replaceAll("[0-9]+", "#");
+                groups.merge(group, e.getValue(), Long::sum);
+                javaThreads += e.getValue();
+            }
+            StringBuilder split = new StringBuilder();
+            groups.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
+                    .forEach(e -> split.append(String.format("; %s %.3f", e.getKey(), e.getValue() / 1e3 / records)));
+            System.out.printf("BENCH %s, test JVM CPU us per record by thread group: GC/JIT/VM (not a live Java"
+                    + " thread) %.3f%s; %d collections, %d ms of GC pauses%n", what,
+                    (testJvmNanos - javaThreads) / 1e3 / records, split, gcs, gcMillis);
         }
 
         private static Map<Long, Long> threadCpuNanos() {
