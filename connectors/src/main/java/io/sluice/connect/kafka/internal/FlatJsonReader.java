@@ -61,10 +61,14 @@ final class FlatJsonReader {
 
     /** Whether the bytes are one flat ASCII JSON object this reader can build; the next {@link #build} builds it. */
     boolean scan(byte[] utf8) {
+        return scan(utf8, utf8.length);
+    }
+
+    /** {@link #scan(byte[])} of the first {@code n} bytes. */
+    boolean scan(byte[] utf8, int n) {
         bytes = utf8;
         count = 0;
         at = 0;
-        int n = utf8.length;
         if (n > MAX_RECORD || !skip(n) || utf8[at] != '{') {
             return false;
         }

@@ -13,16 +13,16 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Bytes read by {@link FlatJsonReader} become the binary object Jackson's path makes of the same JSON (compared
- * with {@link JsonValues#fromJson(String, String)}, which always parses with Jackson), byte for byte; records
- * outside its subset go to Jackson and come out the same way, values or errors.
+ * Bytes (and ASCII text) read by {@link FlatJsonReader} become the binary object Jackson's path makes of the same
+ * JSON (compared with a {@link JsonValues} that always parses with Jackson), byte for byte; records outside its
+ * subset go to Jackson and come out the same way, values or errors.
  */
 @Timeout(60)
 class FlatJsonReaderTest {
 
     private final BinaryContext binary = new BinaryContext();
     private final JsonValues json = new JsonValues(new BinaryValues(binary));
-    private final JsonValues jackson = new JsonValues(new BinaryValues(binary));
+    private final JsonValues jackson = new JsonValues(new BinaryValues(binary), false);
 
     @Test
     void randomFlatRecordsBecomeWhatJacksonMakesOfThem() {
@@ -100,7 +100,14 @@ class FlatJsonReaderTest {
         } catch (RuntimeException e) {
             viaBytes = e.getClass();
         }
+        Object viaText;
+        try {
+            viaText = json.fromJson(text, type).toBytes();
+        } catch (RuntimeException e) {
+            viaText = e.getClass();
+        }
         assertThat(viaBytes).as("%s: %s", what, text).isEqualTo(viaJackson);
+        assertThat(viaText).as("as text, %s: %s", what, text).isEqualTo(viaJackson);
     }
 
     private static final String[] NAMES = {"secCode", "price", "quantity", "buySell", "account", "a", "b", "n_1",

@@ -97,7 +97,10 @@ class SinkThroughputIT {
                 print("plain KafkaConsumer (ceiling)" + passName(pass, passes), records, consumerSeconds);
             }
             consumerCpu.print("plain KafkaConsumer (ceiling)");
-            for (int pass = 1; pass <= passes; pass++) {
+            // -Dsluice.kafka.bench.others=false: the sinks against the plain consumer only (no JsonConverter consumer,
+            // no SDK passes), for shorter A/B runs
+            boolean others = Boolean.parseBoolean(System.getProperty("sluice.kafka.bench.others", "true"));
+            for (int pass = 1; others && pass <= passes; pass++) {
                 converterSeconds = consumerWithJsonConverter(broker, topic, partitions, records);
                 print("KafkaConsumer + the worker's JsonConverter" + passName(pass, passes), records, converterSeconds);
             }
@@ -143,7 +146,7 @@ class SinkThroughputIT {
             // the same orders streamed by the SDK directly
             double sdkSeconds = 0;
             try (Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
-                for (int pass = 1; pass <= passes; pass++) {
+                for (int pass = 1; others && pass <= passes; pass++) {
                     String cache = pass == passes ? "orders-sdk" : "orders-sdk-warm" + pass;
                     Cpu cpu = Cpu.start(node);
                     sdkSeconds = sdkPass(client, cache, records);
