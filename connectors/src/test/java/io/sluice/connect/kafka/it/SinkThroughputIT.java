@@ -108,7 +108,8 @@ class SinkThroughputIT {
             // the sink: a standalone worker loading the packaged plugin; "json" is the usual JsonConverter
             // (schemaless), "bytes" hands the raw JSON to the sink (ByteArrayConverter,
             // sluice.value.bytes.format=JSON), which builds a binary object of it; "raw" stores the JSON bytes as
-            // they are (sluice.value.bytes.format=BYTES): the connector's own cost without the conversion.
+            // they are (sluice.value.bytes.format=BYTES): the connector's own cost without the conversion; "string"
+            // hands it the JSON as text (StringConverter, sluice.value.string.format=JSON).
             // Each pass is a connector of its own (its own consumer group, from the earliest offset) in the same
             // worker, into a cache of its own; a warm-up pass's connector and cache are deleted after it.
             Map<String, SinkFigures> sinks = new java.util.LinkedHashMap<>();
@@ -317,6 +318,9 @@ class SinkThroughputIT {
         if (variant.equals("bytes") || variant.equals("raw")) {
             c.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
             c.put("sluice.value.bytes.format", variant.equals("bytes") ? "JSON" : "BYTES");
+        } else if (variant.equals("string")) {
+            c.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
+            c.put("sluice.value.string.format", "JSON");
         } else {
             c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
             c.put("value.converter.schemas.enable", "false");
