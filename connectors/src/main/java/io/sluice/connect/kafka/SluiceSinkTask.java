@@ -158,6 +158,9 @@ public class SluiceSinkTask extends SinkTask {
         String runTopic = null;
         int runPartition = -1;
         PartitionProgress p = null;
+        // and the streamer once per topic (streamers only close in disconnect, which ends this put)
+        String streamerTopic = null;
+        DataStreamer<Object, Object> streamer = null;
         for (SinkRecord r : records) {
             if (p == null || r.kafkaPartition() != runPartition || !r.topic().equals(runTopic)) {
                 runTopic = r.topic();
@@ -185,7 +188,10 @@ public class SluiceSinkTask extends SinkTask {
                 continue;
             }
             try {
-                DataStreamer<Object, Object> streamer = streamerFor(r.topic());
+                if (streamer == null || !r.topic().equals(streamerTopic)) {
+                    streamer = streamerFor(r.topic());
+                    streamerTopic = r.topic();
+                }
                 Future<?> f = c.action == RecordConverter.Action.REMOVE ? streamer.removeData(c.key)
                         : streamer.addData(c.key, c.value);
                 p.add(offset, f);

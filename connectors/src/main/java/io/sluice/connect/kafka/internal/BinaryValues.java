@@ -48,6 +48,9 @@ public final class BinaryValues {
 
     private final Binary binary;
     private final Map<String, BinaryObjectBuilder> builders = new HashMap<>();
+    /** The type name and builder of the last {@link #builder} call. */
+    private String lastTypeName;
+    private BinaryObjectBuilder lastBuilder;
     private final Map<String, IdentityHashMap<Schema, StructLayout>> layouts = new HashMap<>();
     private int layoutCount;
 
@@ -158,12 +161,21 @@ public final class BinaryValues {
 
     /** The kept builder of the type (make one object at a time with it). */
     BinaryObjectBuilder builder(String typeName) {
-        return builders.computeIfAbsent(typeName, binary::builder);
+        // a topic's records name their type with the same String (RecordConverter keeps it): no map lookup per record
+        if (typeName == lastTypeName) {
+            return lastBuilder;
+        }
+        BinaryObjectBuilder b = builders.computeIfAbsent(typeName, binary::builder);
+        lastTypeName = typeName;
+        lastBuilder = b;
+        return b;
     }
 
     /** Drops the kept builder of the type: it holds the fields of an object that failed. */
     void discard(String typeName) {
         builders.remove(typeName);
+        lastTypeName = null;
+        lastBuilder = null;
     }
 
     private StructLayout layout(Schema schema, String typeName) {

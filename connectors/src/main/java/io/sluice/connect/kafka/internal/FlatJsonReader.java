@@ -50,8 +50,8 @@ final class FlatJsonReader {
     private byte[] bytes;
     private int count;
     private byte[] kinds = new byte[16];
-    private int[] nameStarts = new int[16];
-    private int[] nameEnds = new int[16];
+    /** Each field's name, as {@link NameTable} gives it (one String per name). */
+    private String[] fieldNames = new String[16];
     private int[] valueStarts = new int[16];
     private int[] valueEnds = new int[16];
     private long[] longs = new long[16];
@@ -61,10 +61,14 @@ final class FlatJsonReader {
 
     /** Whether the bytes are one flat ASCII JSON object this reader can build; the next {@link #build} builds it. */
     boolean scan(byte[] utf8) {
+        return scan(utf8, utf8.length);
+    }
+
+    /** {@link #scan(byte[])} of the first {@code n} bytes. */
+    boolean scan(byte[] utf8, int n) {
         bytes = utf8;
         count = 0;
         at = 0;
-        int n = utf8.length;
         if (n > MAX_RECORD || !skip(n) || utf8[at] != '{') {
             return false;
         }
@@ -81,12 +85,7 @@ final class FlatJsonReader {
                 return false;
             }
             slot();
-            nameStarts[count] = ++at;
-            if (!text(n)) {
-                return false;
-            }
-            nameEnds[count] = at++;
-            if (nameEnds[count] - nameStarts[count] > MAX_NAME) {
+            if (!name(n)) {
                 return false;
             }
             if (!skip(n) || utf8[at] != ':') {
@@ -112,8 +111,9 @@ final class FlatJsonReader {
 
     /** Builds the scanned object: the builder calls JsonValues makes for it. */
     BinaryObject build(BinaryObjectBuilder b) {
+        String[] names = fieldNames;
         for (int i = 0; i < count; i++) {
-            String name = name(i);
+            String name = names[i];
             switch (kinds[i]) {
                 case STRING -> {
                     int s = valueStarts[i];
@@ -138,25 +138,37 @@ final class FlatJsonReader {
     }
 
     /**
-     * Field i's name: the previous record's i-th name when the bytes are the same (records of a topic mostly
-     * repeat their names in order), else from the table.
+     * Reads the name that starts after the quote at {@code at} into {@link #fieldNames}, leaving {@code at} after
+     * its closing quote. Records of a topic mostly repeat their names in order: when the bytes are the previous
+     * record's name at this position followed by a quote, that is the name, found in one comparison and without
+     * scanning the text; else the text is scanned and the name looked up in the table.
      */
-    private String name(int i) {
-        int from = nameStarts[i];
-        int len = nameEnds[i] - from;
+    private boolean name(int n) {
+        int i = count;
+        int from = ++at;
+        byte[] b = bytes;
         if (i < lastNames.length) {
             byte[] last = lastNameBytes[i];
-            if (last != null && last.length == len && sameBytes(last, from, len)) {
-                return lastNames[i];
+            if (last != null) {
+                int len = last.length;
+                if (from + len < n && b[from + len] == '"' && sameBytes(last, from, len)) {
+                    fieldNames[i] = lastNames[i];
+                    at = from + len + 1;
+                    return true;
+                }
             }
         } else {
             lastNames = Arrays.copyOf(lastNames, Math.max(i + 1, lastNames.length * 2));
             lastNameBytes = Arrays.copyOf(lastNameBytes, lastNames.length);
         }
-        String name = names.name(bytes, from, from + len);
+        if (!text(n) || at - from > MAX_NAME) {
+            return false;
+        }
+        String name = names.name(b, from, at++);
         lastNames[i] = name;
         lastNameBytes[i] = names.lastKey();
-        return name;
+        fieldNames[i] = name;
+        return true;
     }
 
     private boolean sameBytes(byte[] key, int from, int len) {
@@ -335,8 +347,7 @@ final class FlatJsonReader {
         if (count == kinds.length) {
             int size = count * 2;
             kinds = Arrays.copyOf(kinds, size);
-            nameStarts = Arrays.copyOf(nameStarts, size);
-            nameEnds = Arrays.copyOf(nameEnds, size);
+            fieldNames = Arrays.copyOf(fieldNames, size);
             valueStarts = Arrays.copyOf(valueStarts, size);
             valueEnds = Arrays.copyOf(valueEnds, size);
             longs = Arrays.copyOf(longs, size);

@@ -21,7 +21,8 @@ import java.util.List;
  * symbol table (one String per name), which keeps the builder on its fast path; a text value goes
  * from the parser's char buffer into the object's bytes (no String per value). Bytes holding one flat
  * object of ASCII fields (the common record) are read by {@link FlatJsonReader} instead, with the same
- * builder calls and no parser per record. Not thread-safe: one per task.
+ * builder calls and no parser per record; so is text whose chars are all ASCII (copied into a reused byte
+ * array first). Not thread-safe: one per task.
  */
 public final class JsonValues {
 
@@ -36,13 +37,34 @@ public final class JsonValues {
     private final BinaryValues values;
     /** Flat ASCII records from bytes, without a Jackson parser per record; the rest goes to Jackson. */
     private final FlatJsonReader flat = new FlatJsonReader();
+    /** Longer text goes to Jackson without the copy (the flat reader takes records up to 1 MiB). */
+    private static final int MAX_ASCII_COPY = 1 << 16;
+    /** An ASCII String's chars as bytes, for the flat reader; reused. */
+    private byte[] ascii = new byte[1024];
+    private final boolean flatReader;
 
     public JsonValues(BinaryValues values) {
+        this(values, true);
+    }
+
+    /** With {@code flatReader} false every record goes through Jackson (the reference the tests compare with). */
+    JsonValues(BinaryValues values, boolean flatReader) {
         this.values = values;
+        this.flatReader = flatReader;
     }
 
     /** @throws ConversionException if the text is not one JSON object */
     public BinaryObject fromJson(String text, String typeName) {
+        int n = text.length();
+        if (flatReader && n <= MAX_ASCII_COPY) {
+            // text of ASCII chars (a StringConverter's value, mostly) as its bytes, for the flat reader
+            if (ascii.length < n) {
+                ascii = new byte[Math.max(n, 2 * ascii.length)];
+            }
+            if (asciiBytes(text, n, ascii) && flat.scan(ascii, n)) {
+                return flat(typeName);
+            }
+        }
         try (JsonParser p = factory.createParser(text)) {
             return read(p, typeName);
         } catch (IOException e) {
@@ -52,20 +74,37 @@ public final class JsonValues {
 
     /** @throws ConversionException if the bytes are not one UTF-8 JSON object */
     public BinaryObject fromJson(byte[] utf8, String typeName) {
-        if (flat.scan(utf8)) {
-            BinaryObjectBuilder b = values.builder(typeName);
-            try {
-                return flat.build(b);
-            } catch (RuntimeException e) {
-                values.discard(typeName); // the builder holds the fields set before the failure
-                throw e;
-            }
+        if (flatReader && flat.scan(utf8)) {
+            return flat(typeName);
         }
         try (JsonParser p = factory.createParser(utf8)) {
             return read(p, typeName);
         } catch (IOException e) {
             throw new ConversionException("the value is not JSON: " + e.getMessage(), e);
         }
+    }
+
+    /** Builds what {@link FlatJsonReader#scan} accepted. */
+    private BinaryObject flat(String typeName) {
+        BinaryObjectBuilder b = values.builder(typeName);
+        try {
+            return flat.build(b);
+        } catch (RuntimeException e) {
+            values.discard(typeName); // the builder holds the fields set before the failure
+            throw e;
+        }
+    }
+
+    /** Whether every char is ASCII; if so they are in {@code out} as bytes (a char over 0x7F stops the copy). */
+    private static boolean asciiBytes(String text, int n, byte[] out) {
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c > 0x7F) {
+                return false;
+            }
+            out[i] = (byte) c;
+        }
+        return true;
     }
 
     private BinaryObject read(JsonParser p, String typeName) throws IOException {

@@ -9,6 +9,8 @@ import io.sluice.binary.BinaryObjectBuilder;
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.connect.kafka.internal.BinaryValues;
 import io.sluice.connect.kafka.internal.JsonValues;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.storage.StringConverter;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +19,7 @@ import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Thread CPU nanoseconds per record of the Kafka sink's JSON → binary object conversion and its parts (issue 29),
@@ -27,6 +30,10 @@ import java.util.Locale;
  *   <caption>Stages</caption>
  *   <tr><th>stage</th><th>what one record costs</th></tr>
  *   <tr><td>{@code convert}</td><td>the connector's {@code JsonValues.fromJson(byte[], type)}: the whole conversion</td></tr>
+ *   <tr><td>{@code string}</td><td>what {@code StringConverter} + {@code sluice.value.string.format=JSON} cost: the
+ *       converter's {@code toConnectData} (the bytes decoded into a String), then {@code JsonValues.fromJson(String, type)}</td></tr>
+ *   <tr><td>{@code jsonconverter}</td><td>what {@code JsonConverter} ({@code schemas.enable=false}) costs: its
+ *       {@code toConnectData} (a tree, then a Map), then {@code BinaryValues.fromMap}</td></tr>
  *   <tr><td>{@code tokens}</td><td>the same parser over the same bytes reading every name and value as the
  *       conversion does (text as the parser's chars, numbers parsed), no builder</td></tr>
  *   <tr><td>{@code open}</td><td>creating the parser over the bytes, reading the first token, closing it</td></tr>
@@ -54,7 +61,7 @@ public final class JsonConversionCost {
 
     public static void main(String[] args) {
         if (args.length < 1) {
-            System.err.println("usage: JsonConversionCost convert|tokens|open|build [records [rounds [warmup]]]");
+            System.err.println("usage: JsonConversionCost convert|string|jsonconverter|tokens|open|build [records [rounds [warmup]]]");
             System.exit(2);
         }
         String stage = args[0];
@@ -94,6 +101,30 @@ public final class JsonConversionCost {
                 yield () -> {
                     for (int k = 0; k < records; k++) {
                         SINK[k & 1023] = json.fromJson(ring[k & (RING - 1)], TYPE);
+                    }
+                };
+            }
+            case "string" -> {
+                // StringConverter (its toConnectData decodes the bytes into a String) + sluice.value.string.format=JSON
+                StringConverter strings = new StringConverter();
+                strings.configure(Map.of(), false);
+                JsonValues json = new JsonValues(new BinaryValues(context));
+                yield () -> {
+                    for (int k = 0; k < records; k++) {
+                        String text = (String) strings.toConnectData("t", ring[k & (RING - 1)]).value();
+                        SINK[k & 1023] = json.fromJson(text, TYPE);
+                    }
+                };
+            }
+            case "jsonconverter" -> {
+                // JsonConverter with schemas.enable=false (a Map per record) + the sink's Map -> binary object
+                JsonConverter converter = new JsonConverter();
+                converter.configure(Map.of("schemas.enable", "false"), false);
+                BinaryValues values = new BinaryValues(context);
+                yield () -> {
+                    for (int k = 0; k < records; k++) {
+                        Map<?, ?> map = (Map<?, ?>) converter.toConnectData("t", ring[k & (RING - 1)]).value();
+                        SINK[k & 1023] = values.fromMap(map, TYPE);
                     }
                 };
             }

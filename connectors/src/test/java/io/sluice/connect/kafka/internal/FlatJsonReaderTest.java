@@ -13,16 +13,16 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Bytes read by {@link FlatJsonReader} become the binary object Jackson's path makes of the same JSON (compared
- * with {@link JsonValues#fromJson(String, String)}, which always parses with Jackson), byte for byte; records
- * outside its subset go to Jackson and come out the same way, values or errors.
+ * Bytes (and ASCII text) read by {@link FlatJsonReader} become the binary object Jackson's path makes of the same
+ * JSON (compared with a {@link JsonValues} that always parses with Jackson), byte for byte; records outside its
+ * subset go to Jackson and come out the same way, values or errors.
  */
 @Timeout(60)
 class FlatJsonReaderTest {
 
     private final BinaryContext binary = new BinaryContext();
     private final JsonValues json = new JsonValues(new BinaryValues(binary));
-    private final JsonValues jackson = new JsonValues(new BinaryValues(binary));
+    private final JsonValues jackson = new JsonValues(new BinaryValues(binary), false);
 
     @Test
     void randomFlatRecordsBecomeWhatJacksonMakesOfThem() {
@@ -50,6 +50,24 @@ class FlatJsonReaderTest {
         for (String text : outside) {
             assertThat(reader.scan(text.getBytes(StandardCharsets.UTF_8))).as(text).isFalse();
             assertSame(text, "Outside", text);
+        }
+    }
+
+    @Test
+    void aNameLikeThePreviousRecordsNameAtItsPlaceIsReadAsItself() {
+        // the reader tries the previous record's name at each position first: a longer, shorter or differing name
+        // there, or the same bytes not closed by a quote, must still be read as what it is
+        List<String> records = List.of("{\"price\":1,\"qty\":2}", "{\"prices\":1,\"qty\":2}",
+                "{\"pric\":1,\"qty\":2}", "{\"price\":1,\"qtx\":2}", "{\"price\":1,\"qty\":2,\"x\":3}",
+                "{\"price\":1}", "{\"price\":1,\"qty\\n\":2}", "{\"price\":1,\"qty", "{\"price\":1,\"qty\":2}",
+                "{\"qty\":2,\"price\":1}", "{\"price\":1,\"qty\":2}");
+        FlatJsonReader reader = new FlatJsonReader();
+        for (String text : records) {
+            assertSame(text, "Names", text);
+        }
+        for (String text : records) {
+            boolean scanned = reader.scan(text.getBytes(StandardCharsets.UTF_8));
+            assertThat(scanned).as(text).isEqualTo(!text.contains("\\") && text.endsWith("}"));
         }
     }
 
@@ -82,7 +100,14 @@ class FlatJsonReaderTest {
         } catch (RuntimeException e) {
             viaBytes = e.getClass();
         }
+        Object viaText;
+        try {
+            viaText = json.fromJson(text, type).toBytes();
+        } catch (RuntimeException e) {
+            viaText = e.getClass();
+        }
         assertThat(viaBytes).as("%s: %s", what, text).isEqualTo(viaJackson);
+        assertThat(viaText).as("as text, %s: %s", what, text).isEqualTo(viaJackson);
     }
 
     private static final String[] NAMES = {"secCode", "price", "quantity", "buySell", "account", "a", "b", "n_1",

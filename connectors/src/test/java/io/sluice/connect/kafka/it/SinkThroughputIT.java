@@ -97,7 +97,10 @@ class SinkThroughputIT {
                 print("plain KafkaConsumer (ceiling)" + passName(pass, passes), records, consumerSeconds);
             }
             consumerCpu.print("plain KafkaConsumer (ceiling)");
-            for (int pass = 1; pass <= passes; pass++) {
+            // -Dsluice.kafka.bench.others=false: the sinks against the plain consumer only (no JsonConverter consumer,
+            // no SDK passes), for shorter A/B runs
+            boolean others = Boolean.parseBoolean(System.getProperty("sluice.kafka.bench.others", "true"));
+            for (int pass = 1; others && pass <= passes; pass++) {
                 converterSeconds = consumerWithJsonConverter(broker, topic, partitions, records);
                 print("KafkaConsumer + the worker's JsonConverter" + passName(pass, passes), records, converterSeconds);
             }
@@ -105,7 +108,8 @@ class SinkThroughputIT {
             // the sink: a standalone worker loading the packaged plugin; "json" is the usual JsonConverter
             // (schemaless), "bytes" hands the raw JSON to the sink (ByteArrayConverter,
             // sluice.value.bytes.format=JSON), which builds a binary object of it; "raw" stores the JSON bytes as
-            // they are (sluice.value.bytes.format=BYTES): the connector's own cost without the conversion.
+            // they are (sluice.value.bytes.format=BYTES): the connector's own cost without the conversion; "string"
+            // hands it the JSON as text (StringConverter, sluice.value.string.format=JSON).
             // Each pass is a connector of its own (its own consumer group, from the earliest offset) in the same
             // worker, into a cache of its own; a warm-up pass's connector and cache are deleted after it.
             Map<String, SinkFigures> sinks = new java.util.LinkedHashMap<>();
@@ -143,7 +147,7 @@ class SinkThroughputIT {
             // the same orders streamed by the SDK directly
             double sdkSeconds = 0;
             try (Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
-                for (int pass = 1; pass <= passes; pass++) {
+                for (int pass = 1; others && pass <= passes; pass++) {
                     String cache = pass == passes ? "orders-sdk" : "orders-sdk-warm" + pass;
                     Cpu cpu = Cpu.start(node);
                     sdkSeconds = sdkPass(client, cache, records);
@@ -171,17 +175,29 @@ class SinkThroughputIT {
      * CPU time used during a pass by this JVM (broker, worker and test together) and by the node process,
      * per record: where the machine's two cores went.
      */
-    private record Cpu(long testJvmNanos, long nodeNanos, int records, long wallNanos, Map<Long, Long> threads) {
+    private record Cpu(long testJvmNanos, long nodeNanos, int records, long wallNanos, Map<Long, Long> threads,
+                       long gcs, long gcMillis) {
 
         static Cpu start(NodeProcessOnPort node) {
-            return new Cpu(testJvmCpuNanos(), node.cpuNanos(), 0, System.nanoTime(), threadCpuNanos());
+            return new Cpu(testJvmCpuNanos(), node.cpuNanos(), 0, System.nanoTime(), threadCpuNanos(), totalGcs(),
+                    totalGcMillis());
         }
 
         Cpu stop(NodeProcessOnPort node, int records) {
             Map<Long, Long> used = new HashMap<>();
             threadCpuNanos().forEach((id, nanos) -> used.put(id, nanos - threads.getOrDefault(id, 0L)));
             return new Cpu(testJvmCpuNanos() - testJvmNanos, node.cpuNanos() - nodeNanos, records,
-                    System.nanoTime() - wallNanos, used);
+                    System.nanoTime() - wallNanos, used, totalGcs() - gcs, totalGcMillis() - gcMillis);
+        }
+
+        private static long totalGcs() {
+            return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionCount).sum();
+        }
+
+        private static long totalGcMillis() {
+            return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime).sum();
         }
 
         /** Prints the CPU per record, and the busiest threads of this JVM as a share of the pass's wall time. */
@@ -197,6 +213,22 @@ class SinkThroughputIT {
                                 : info.getThreadName(), 100.0 * e.getValue() / wallNanos));
                     });
             System.out.printf("BENCH %s, busiest threads of the test JVM (CPU / wall)%s%n", what, busiest);
+            // The test JVM's CPU per record split by thread group (a name with its numbers as #); what no live Java
+            // thread accounts for is GC, the JIT and the VM's own threads (and threads that ended during the pass).
+            Map<String, Long> groups = new HashMap<>();
+            long javaThreads = 0;
+            for (Map.Entry<Long, Long> e : threads.entrySet()) {
+                java.lang.management.ThreadInfo info = mx.getThreadInfo(e.getKey());
+                String group = info == null ? "(ended)" : info.getThreadName().replaceAll("[0-9]+", "#");
+                groups.merge(group, e.getValue(), Long::sum);
+                javaThreads += e.getValue();
+            }
+            StringBuilder split = new StringBuilder();
+            groups.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
+                    .forEach(e -> split.append(String.format("; %s %.3f", e.getKey(), e.getValue() / 1e3 / records)));
+            System.out.printf("BENCH %s, test JVM CPU us per record by thread group: GC/JIT/VM (not a live Java"
+                    + " thread) %.3f%s; %d collections, %d ms of GC pauses%n", what,
+                    (testJvmNanos - javaThreads) / 1e3 / records, split, gcs, gcMillis);
         }
 
         private static Map<Long, Long> threadCpuNanos() {
@@ -286,6 +318,9 @@ class SinkThroughputIT {
         if (variant.equals("bytes") || variant.equals("raw")) {
             c.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
             c.put("sluice.value.bytes.format", variant.equals("bytes") ? "JSON" : "BYTES");
+        } else if (variant.equals("string")) {
+            c.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
+            c.put("sluice.value.string.format", "JSON");
         } else {
             c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
             c.put("value.converter.schemas.enable", "false");
