@@ -295,7 +295,26 @@ public final class BPlusTree {
      * both searches made row-by-row writes slower.
      */
     boolean walkFrom(TreePath path, int level, int from, byte[] key, int keyOffset, int keyLength) {
-        long leaf = descendToLeaf(path, level, from, key, keyOffset, keyLength);
+        // the first level: the key's child is usually a few after the one the walk left, so gallop from it
+        long page = path.page[level];
+        ByteBuffer ib = memory.buffer(page);
+        int ip = memory.offset(page);
+        int n = count(ib, ip);
+        int r = ItemSearch.absolute(ItemSearch.gallop(rows, key, keyOffset, keyLength, path.keyHigh, path.keyLow, ib,
+                separator(ip, from), n - from, item), from);
+        int child = r;
+        if (r >= 0) {
+            path.equalSeparator(level, r);
+        } else {
+            child = -r - 1;
+        }
+        path.index[level] = child;
+        path.count[level] = n;
+        long leaf = child(ib, ip, child);
+        if (level + 1 < height - 1) {
+            path.page[level + 1] = leaf;
+            leaf = descendToLeaf(path, level + 1, 0, key, keyOffset, keyLength);
+        }
         ByteBuffer b = memory.buffer(leaf);
         int p = memory.offset(leaf);
         return path.atLeaf(height - 1, leaf, ItemSearch.locate(rows, key, keyOffset, keyLength, path.keyHigh,

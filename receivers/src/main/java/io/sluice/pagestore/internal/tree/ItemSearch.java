@@ -119,6 +119,30 @@ final class ItemSearch {
                 lo);
     }
 
+    /**
+     * {@link #search} for a key expected near the first item (a sorted walk moving on to the next child):
+     * probes items 0, 1, 3, 7, ... until one is not below the key, then searches the bracket, so a key k
+     * items on costs about 2 log2(k + 1) comparisons instead of log2(n). Same result as {@link #search}.
+     */
+    static int gallop(RowStore rows, byte[] key, int keyOffset, int keyLength, long k0, int k1, ByteBuffer b,
+                      int base, int n, int size) {
+        int lo = 0; // items before lo are below the key
+        int i = 0;
+        while (i < n) {
+            int c = compare(rows, key, keyOffset, keyLength, k0, k1, b, base + i * size, size);
+            if (c == 0) {
+                return i;
+            }
+            if (c < 0) {
+                break;
+            }
+            lo = i + 1;
+            i = 2 * i + 1;
+        }
+        int hi = Math.min(i, n); // item hi (if any) is above the key
+        return absolute(search(rows, key, keyOffset, keyLength, k0, k1, b, base + lo * size, hi - lo, size), lo);
+    }
+
     /** A search result over items from index {@code from}, made relative to index 0. */
     static int absolute(int relative, int from) {
         return relative >= 0 ? relative + from : relative - from;
