@@ -1,11 +1,12 @@
 package io.sluice.pagestore.internal;
 
 import io.sluice.DataRegionFullException;
-import io.sluice.pagestore.internal.index.IndexBulkBuild;
+import io.sluice.pagestore.internal.index.IndexChanges;
 import io.sluice.pagestore.internal.index.PartitionIndexes;
 import io.sluice.pagestore.internal.page.RowBatchWriter;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
+import io.sluice.pagestore.internal.tree.SortedWalk;
 import io.sluice.pagestore.internal.tree.TreeBuilder;
 import io.sluice.pagestore.internal.tree.TreePageIO;
 import io.sluice.protocol.internal.EntryBatch;
@@ -19,8 +20,7 @@ import java.util.function.Consumer;
  * no sort, descent or search per entry. The order is checked as the entries come, not assumed: at the first
  * entry that is not above the one before it (or a removal), the tree built so far is finished and that entry and
  * every later one go through the normal batch write path ({@link BatchWriter}, insert-if-absent), which takes any
- * order. Field indexes are built in bulk too ({@link IndexBulkBuild}: each index's keys gathered over the load,
- * sorted once, their tree built bottom-up at the end).
+ * order. Field indexes get each batch's keys in one sorted pass per index, as a batch's do.
  *
  * <p>Use {@link #accept} per batch, then {@link #finish} (or {@link #abort} after a failure: the rows and pages
  * of the tree being built are freed; the caller then empties the partition). Under the partition's write lock;
@@ -33,7 +33,8 @@ final class BulkLoad implements Consumer<EntryBatch> {
     private final BatchWriter fallback;
     private final RowBatchWriter rowWriter;
     private final TreeBuilder builder;
-    private final IndexBulkBuild indexBuild;
+    private final IndexChanges indexChanges;
+    private final SortedWalk walk;
     /** The key of the last entry built in (in the batch's array, or copied into {@link #kept}), to check the next. */
     private byte[] previous;
     private int previousOffset;
@@ -51,8 +52,8 @@ final class BulkLoad implements Consumer<EntryBatch> {
         this.fallback = fallback;
         this.rowWriter = new RowBatchWriter(rows);
         this.builder = new TreeBuilder(tree);
-        this.indexBuild = new IndexBulkBuild(rows);
-        indexBuild.begin(indexes);
+        this.indexChanges = new IndexChanges(rows);
+        this.walk = new SortedWalk(TreePageIO.leafCapacity(rows.memory().pageSize()));
     }
 
     /** Entries built in so far (those handed to the batch path after the order broke not counted). */
@@ -73,7 +74,10 @@ final class BulkLoad implements Consumer<EntryBatch> {
         }
         int n = batch.size();
         byte[] data = batch.data();
-        boolean indexed = indexBuild.active();
+        boolean indexed = !indexes.isEmpty();
+        if (indexed) {
+            indexChanges.begin(indexes);
+        }
         long ahead = batch.length() + 4L * n; // rows still to write with their slots: a hint for the page to take
         int i = 0;
         rowWriter.begin();
@@ -92,7 +96,7 @@ final class BulkLoad implements Consumer<EntryBatch> {
                 long link = rowWriter.add(data, ko - EntryBatch.ENTRY_HEADER, kl, vl, Math.max(0, ahead));
                 builder.add(link, data, ko, kl, high, low);
                 if (indexed) {
-                    indexBuild.put(data, ko, kl, data, ko + kl, vl, link);
+                    indexChanges.put(data, ko, kl, data, ko + kl, vl, link, false);
                 }
                 previous = data;
                 previousOffset = ko;
@@ -104,12 +108,14 @@ final class BulkLoad implements Consumer<EntryBatch> {
             throw new BatchApplyException(i, n - i, e);
         } finally {
             rowWriter.finish();
+            if (indexed) { // the rows built in, also if the batch failed part way
+                indexChanges.applySorted(walk, rowWriter);
+            }
         }
         keepPrevious();
         if (i < n) {
             unordered = true;
             builder.finish();
-            indexBuild.finish();
             int from = batch.keyOffset(i) - EntryBatch.ENTRY_HEADER;
             fallback.apply(tree, indexes, new EntryBatch(data, from, batch.base() + batch.length() - from, n - i),
                     BatchMode.INSERT_IF_ABSENT);
@@ -120,7 +126,6 @@ final class BulkLoad implements Consumer<EntryBatch> {
     void finish() {
         if (!unordered) {
             builder.finish();
-            indexBuild.finish();
         }
     }
 
@@ -128,7 +133,6 @@ final class BulkLoad implements Consumer<EntryBatch> {
     void abort() {
         rowWriter.finish();
         builder.abort();
-        indexBuild.abort();
     }
 
     /** Whether the key is above the previous entry's (unsigned bytes, a shorter key first on a common prefix). */
