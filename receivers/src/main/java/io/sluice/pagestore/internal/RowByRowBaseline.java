@@ -32,7 +32,8 @@ public final class RowByRowBaseline {
 
     /**
      * The same as {@link PartitionStore#applyBatch} (the partition's own tree in one sorted pass), but each index
-     * change applied on its own, a descent of the index tree per change in batch order, instead of one sorted
+     * change applied on its own, a descent of the index tree per change in the order the pass made them (the
+     * entries' key order), instead of one sorted
      * pass per index: the baseline the batch index pass is measured against. The journal is not told.
      */
     public static BatchResult applyIndexesEntryByEntry(PartitionStore store, EntryBatch batch, BatchMode mode) {

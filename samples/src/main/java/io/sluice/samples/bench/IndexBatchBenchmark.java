@@ -34,7 +34,10 @@ import org.openjdk.jmh.annotations.TearDown;
  *   <li>{@code sortedPass}: {@link PartitionStore#applyBatch}: each batch's index keys taken from the bytes,
  *       sorted once per index and applied in one ordered walk of the index tree;</li>
  *   <li>{@code entryByEntry}: the same rows in the same sorted pass, but every index change applied on its own,
- *       a descent of the index tree each, in batch order ({@link RowByRowBaseline#applyIndexesEntryByEntry}).</li>
+ *       a descent of the index tree each, in the order the batch's pass made them (the entries' key order:
+ *       for random keys as unrelated to the index order as the batch's own order), each new index row written on
+ *       its own ({@link RowByRowBaseline#applyIndexesEntryByEntry}). Both variants take the same index keys from
+ *       the same bytes; they differ only in how the changes reach the index trees.</li>
  * </ul>
  * {@code values=stock}: {@link StockOrder#forKey} (one secCode and one account for every entry: index keys in
  * entry-key order); {@code values=varied}: 40 security codes and 5,000 accounts, drawn at random. ops/s are

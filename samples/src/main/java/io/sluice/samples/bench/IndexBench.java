@@ -22,11 +22,16 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load [entries] [rounds]
+ * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load-one [entries] [rounds] indexed|plain
  * java -Xmx2g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench query [entries] [queries]
  * </pre>
  * {@code load}: per round the same load into a cache without indexes and into one with indexes on {@code secCode}
  * and {@code account} (the order alternates between rounds), entries/s of each (wall, and per process CPU-second:
- * robust to other processes' load) and their ratios; the median ratios at the end. {@code query}: loads a cache with an index on {@code price}, then times a range query returning 1% of
+ * robust to other processes' load) and their ratios; the median ratios at the end. Which load runs first matters
+ * there: a node's load after another node's larger one (the indexed) reuses memory the process already touched
+ * and pays fewer page faults, so {@code load-one} runs one kind only in its JVM (a 500,000-entry warm-up of the same
+ * kind, then {@code rounds} loads; user and system CPU seconds from {@code /proc/self/stat} too): alternate JVMs of
+ * each kind and compare their medians. {@code query}: loads a cache with an index on {@code price}, then times a range query returning 1% of
  * the entries ({@code between(100.00, 100.99)}) against a full scan of the cache filtering the same range (values as
  * binary objects in both, reading the price field), each {@code queries} times. Measurements, not tests.
  */
@@ -44,8 +49,9 @@ public final class IndexBench {
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         switch (what) {
             case "load" -> load(entries, rounds);
+            case "load-one" -> loadOne(entries, rounds, args.length > 3 && args[3].equals("indexed"));
             case "query" -> query(entries, rounds);
-            default -> throw new IllegalArgumentException("load or query, not " + what);
+            default -> throw new IllegalArgumentException("load, load-one or query, not " + what);
         }
     }
 
@@ -123,6 +129,34 @@ public final class IndexBench {
         Collections.sort(cpuRatios);
         System.out.printf("median ratio (indexed / not) of %d rounds: %.2f wall, %.2f per CPU-second%n", rounds,
                 wallRatios.get(wallRatios.size() / 2), cpuRatios.get(cpuRatios.size() / 2));
+    }
+
+    private static void loadOne(long entries, int rounds, boolean indexed) {
+        loadRate(Math.min(entries, 500_000), indexed); // warm-up: JIT of the path
+        List<Double> perCpu = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            long[] before = userSystemTicks();
+            double[] rate = loadRate(entries, indexed);
+            long[] after = userSystemTicks();
+            perCpu.add(rate[1]);
+            System.out.printf("%s round %d: %,d entries, %,.0f entries/s (%,.0f per CPU-second; user %.2f s,"
+                    + " system %.2f s)%n", indexed ? "indexed" : "plain", round, entries, rate[0], rate[1],
+                    (after[0] - before[0]) / 100.0, (after[1] - before[1]) / 100.0);
+        }
+        Collections.sort(perCpu);
+        System.out.printf("%s median of %d rounds: %,.0f entries per CPU-second%n", indexed ? "indexed" : "plain",
+                rounds, perCpu.get(perCpu.size() / 2));
+    }
+
+    /** This process's user and system CPU in clock ticks (assumed 100 a second) from /proc/self/stat, or zeros. */
+    private static long[] userSystemTicks() {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])};
+        } catch (java.io.IOException | RuntimeException e) {
+            return new long[2];
+        }
     }
 
     private static void query(long entries, int queries) {

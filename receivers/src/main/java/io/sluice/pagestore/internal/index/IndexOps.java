@@ -1,6 +1,9 @@
 package io.sluice.pagestore.internal.index;
 
 import io.sluice.pagestore.internal.tree.TreePageIO;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -30,6 +33,8 @@ final class IndexOps {
     static final int HEADER = 8;
     static final int LINK = 8;
 
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     private byte[] bytes = new byte[256];
     private int length;
     private int[] start = new int[16];
@@ -40,6 +45,8 @@ final class IndexOps {
     private int[] low = new int[0];
     private int[] order = new int[0];
     private int[] scratch = new int[0];
+    /** Per change: 8 key bytes past the ones all keys share, the change's number in the low bits. */
+    private long[] packed = new long[0];
 
     void clear() {
         length = 0;
@@ -125,10 +132,13 @@ final class IndexOps {
     }
 
     /**
-     * The changes in index-key order (unsigned bytes, shorter first on a common prefix): a stable merge sort of
-     * their numbers on the keys' 12-byte prefixes, read once, and the rest of the keys only where prefixes tie
-     * (index keys of one field value share long prefixes, so no radix pass on 12 bytes would do). Valid until
-     * the next change.
+     * The changes in index-key order (unsigned bytes, shorter first on a common prefix), stable: keys in a batch
+     * share their leading bytes (a field value, a key's tag and high bytes), so the sort skips the bytes all of
+     * them share and sorts the next 8 of each, packed with the change's number into one long, with a primitive
+     * sort ({@link Arrays#sort(long[], int, int)}: no comparator, no indirection); only runs that tie on those
+     * bits are then ordered by their whole keys (a merge sort of the run, numbers ascending, so stable). Keys
+     * already in order (an ascending load) are recognised in one pass and not sorted. Each key's first 12 bytes
+     * are read once here for the walk ({@link #prefixHigh}). Valid until the next change.
      */
     int[] sorted() {
         int n = count;
@@ -138,6 +148,7 @@ final class IndexOps {
             scratch = new int[c];
             high = new long[c];
             low = new int[c];
+            packed = new long[c];
         }
         boolean inOrder = true;
         for (int i = 0; i < n; i++) {
@@ -151,9 +162,54 @@ final class IndexOps {
             }
         }
         if (!inOrder) {
-            mergeSort(0, n);
+            sortBySharedPrefix(n);
         }
         return order;
+    }
+
+    /** Sorts {@link #order} (n > 1 changes, not in order): see {@link #sorted()}. */
+    private void sortBySharedPrefix(int n) {
+        int o0 = keyOffset(0);
+        int shared = keyLength(0);
+        for (int i = 1; i < n && shared > 0; i++) {
+            int o = keyOffset(i);
+            int m = Arrays.mismatch(bytes, o0, o0 + shared, bytes, o, o + keyLength(i));
+            if (m >= 0) {
+                shared = m;
+            }
+        }
+        int bits = 32 - Integer.numberOfLeadingZeros(n - 1); // the change's number
+        long number = (1L << bits) - 1;
+        for (int i = 0; i < n; i++) {
+            // unsigned order of the 8 bytes after the shared ones, as signed order (sign bit flipped)
+            packed[i] = (keyLong(bytes, keyOffset(i), keyLength(i), shared) & ~number | i) ^ Long.MIN_VALUE;
+        }
+        Arrays.sort(packed, 0, n);
+        for (int k = 0; k < n; k++) {
+            order[k] = (int) (packed[k] & number);
+        }
+        for (int k = 0; k < n; ) { // runs that tie on the packed bits: by the whole key
+            int end = k + 1;
+            while (end < n && ((packed[end] ^ packed[k]) & ~number) == 0) {
+                end++;
+            }
+            if (end - k > 1) {
+                mergeSort(k, end);
+            }
+            k = end;
+        }
+    }
+
+    /** Key bytes {@code from} to {@code from + 7}, zero-padded past the key's end, as a big-endian long. */
+    private static long keyLong(byte[] b, int offset, int length, int from) {
+        if (length >= from + 8) {
+            return (long) LONG_BE.get(b, offset + from);
+        }
+        long v = 0;
+        for (int i = from; i < from + 8; i++) {
+            v = v << 8 | (i < length ? b[offset + i] & 0xFF : 0);
+        }
+        return v;
     }
 
     /** The key's first 12 bytes, after {@link #sorted()}. */
