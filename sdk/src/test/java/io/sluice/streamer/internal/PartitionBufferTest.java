@@ -18,7 +18,7 @@ class PartitionBufferTest {
         BufferMemory memory = new BufferMemory(1L << 30);
         BatchLedger ledger = new BatchLedger(memory, new StreamerCounters(memory));
         // a small first capacity, so that arrays also grow while entries are staged and moved
-        PartitionBuffer buffer = new PartitionBuffer(7, ledger, memory, BatchArrays.disabled(), 64, 300, 4096);
+        PartitionBuffer buffer = new PartitionBuffer(7, ledger, memory, BatchArrays.disabled(), new StagingBlocks(8), 64, 300, 4096);
         for (int b = 0; b < 300; b++) {
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
             int entries = 1 + random.nextInt(64);
