@@ -34,6 +34,9 @@ public final class EntryBatch {
     private final int length;
     private final int count;
     private int[] offsets;
+    /** What {@link #touchLines} read; never used otherwise. */
+    @SuppressWarnings("unused")
+    private byte touched;
 
     /**
      * Wraps bytes written with {@link #appendHeader} (or {@link #append}).
@@ -135,6 +138,7 @@ public final class EntryBatch {
     private int[] index(int[] result) {
         int at = base;
         int end = base + length;
+        touchLines(end);
         for (int i = 0; i < count; i++) {
             if (end - at < ENTRY_HEADER) {
                 throw new CorruptBatchException("entry " + i + " of " + count + " starts at byte " + (at - base)
@@ -159,6 +163,23 @@ public final class EntryBatch {
                     + " bytes left over after the last entry");
         }
         return result;
+    }
+
+    /**
+     * Reads one byte of every cache line of the batch, in order, before the walk from header to header. Why: a batch
+     * is indexed by a thread other than the one that wrote it (a streamer's adding thread, or the network's), so its
+     * lines are not in this core's cache; the walk reads them one after another, each read waiting for the one
+     * before (the next header's place depends on this one's lengths): about 30 ns per entry of a StockOrder load
+     * (docs/benchmarks-results.md, issue 29). These reads depend on nothing, so the core has many lines on their way
+     * at once; the walk, and the apply after it, then find them cached. What they read goes into a field, so that
+     * the compiler keeps them.
+     */
+    private void touchLines(int end) {
+        byte x = 0;
+        for (int at = base; at < end; at += 64) {
+            x ^= data[at];
+        }
+        touched = x;
     }
 
     /**

@@ -8,12 +8,12 @@ import java.util.Arrays;
  * sealed the buffer hands its array to the batch; the next array is allocated by the next entry
  * (an idle partition holds no array), sized from the last batch so that steady loads rarely grow it.
  *
- * <p>Entries are first copied into a small staging array of this buffer ({@value #STAGE} bytes, allocated by the
- * partition's first entry and kept for the buffer's life), and moved into the batch's array a run at a time,
+ * <p>Entries are first copied into a small staging slot of this buffer ({@value #STAGE} bytes of an array shared
+ * with neighbouring partitions, {@link StagingBlocks}, allocated by the first entry of one of them and kept), and moved into the batch's array a run at a time,
  * when the next entry does not fit or the batch is sealed. Why: with many partitions an adding thread scatters
  * entries over as many open batch arrays (1,024 of ~56 KiB for a StockOrder load), so copying each entry
  * straight into its array wrote lines that were not cached, one missing line after another: the largest stage
- * of a load's CPU (docs/benchmarks-results.md, issue 29). The staging arrays stay cached (1,024 partitions:
+ * of a load's CPU (docs/benchmarks-results.md, issue 29). The staging slots stay cached (1,024 partitions:
  * 1 MiB, within the core's 2 MiB L2 on the measuring machine), and a run of entries goes into the batch's array
  * as one sequential copy, whose missing lines the core fetches together. An entry larger than the staging
  * array goes straight into the batch's array.
@@ -41,8 +41,12 @@ final class PartitionBuffer {
     private byte[] data;
     /** Bytes of the open batch: those in {@link #data} and then the {@link #stagedLength} in {@link #staged}. */
     private int length;
-    /** Entries appended and not yet moved into {@link #data}; allocated by the first entry. */
+    /** Where staged entries go: this partition's slot of a shared block ({@link StagingBlocks}). */
+    private final StagingBlocks staging;
+    /** The block holding this partition's slot, looked up by the first entry; the slot starts at {@link #slot}. */
     private byte[] staged;
+    private final int slot;
+    /** Bytes staged in the slot: entries appended and not yet moved into {@link #data}. */
     private int stagedLength;
     private int count;
     private Batch batch;
@@ -58,9 +62,11 @@ final class PartitionBuffer {
      * @param firstCapacity largest capacity of the first array
      * @param maxCapacity   largest capacity chosen up front (arrays grow past it for a large entry)
      */
-    PartitionBuffer(int partition, BatchLedger ledger, BufferMemory memory, BatchArrays arrays, int maxEntries,
-                    int firstCapacity, int maxCapacity) {
+    PartitionBuffer(int partition, BatchLedger ledger, BufferMemory memory, BatchArrays arrays, StagingBlocks staging,
+                    int maxEntries, int firstCapacity, int maxCapacity) {
         this.arrays = arrays;
+        this.staging = staging;
+        this.slot = StagingBlocks.slot(partition);
         this.partition = partition;
         this.ledger = ledger;
         this.memory = memory;
@@ -109,14 +115,14 @@ final class PartitionBuffer {
         }
         if (entryLength > STAGE) {
             unstage();
-            copyInto(src, entryLength, length);
+            copyInto(src, 0, entryLength, length);
         } else {
             if (staged == null) {
-                staged = new byte[STAGE];
+                staged = staging.block(partition);
             } else if (stagedLength + entryLength > STAGE) {
                 unstage();
             }
-            System.arraycopy(src, 0, staged, stagedLength, entryLength);
+            System.arraycopy(src, 0, staged, slot + stagedLength, entryLength);
             stagedLength += entryLength;
         }
         length += entryLength;
@@ -128,7 +134,7 @@ final class PartitionBuffer {
     private void unstage() {
         int n = stagedLength;
         if (n > 0) {
-            copyInto(staged, n, length - n); // length already counts them
+            copyInto(staged, slot, n, length - n); // length already counts them
             stagedLength = 0;
         }
     }
@@ -137,12 +143,12 @@ final class PartitionBuffer {
      * Copies {@code n} bytes to {@code at} of the batch's array, growing it if needed; changes no count, so a
      * failure (no memory to grow) leaves the buffer as it was.
      */
-    private void copyInto(byte[] src, int n, int at) {
+    private void copyInto(byte[] src, int from, int n, int at) {
         if (at + n > data.length) {
             long grown = Math.max((long) at + n, (long) data.length * 2);
             data = Arrays.copyOf(data, (int) Math.min(grown, Integer.MAX_VALUE - 16));
         }
-        System.arraycopy(src, 0, data, at, n);
+        System.arraycopy(src, from, data, at, n);
     }
 
     /** Entries in the open batch; also read without the lock by metrics (a stale value is fine there). */

@@ -26,8 +26,10 @@ final class PartitionBuffers {
         // at the fair share of the buffer memory: buffers are sent when they hold it all, and arrays still grow.
         int maxCapacity = (int) Math.min((long) maxBytes + 1024, Integer.MAX_VALUE - 16);
         int firstCapacity = (int) Math.min(maxCapacity, Math.max(4096, bufferMemory / partitions));
+        StagingBlocks staging = new StagingBlocks(partitions);
         for (int p = 0; p < partitions; p++) {
-            buffers[p] = new PartitionBuffer(p, ledger, memory, arrays, maxEntries, firstCapacity, maxCapacity);
+            buffers[p] = new PartitionBuffer(p, ledger, memory, arrays, staging, maxEntries, firstCapacity,
+                    maxCapacity);
         }
         // Memory is reserved ahead in chunks, at most 4 KiB and small enough that credits held by every open
         // buffer stay under an eighth of the buffer memory; with a small memory that means entry by entry.
