@@ -256,7 +256,7 @@ public final class PartitionStore {
     public interface Refill {
         /**
          * Hands the new entries to {@code apply}, batch after batch (each applied at once, insert-if-absent; entries in
-         * key order take the batch writer's pass without a sort).
+         * strictly ascending key order across the batches are built in bulk, see {@link #replaceAll}).
          *
          * @return the entries handed over
          */
@@ -266,7 +266,10 @@ public final class PartitionStore {
     /**
      * Replaces every entry of this partition by those the refill gives, under one hold of the write lock (readers
      * and writers wait for the whole load): the entries and their field index rows are freed, the indexes kept
-     * (empty, then filled by the refill's batches). The journal is told once, {@link StoreJournal#adopted} naming
+     * (empty, then filled by the refill's batches, one sorted pass per index and batch). Entries that come in
+     * strictly ascending key order (a partition file's) are built in bulk ({@link BulkLoad}): rows appended to data
+     * pages one after the other, the tree built bottom-up, with no sort or descent per entry; from the first entry
+     * out of that order on, the rest go through the batch write path (insert-if-absent, any order). The journal is told once, {@link StoreJournal#adopted} naming
      * {@code source}, after the refill succeeded: its entries are not logged one by one. If the refill fails, the
      * partition is left empty and the journal told so (an empty name).
      *
@@ -276,25 +279,68 @@ public final class PartitionStore {
      * @throws IllegalStateException if the partition was destroyed
      */
     public long replaceAll(Refill refill, String source) throws java.io.IOException {
+        return replaceAll(refill, source, true);
+    }
+
+    /**
+     * {@link #replaceAll} through the normal batch write path (a sorted pass of the batch writer per batch) instead
+     * of the bulk build: the baseline the bulk build is measured against (benchmarks, tests).
+     */
+    public long replaceAllByBatches(Refill refill, String source) throws java.io.IOException {
+        return replaceAll(refill, source, false);
+    }
+
+    /**
+     * Fills this partition, which must be empty, from the refill as {@link #replaceAll} does (in bulk while the
+     * entries ascend), telling the journal nothing: a restart's load of the node's own checkpoint, which the log
+     * must not record again.
+     *
+     * @return the entries the refill handed over
+     * @throws java.io.IOException   what the refill throws (the partition is then empty)
+     * @throws BatchApplyException   if the region filled up during the load (the partition is then empty)
+     * @throws IllegalStateException if the partition holds entries or was destroyed
+     */
+    public long load(Refill refill) throws java.io.IOException {
+        return replaceAll(refill, null, true);
+    }
+
+    /** {@link #replaceAll}, {@link #load} ({@code source} null: the journal is not told). */
+    private long replaceAll(Refill refill, String source, boolean bulk) throws java.io.IOException {
         lock.writeLock().lock();
         try {
             checkAlive();
             journal.checkWritable();
+            if (source == null && !tree.isEmpty()) {
+                throw new IllegalStateException("a partition is loaded only while it is empty");
+            }
             empty();
             BatchWriter batchWriter = batchWriters.get();
+            BulkLoad load = bulk ? new BulkLoad(rows, tree, indexes, batchWriter) : null;
             long entries;
             try {
-                entries = refill.fill(batch -> batchWriter.apply(tree, indexes, batch, BatchMode.INSERT_IF_ABSENT));
+                if (load != null) {
+                    entries = refill.fill(load);
+                    load.finish();
+                } else {
+                    entries = refill.fill(batch -> batchWriter.apply(tree, indexes, batch, BatchMode.INSERT_IF_ABSENT));
+                }
             } catch (java.io.IOException | RuntimeException | Error e) {
                 try {
+                    if (load != null) {
+                        load.abort();
+                    }
                     empty();
-                    journal.adopted("");
+                    if (source != null) {
+                        journal.adopted("");
+                    }
                 } catch (RuntimeException suppressed) {
                     e.addSuppressed(suppressed);
                 }
                 throw e;
             }
-            journal.adopted(source);
+            if (source != null) {
+                journal.adopted(source);
+            }
             return entries;
         } finally {
             lock.writeLock().unlock();

@@ -1,7 +1,6 @@
 package io.sluice.pagestore.internal.checkpoint;
 
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.pagestore.internal.BatchMode;
 import io.sluice.pagestore.internal.PartitionStore;
 
 import java.io.IOException;
@@ -17,9 +16,11 @@ import java.util.function.IntFunction;
 
 /**
  * Loads the partition files a manifest names into fresh partitions, on several threads (a partition's
- * blocks in order on one of them). The checked and inflated blocks' entries are gathered into batches of up to
- * {@value #BATCH_BYTES} bytes (a whole partition, usually), each applied as one insert-if-absent batch:
- * the store writes whole pages and makes one sorted tree pass per batch, as for a streamed load.
+ * blocks in order on one of them), and partition files of other nodes in place of a partition's entries
+ * ({@link #adopt}). The checked and inflated blocks' entries are gathered into batches of up to
+ * {@value #BATCH_BYTES} bytes, handed to the store's bulk build ({@link PartitionStore#load},
+ * {@link PartitionStore#replaceAll}): a partition file holds its entries in key order (a tree's scan), so the
+ * rows are appended to data pages and the tree is built bottom-up; field indexes get one sorted pass per batch.
  */
 public final class CheckpointLoader {
 
@@ -56,10 +57,12 @@ public final class CheckpointLoader {
                         long entries = 0;
                         if (number != 0) {
                             Path file = directory.resolve(CheckpointFormat.partitionFileName(cache.id(), partition, number));
-                            Gather gather = new Gather(batch -> store.applyBatch(batch, BatchMode.INSERT_IF_ABSENT),
-                                    file);
-                            entries = PartitionFile.read(file, cache.id(), partition, number, gather);
-                            gather.apply();
+                            entries = store.load(apply -> {
+                                Gather gather = new Gather(apply, file);
+                                long read = PartitionFile.read(file, cache.id(), partition, number, gather);
+                                gather.apply();
+                                return read;
+                            });
                         }
                         checkpointer.loaded(cache.id(), partition, partitions.length, number, store.changes());
                         return entries;
@@ -78,7 +81,7 @@ public final class CheckpointLoader {
 
     /**
      * Replaces every entry of the partition by those of a partition file another node wrote (its header's cache id
-     * and checkpoint number are that node's; its partition must be this one), in sorted batches of up to
+     * and checkpoint number are that node's; its partition must be this one), built in bulk from batches of up to
      * {@value #BATCH_BYTES} bytes under the partition's write lock ({@link PartitionStore#replaceAll}): the journal
      * records one adoption naming {@code logName}, not the entries.
      *
@@ -87,12 +90,25 @@ public final class CheckpointLoader {
      * @throws IOException if the file cannot be read (the partition is then empty)
      */
     public static long adopt(PartitionStore store, int partition, Path file, String logName) throws IOException {
-        return store.replaceAll(apply -> {
+        return store.replaceAll(refill(partition, file), logName);
+    }
+
+    /**
+     * {@link #adopt} through the store's normal batch write path ({@link PartitionStore#replaceAllByBatches}) instead
+     * of its bulk build: the baseline the bulk build is measured against.
+     */
+    public static long adoptByBatches(PartitionStore store, int partition, Path file, String logName)
+            throws IOException {
+        return store.replaceAllByBatches(refill(partition, file), logName);
+    }
+
+    private static PartitionStore.Refill refill(int partition, Path file) {
+        return apply -> {
             Gather gather = new Gather(apply, file);
             long entries = PartitionFile.readForeign(file, partition, gather);
             gather.apply();
             return entries;
-        }, logName);
+        };
     }
 
     /** Gathers inflated blocks' entries and applies them as one batch when the next would not fit, and at the end. */

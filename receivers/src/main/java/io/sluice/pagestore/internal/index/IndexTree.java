@@ -60,6 +60,11 @@ final class IndexTree {
         return changesApplied;
     }
 
+    /** Index rows a bulk build ({@link IndexBulkBuild}) inserted. */
+    void countApplied(long inserted) {
+        changesApplied += inserted;
+    }
+
     /** Null, or why the index misses entries. */
     String incomplete() {
         return incomplete;
@@ -139,7 +144,7 @@ final class IndexTree {
     }
 
     /** While the tree is empty: its item size for the field parts of the changes about to be applied. */
-    private void chooseItems() {
+    void chooseItems() {
         if (tree.isEmpty()) {
             tree.itemSize(keys.lastFieldPart() > NARROW_FIELD_PART ? TreePageIO.WIDE_ITEM : TreePageIO.ITEM);
         }

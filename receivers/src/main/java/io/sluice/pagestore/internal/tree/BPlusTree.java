@@ -268,6 +268,13 @@ public final class BPlusTree {
         walking = false;
     }
 
+    /** The tree a {@link TreeBuilder} wrote: its root, height and size (the tree was empty). */
+    void built(long root, int height, long size) {
+        this.root = root;
+        this.height = height;
+        this.size = size;
+    }
+
     /** An insert a walk queued for its leaf (merged in later) counts from now on. */
     void countQueuedInsert() {
         size++;

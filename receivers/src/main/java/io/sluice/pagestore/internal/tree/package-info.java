@@ -12,6 +12,8 @@
  *       kept by the writing thread;</li>
  *   <li>{@link io.sluice.pagestore.internal.tree.SortedWalk}: a sorted batch's pass over the tree (its path,
  *       position and queued inserts), reused by one thread;</li>
+ *   <li>{@link io.sluice.pagestore.internal.tree.TreeBuilder}: an empty tree built bottom-up from ascending keys
+ *       (a partition file's load);</li>
  *   <li>{@link io.sluice.pagestore.internal.tree.ItemSearch}: a key against a page's items (prefix compares,
  *       binary and interpolating searches);</li>
  *   <li>{@link io.sluice.pagestore.internal.tree.TreePageIO}: the leaf and inner page layout;</li>
