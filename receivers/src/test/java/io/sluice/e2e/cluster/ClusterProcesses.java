@@ -34,7 +34,8 @@ import static org.awaitility.Awaitility.await;
  * failover tests a node can be killed (kill -9), paused and continued (SIGSTOP, SIGCONT), started with a session
  * timeout of its own, and ZooKeeper stopped and started again on its port with its data. Closing it
  * kills every node still running and stops ZooKeeper. Public for the connectors' cluster test (receivers' test jar);
- * the node jar is {@code target/sluice-node.jar}, or the system property {@code sluice.node.jar}.
+ * the node jar is {@code target/sluice-node.jar}, or the system property {@code sluice.node.jar}; {@code
+ * -Dsluice.cluster.it.jvmArgs="..."} adds JVM options to every node (debug logging, for instance).
  */
 public final class ClusterProcesses implements AutoCloseable {
 
@@ -216,6 +217,10 @@ public final class ClusterProcesses implements AutoCloseable {
                 (clusterKeys.isEmpty() ? "" : ", " + clusterKeys) + extra);
         List<String> jvm = new ArrayList<>(List.of("-Xmx" + System.getProperty("sluice.cluster.it.heap", "256m"),
                 "-XX:+UseSerialGC"));
+        String jvmArgs = System.getProperty("sluice.cluster.it.jvmArgs", "").strip(); // e.g. debug logging
+        if (!jvmArgs.isEmpty()) {
+            jvm.addAll(List.of(jvmArgs.split("\\s+")));
+        }
         jvm.addAll(NodeClassArchive.jvmArgs(JAR, "cluster", this::classArchiveNodeConfig));
         return NodeProcess.start(JAR, List.of(), config, jvm, dir.resolve("logs"), List.of(), port);
     }

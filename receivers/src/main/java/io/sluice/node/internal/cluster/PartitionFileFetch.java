@@ -101,7 +101,9 @@ final class PartitionFileFetch {
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 << 10));
             send(out, Frames.handshake(ByteBufAllocator.DEFAULT, Wire.VERSION, "sluice-node " + self + " (transfer)",
                     access.token()));
+            long connected = System.nanoTime();
             Frames.HandshakeReply reply = Frames.readHandshakeReply(Unpooled.wrappedBuffer(frame(in)));
+            long handshaken = System.nanoTime();
             if (reply.status() != Wire.HANDSHAKE_OK) {
                 throw new Refused(ErrorKind.ILLEGAL_STATE, "member '" + from.id() + "' refused the handshake: "
                         + reply.message());
@@ -118,9 +120,10 @@ final class PartitionFileFetch {
             PartitionFileWire.Header header = PartitionFileWire.Header.read(answer);
             long t1 = System.nanoTime();
             receive(in, header, from, partition, file, cancelled);
-            LOG.debug("partition {} of cache '{}' from '{}': header after {} ms, {} chunks received, checked and synced"
-                    + " in {} ms", partition, cache, from.id(), (t1 - t0) / 1_000_000, header.chunks(),
-                    (System.nanoTime() - t1) / 1_000_000);
+            LOG.debug("partition {} of cache '{}' from '{}': header after {} ms (connected {} ms, handshake {} ms),"
+                    + " {} chunks received, checked and synced in {} ms", partition, cache, from.id(),
+                    (t1 - t0) / 1_000_000, (connected - t0) / 1_000_000, (handshaken - connected) / 1_000_000,
+                    header.chunks(), (System.nanoTime() - t1) / 1_000_000);
             return header;
         }
     }

@@ -18,13 +18,14 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
+import java.util.zip.Deflater;
 
 /**
  * The supplier's side of a partition moved as its file (PARTITION_FILE, issue 28): copies one cache's partition
  * under the partition's read lock (as a checkpoint does, {@code PartitionStore.copyIfChanged}), releases the lock,
- * and writes the copy as a partition file (the checkpoint's format, this node's cache id, number 0) into a transfer
- * file: under {@code <persistence>/moves/} on a persistent node, in a directory of its own under the system's
- * temporary directory in memory. The CRC32C of each chunk and of the whole file are computed as it is written. The
+ * and writes the copy as a partition file (the checkpoint's format, this node's cache id, number 0; its blocks
+ * stored, {@link #LEVEL}) into a transfer file: under {@code <persistence>/moves/} on a persistent node, in a
+ * directory of its own under the system's temporary directory in memory. The CRC32C of each chunk and of the whole file are computed as it is written. The
  * server's sender sends it and deletes it ({@link OutgoingPartitionFile#ended}); transfer files a node left when it
  * stopped are deleted at its start (the moves directory keeps only the files its log needs) and by its first send.
  * Thread-safe: sends run at once, sharing the node's send rate ({@link TransferRate}).
@@ -33,6 +34,12 @@ public final class PartitionFileSupplier implements AutoCloseable {
 
     static final Logger LOG = LoggerFactory.getLogger(PartitionFileSupplier.class);
     static final String OUTGOING_PREFIX = "out-";
+    /**
+     * A moved file's blocks are stored, not compressed: deflating at its fastest level was a quarter of a file
+     * move's time on the supplier's core (and inflating a tenth of adopting it), while the bytes it saves cost
+     * less to send, write and check than to compress (docs/cluster.md § Moving a partition, the figures).
+     */
+    static final int LEVEL = Deflater.NO_COMPRESSION;
 
     private final NodeEngine node;
     private final IntPredicate inSync;
@@ -91,7 +98,7 @@ public final class PartitionFileSupplier implements AutoCloseable {
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE)) {
                 out = new ChunkCrcChannel(channel, chunkSize);
-                PartitionFile.write(out, cacheId, partition, 0, image);
+                PartitionFile.write(out, cacheId, partition, 0, image, LEVEL);
             }
             PartitionFileWire.Header header = new PartitionFileWire.Header(out.length(), image.count(), chunkSize,
                     PartitionFileWire.Header.chunksOf(out.length(), chunkSize), out.fileCrc(), cacheId);

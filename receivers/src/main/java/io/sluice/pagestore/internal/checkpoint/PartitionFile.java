@@ -43,25 +43,27 @@ public final class PartitionFile {
     static void write(Path file, int cacheId, int partition, long number, EntryImage image) throws IOException {
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            write(out, cacheId, partition, number, image);
+            write(out, cacheId, partition, number, image, Deflater.BEST_SPEED);
             out.force(true);
         }
     }
 
     /**
      * Writes the image as a partition file to the channel, from the header to the end block, in order (a partition
-     * moved as its file, issue 28, writes it this way with checks computed as it goes); does not sync.
+     * moved as its file, issue 28, writes it this way with checks computed as it goes); does not sync. Each block is
+     * deflated at {@code level} ({@link Deflater#NO_COMPRESSION}: stored deflate blocks, which any reader inflates
+     * alike).
      *
      * @throws IOException if the channel fails
      */
-    public static void write(WritableByteChannel out, int cacheId, int partition, long number, EntryImage image)
-            throws IOException {
+    public static void write(WritableByteChannel out, int cacheId, int partition, long number, EntryImage image,
+                             int level) throws IOException {
         byte[] data = image.data();
         ByteBuffer header = ByteBuffer.allocate(CheckpointFormat.PARTITION_HEADER);
         header.putLong(CheckpointFormat.PARTITION_MAGIC).putInt(CheckpointFormat.PARTITION_VERSION).putInt(cacheId)
                 .putInt(partition).putLong(number).putLong(image.count());
         header.putInt(CheckpointFormat.crc(header.array(), 0, 36)).flip();
-        Deflater deflater = new Deflater(Deflater.BEST_SPEED, true);
+        Deflater deflater = new Deflater(level, true);
         byte[] stored = new byte[CheckpointFormat.BLOCK_BYTES * 2];
         try {
             writeFully(out, header);
