@@ -86,6 +86,15 @@ class ClusterRoutingTest {
         return FixedMapCluster.members(ids, ports);
     }
 
+    /** Starts two nodes and maps the partitions over them, but for one that no node owns; returns the owners set. */
+    private int[] twoNodesWithoutOwnerFor(int unowned) {
+        startNodes(2);
+        int[] owners = FixedMapCluster.roundRobin(PARTITIONS, 2);
+        owners[unowned] = ClusterMap.NO_OWNER;
+        cluster.setMap(members(0, 1), owners);
+        return owners;
+    }
+
     private Sluice connect(int node, Duration requestTimeout) {
         return SluiceClient.connect(ClientConfig.builder()
                 .addresses("127.0.0.1:" + servers.get(node).address().getPort())
@@ -293,11 +302,8 @@ class ClusterRoutingTest {
 
     @Test
     void aPartitionWithoutOwnerForAWhileIsDeliveredOnceItHasOne() throws Exception {
-        startNodes(2);
         int unowned = 5;
-        int[] owners = FixedMapCluster.roundRobin(PARTITIONS, 2);
-        owners[unowned] = ClusterMap.NO_OWNER;
-        cluster.setMap(members(0, 1), owners);
+        int[] owners = twoNodesWithoutOwnerFor(unowned);
         long key = keyIn(unowned);
         try (Sluice client = connect(0, Duration.ofSeconds(30))) {
             Cache<Long, Long> cache = client.cache(CACHE);
@@ -327,11 +333,8 @@ class ClusterRoutingTest {
 
     @Test
     void aRetryWaitingOutItsBackoffGoesOnSoonAfterTheMapGivesItsPartitionAnOwner() throws Exception {
-        startNodes(2);
         int unowned = 9;
-        int[] owners = FixedMapCluster.roundRobin(PARTITIONS, 2);
-        owners[unowned] = ClusterMap.NO_OWNER;
-        cluster.setMap(members(0, 1), owners);
+        int[] owners = twoNodesWithoutOwnerFor(unowned);
         long key = keyIn(unowned);
         // A first retry waits 2.5-7.5 s here (5 s with jitter): a call that only waited out its backoff would go on
         // seconds after the map changed, as after a failover's promotion.
@@ -381,11 +384,8 @@ class ClusterRoutingTest {
 
     @Test
     void noOwnerPastTheRequestTimeoutFailsNamingThePartition() {
-        startNodes(2);
         int unowned = 7;
-        int[] owners = FixedMapCluster.roundRobin(PARTITIONS, 2);
-        owners[unowned] = ClusterMap.NO_OWNER;
-        cluster.setMap(members(0, 1), owners);
+        twoNodesWithoutOwnerFor(unowned);
         long key = keyIn(unowned);
         try (Sluice client = connect(0, Duration.ofMillis(800))) {
             Cache<Long, Long> cache = client.cache(CACHE);
