@@ -2,6 +2,7 @@ package io.sluice.samples.bench;
 
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.GrowableBuffer;
+import io.sluice.node.internal.cluster.PartitionFileSupplier;
 import io.sluice.pagestore.internal.BatchMode;
 import io.sluice.pagestore.internal.DataRegion;
 import io.sluice.pagestore.internal.DataRegionConfig;
@@ -122,7 +123,7 @@ public final class AdoptCost {
         p.copyIfChanged(-1, image);
         p.destroy();
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-            PartitionFile.write(out, 1, 0, 1, image);
+            PartitionFile.write(out, 1, 0, 1, image, PartitionFileSupplier.LEVEL); // as a moved file's blocks
         }
     }
 

@@ -39,7 +39,7 @@ public final class PartitionFileSupplier implements AutoCloseable {
      * move's time on the supplier's core (and inflating a tenth of adopting it), while the bytes it saves cost
      * less to send, write and check than to compress (docs/cluster.md § Moving a partition, the figures).
      */
-    static final int LEVEL = Deflater.NO_COMPRESSION;
+    public static final int LEVEL = Deflater.NO_COMPRESSION;
 
     private final NodeEngine node;
     private final IntPredicate inSync;
