@@ -84,9 +84,7 @@ class JoinUnderLoadIT {
                 assertThat(ReplicaMaps.primaryOf(after, "node-4")).as("partitions node-4 owns").isNotEmpty();
                 assertThat(NodeStatus.replication(cluster.status("node-4")).backed())
                         .as("partitions node-4 backs").isPositive();
-                for (String id : cluster.runningIds()) {
-                    assertThat(MoveTests.leftovers(cluster, id)).as("temporary move files left on %s", id).isEmpty();
-                }
+                MoveTests.assertNoLeftovers(cluster, Duration.ofSeconds(30));
                 long adopted = MoveTests.adopted(cluster, "node-4");
                 if ("FILES".equals(MoveTests.method())) {
                     assertThat(adopted).as("partitions node-4 adopted as files").isPositive();

@@ -123,9 +123,7 @@ class MoveFailuresIT {
                 }
                 assertThat(PartitionDigests.awaitEqual(cluster, MoveTests.CACHE, Duration.ofSeconds(60)))
                         .as("entries in the owners' copies").isEqualTo(total);
-                for (String id : cluster.runningIds()) {
-                    assertThat(MoveTests.leftovers(cluster, id)).as("temporary move files left on %s", id).isEmpty();
-                }
+                MoveTests.assertNoLeftovers(cluster, Duration.ofSeconds(30));
             }
         } catch (AssertionError | RuntimeException e) {
             System.err.println(cluster.logs());
