@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,7 +23,9 @@ import java.util.concurrent.TimeUnit;
  * the previous one and the node's send rate allows it (a task scheduled on the connection's event loop, which never
  * waits). Without TLS a chunk's bytes go from the file to the socket without passing through the JVM
  * ({@link DefaultFileRegion}, sendfile); through TLS they are read into a buffer to be encrypted. A connection that
- * fails or closes ends the send; the file is deleted either way. Runs on the connection's event loop.
+ * fails or closes ends the send at once, also while its next chunk waits for the rate (at a low rate a chunk may wait
+ * a minute: the demander that hung up must not keep the file that long, nor the rate it reserved); the file is
+ * deleted either way. Runs on the connection's event loop.
  */
 final class PartitionFileSend {
 
@@ -34,6 +37,11 @@ final class PartitionFileSend {
     private final boolean copy;
     private FileChannel reader;
     private int next;
+    /** The next chunk's send, scheduled for when the rate allows it; null when none waits. */
+    private ScheduledFuture<?> waiting;
+    /** The bytes {@link #waiting} reserved of the rate. */
+    private int waitingBytes;
+    private boolean ended;
 
     private PartitionFileSend(Channel channel, OutgoingPartitionFile file) {
         this.channel = channel;
@@ -46,12 +54,16 @@ final class PartitionFileSend {
     static void start(Channel channel, long requestId, OutgoingPartitionFile file) {
         PartitionFileSend send = new PartitionFileSend(channel, file);
         channel.eventLoop().execute(() -> {
+            channel.closeFuture().addListener(closed -> send.closed()); // runs on the event loop
             ChannelFuture f = channel.writeAndFlush(Frames.ok(channel.alloc(), requestId, send.header::write));
             f.addListener(done -> send.afterWrite(done.isSuccess(), 0, done.cause()));
         });
     }
 
     private void afterWrite(boolean ok, int bytes, Throwable cause) {
+        if (ended) {
+            return;
+        }
         if (!ok) {
             end(false, cause);
             return;
@@ -63,15 +75,32 @@ final class PartitionFileSend {
             end(true, null);
             return;
         }
-        long wait = file.reserve(header.chunkLength(next));
+        int n = header.chunkLength(next);
+        long wait = file.reserve(n);
         if (wait > 0) {
-            channel.eventLoop().schedule(this::sendChunk, wait, TimeUnit.NANOSECONDS);
+            waitingBytes = n;
+            waiting = channel.eventLoop().schedule(this::sendChunk, wait, TimeUnit.NANOSECONDS);
         } else {
             sendChunk();
         }
     }
 
+    /** The connection closed: a chunk waiting for the rate gives its reservation back, and the send ends. */
+    private void closed() {
+        if (ended) {
+            return;
+        }
+        if (waiting != null && waiting.cancel(false)) {
+            file.unreserve(waitingBytes);
+        }
+        end(false, null);
+    }
+
     private void sendChunk() {
+        waiting = null;
+        if (ended) {
+            return;
+        }
         if (!channel.isActive()) {
             end(false, null);
             return;
@@ -112,6 +141,10 @@ final class PartitionFileSend {
     }
 
     private void end(boolean ok, Throwable cause) {
+        if (ended) {
+            return;
+        }
+        ended = true;
         if (reader != null) {
             try {
                 reader.close();

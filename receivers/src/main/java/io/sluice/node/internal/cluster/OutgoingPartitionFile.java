@@ -49,6 +49,11 @@ public final class OutgoingPartitionFile {
         return rate.reserve(bytes);
     }
 
+    /** Gives back bytes {@link #reserve reserved} for a chunk that will not be sent (the connection closed). */
+    public void unreserve(int bytes) {
+        rate.unreserve(bytes);
+    }
+
     /** A chunk of this many bytes was taken by the connection. */
     public void sent(int bytes) {
         transfer.progressed(bytes);

@@ -37,6 +37,23 @@ final class TransferRate {
         }
     }
 
+    /**
+     * Gives back bytes reserved and not sent (a send that ended while its chunk waited): later reservations start
+     * that much sooner. Those already made keep their times, so for a moment the rate may be exceeded by at most
+     * what was given back; over time it holds.
+     */
+    void unreserve(long bytes) {
+        if (bytesPerSecond == 0) {
+            return;
+        }
+        long cost = (long) (bytes * 1e9 / bytesPerSecond);
+        synchronized (this) {
+            if (freeAt != Long.MIN_VALUE) {
+                freeAt -= cost;
+            }
+        }
+    }
+
     long bytesPerSecond() {
         return bytesPerSecond;
     }

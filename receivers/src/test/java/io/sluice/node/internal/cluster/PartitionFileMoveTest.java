@@ -176,6 +176,36 @@ class PartitionFileMoveTest {
     }
 
     @Test
+    void aSendWaitingForTheRateEndsWhenTheDemanderHangsUp() throws Exception {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            // 'a' sends 1 KiB/s in 64 KiB chunks: the first chunk goes at once, the second would wait a minute.
+            TwoNodes.Node a = c.start("a", cfg -> cfg.cluster(ClusterConfig.of("127.0.0.1:2181", "test", "a")
+                    .withMoveBytesPerSecond(1 << 10)));
+            c.cluster.assign("a");
+            NodeCache<Object, Object> onA = load(a, 4_000, 200, CacheConfig.named(CACHE));
+            List<Path> written = new CopyOnWriteArrayList<>();
+            a.cluster().joinedParts().files().afterWrite = file -> {
+                written.add(file);
+                flipByte(file, 100); // in the first chunk: 'b' hangs up after it
+            };
+            Watched adoption = new Watched();
+            TwoNodes.Node b = c.start("b", cfg -> cfg, n -> n.moveMethod(ClusterConfig.MoveMethod.FILES)
+                    .partitionAdoption(adoption.adoption()).fileChunkSize(64 << 10));
+            adoption.of(b);
+            List<String> source = entries(onA.store(0));
+
+            c.cluster.move(0, "b"); // the first chunk fails its check; 'b' pulls the entries
+
+            assertThat(entries(b.engine().nodeCache(CACHE).store(0))).isEqualTo(source);
+            assertThat(adoption.adopted).hasValue(0);
+            assertThat(written).hasSize(1);
+            // The send waiting out its second chunk's minute ends when 'b' closes the connection: the file goes.
+            await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(written.get(0)));
+            assertThat(a.cluster().joinedParts().moves().bytesSent()).isLessThan(128 << 10);
+        }
+    }
+
+    @Test
     void theSupplierGoingAwayMidTransferLeavesItToAnotherCopyInSync() throws Exception {
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
             // 'a' sends slowly (64 KiB/s in 16 KiB chunks): the transfer is under way long enough to stop 'a'.

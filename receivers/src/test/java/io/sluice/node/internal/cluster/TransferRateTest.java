@@ -24,6 +24,17 @@ class TransferRateTest {
     }
 
     @Test
+    void bytesGivenBackAreNotWaitedFor() {
+        TransferRate rate = new TransferRate(1 << 20);
+        rate.reserve(1 << 20); // the burst
+        long second = rate.reserve(8 << 20); // about 0.9 s
+        rate.unreserve(8 << 20); // that send ended while it waited
+        long third = rate.reserve(1 << 20);
+        // It goes where the second would have gone, not 8 s after it.
+        assertThat(third - second).isBetween(-TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(100));
+    }
+
+    @Test
     void noLimitNeverWaits() {
         TransferRate rate = new TransferRate(0);
         for (int i = 0; i < 100; i++) {
