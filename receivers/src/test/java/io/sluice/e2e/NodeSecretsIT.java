@@ -12,6 +12,7 @@ import io.sluice.server.internal.NodeProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import io.sluice.testing.TestCertificates;
 
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -29,7 +30,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,13 +58,9 @@ class NodeSecretsIT {
 
     @Test
     void noRefusedConnectionPutsTheTokenOrTheKeyStorePasswordInTheNodesOutput() throws Exception {
-        Path keys = dir.resolve("node.p12");
-        keytool("-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=127.0.0.1",
-                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", keys.toString(),
-                "-storepass", PASSWORD);
-        Path cert = dir.resolve("node.pem");
-        keytool("-exportcert", "-rfc", "-alias", "node", "-keystore", keys.toString(), "-storepass", PASSWORD,
-                "-file", cert.toString());
+        TestCertificates certs = TestCertificates.make(dir, "node", PASSWORD);
+        Path keys = certs.keyStore();
+        Path cert = certs.certificate();
         String tlsConfig = "{\"token\": \"" + TOKEN + "\", \"metricsPort\": 0, \"tls\": {\"keyStore\": \""
                 + keys.toAbsolutePath() + "\", \"keyStorePassword\": \"" + PASSWORD + "\"}}";
         String plainConfig = "{\"token\": \"" + TOKEN + "\", \"metricsPort\": 0}";
@@ -189,13 +185,4 @@ class NodeSecretsIT {
         return b.toString();
     }
 
-    private static void keytool(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
-    }
 }

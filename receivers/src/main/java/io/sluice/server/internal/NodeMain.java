@@ -3,6 +3,7 @@ package io.sluice.server.internal;
 import io.sluice.node.ClusterConfig;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.internal.NodeEngine;
+import io.sluice.node.internal.cluster.MemberTls;
 import io.sluice.server.internal.command.CreateClusterCommand;
 import io.sluice.server.internal.command.StatusCommand;
 import io.sluice.server.internal.command.ZooKeeperCommand;
@@ -12,6 +13,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import javax.net.ssl.SSLContext;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -87,6 +90,7 @@ public final class NodeMain implements Callable<Integer> {
         NodeEngine node;
         ServerConfig serverConfig;
         ClusterConfig clusterConfig;
+        String advertised = null;
         MetricsExport metrics = null;
         try {
             file = config == null ? NodeFileConfig.empty() : NodeFileConfig.read(config);
@@ -94,7 +98,7 @@ public final class NodeMain implements Callable<Integer> {
             NodeConfig nodeConfig = file.nodeConfig();
             clusterConfig = nodeConfig.cluster().orElse(null);
             if (clusterConfig != null) {
-                ClusterJoin.check(clusterConfig, serverConfig); // before anything starts
+                advertised = ClusterJoin.check(clusterConfig, serverConfig); // before anything starts
             }
             Integer httpPort = file.metricsPort(metricsPort);
             metrics = MetricsExport.start(serverConfig.host(), httpPort);
@@ -139,11 +143,23 @@ public final class NodeMain implements Callable<Integer> {
         }
         MetricsExport export = metrics;
         ClusterJoin member = cluster;
-        // The page asks this node itself (over loopback if it listens on every address).
+        // The page asks this node itself: over loopback if it listens on every address, but through TLS at the
+        // address it advertises (which its certificate must name for the members already).
         String selfHost = ClusterConfig.isWildcard(server.address().getHostString()) ? "127.0.0.1"
                 : server.address().getHostString();
+        SSLContext pageTls = null;
+        if (serverConfig.tls() != null) {
+            if (advertised != null) {
+                selfHost = advertised;
+            }
+            try {
+                pageTls = MemberTls.trusting(null);
+            } catch (IOException e) {
+                LOG.warn("the status page cannot reach members through TLS: {}", e.getMessage());
+            }
+        }
         export.serveStatusPage(new StatusPage(new io.sluice.client.internal.Address(selfHost,
-                server.address().getPort()), serverConfig.token()));
+                server.address().getPort()), serverConfig.token(), pageTls));
         onStopSignal(() -> stop(member, node, server, export));
         LOG.info("node {} started: {}, {}", member == null ? node.id() : member.describe(server.address()),
                 node.config(), file.describe());

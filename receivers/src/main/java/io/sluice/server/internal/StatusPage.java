@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import io.sluice.client.internal.Address;
 import io.sluice.server.internal.command.StatusPageData;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,8 +20,8 @@ import java.time.Duration;
  * and every member for its status, as the {@code status} command does, so the page works from any member (and shows
  * one node for a standalone one); the page adds each member's {@code entriesPerSecond}, the growth of its
  * {@code entriesApplied} since the document before. The document is made at most once per {@link #REUSE_MILLIS}:
- * several open pages cost the members no more than one. Members are reached over plain TCP with the node's token
- * (a node with TLS shows its members as not answering).
+ * several open pages cost the members no more than one. Members are reached with the node's token, through TLS on a
+ * node with TLS (trusting what the JVM's trust store trusts, as members do for replication).
  */
 final class StatusPage {
 
@@ -36,16 +37,21 @@ final class StatusPage {
 
     private final Address self;
     private final String token;
+    private final SSLContext tls;
     private final byte[] html;
     private byte[] last;
     private long lastMillis;
     /** Per member id, the time and entriesApplied of the document before: for entries/s. */
     private final java.util.Map<String, long[]> applied = new java.util.HashMap<>();
 
-    /** @param self where this node's Sluice port is reached */
-    StatusPage(Address self, String token) {
+    /**
+     * @param self where this node's Sluice port is reached (through TLS: a name its certificate carries)
+     * @param tls  a TLS context for a node with TLS, or null for plain TCP
+     */
+    StatusPage(Address self, String token, SSLContext tls) {
         this.self = self;
         this.token = token;
+        this.tls = tls;
         try (InputStream in = StatusPage.class.getResourceAsStream("status.html")) {
             if (in == null) {
                 throw new IllegalStateException("status.html is missing from the node's jar");
@@ -87,7 +93,7 @@ final class StatusPage {
     private synchronized byte[] document() throws IOException {
         long now = System.currentTimeMillis();
         if (last == null || now - lastMillis >= REUSE_MILLIS) {
-            last = withRates(StatusPageData.json(self, token, MEMBER_TIMEOUT)).getBytes(StandardCharsets.UTF_8);
+            last = withRates(StatusPageData.json(self, token, MEMBER_TIMEOUT, tls)).getBytes(StandardCharsets.UTF_8);
             lastMillis = System.currentTimeMillis();
         }
         return last;

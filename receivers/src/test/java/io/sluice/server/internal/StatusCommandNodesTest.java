@@ -9,12 +9,15 @@ import io.sluice.protocol.internal.NotOwnerException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import io.sluice.testing.TestCertificates;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -106,6 +109,32 @@ class StatusCommandNodesTest {
         assertThat(status("--connect", "127.0.0.1:" + ports[0], "--json", "--timeout", "2s")).isZero();
         assertThat(out.toString()).contains("\"version\" : 17", "\"withoutOwner\" : 2", "\"entriesServed\" : 1200",
                 "\"error\" : \"cannot reach the node at 127.0.0.1:" + down);
+    }
+
+    @Test
+    void nodesWithTlsAreAskedThroughTls(@TempDir Path dir) throws Exception {
+        TestCertificates certs = TestCertificates.make(dir, "node");
+        NodeEngine node = new NodeEngine(NodeConfig.builder().dataRegionMaxSize(32L << 20).applyThreads(1).build());
+        nodes.add(node);
+        SluiceServer server = SluiceServer.start(node, ServerConfig.defaults().withPort(0)
+                .withTls(new TlsConfig(certs.keyStore(), TestCertificates.PASSWORD)).withToken("s3cret"));
+        servers.add(server);
+        String address = "127.0.0.1:" + server.address().getPort();
+
+        // Plain TCP to a TLS port: refused, and the message says what to do.
+        assertThat(status("--connect", address, "--token", "s3cret", "--timeout", "5s")).isEqualTo(2);
+        assertThat(err.toString()).contains("accepts TLS connections only", "--tls");
+
+        assertThat(status("--connect", address, "--token", "s3cret", "--trusted-certificates",
+                certs.certificate().toString())).as(err.toString()).isZero();
+        assertThat(out.toString()).containsPattern(node.id() + " +" + address + " +0 +ok");
+
+        // A certificate the command does not trust: refused through TLS, naming the node.
+        err.getBuffer().setLength(0);
+        TestCertificates other = TestCertificates.make(dir, "other");
+        assertThat(status("--connect", address, "--token", "s3cret", "--trusted-certificates",
+                other.certificate().toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("cannot reach the node at " + address + " through TLS");
     }
 
     @Test

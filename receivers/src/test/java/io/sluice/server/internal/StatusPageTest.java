@@ -11,8 +11,12 @@ import io.sluice.node.internal.NodeEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import io.sluice.node.internal.cluster.MemberTls;
+import io.sluice.testing.TestCertificates;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -23,7 +27,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The status page on a standalone node's metrics endpoint: the page itself, self-contained; its document with the
- * node alone and, under a load, the node's entries/s; nothing else under {@code /status}.
+ * node alone and, under a load, the node's entries/s; nothing else under {@code /status}; a node with TLS asked
+ * through TLS.
  */
 @Timeout(60)
 class StatusPageTest {
@@ -59,7 +64,7 @@ class StatusPageTest {
         node = new NodeEngine(NodeConfig.builder().dataRegionMaxSize(64L << 20).applyThreads(2).build(),
                 metrics.registry());
         server = SluiceServer.start(node, ServerConfig.defaults().withPort(0));
-        metrics.serveStatusPage(new StatusPage(new Address("127.0.0.1", server.address().getPort()), null));
+        metrics.serveStatusPage(new StatusPage(new Address("127.0.0.1", server.address().getPort()), null, null));
 
         HttpResponse<String> page = get("/status", "GET");
         assertThat(page.statusCode()).isEqualTo(200);
@@ -86,5 +91,22 @@ class StatusPageTest {
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
                 .until(() -> get("/status.json", "GET").body().matches(".*\"entriesPerSecond\":[1-9].*"));
         assertThat(get("/status.json", "GET").body()).contains("\"entriesApplied\":5000");
+    }
+
+    @Test
+    void aNodeWithTlsIsAskedThroughTls(@TempDir Path dir) throws Exception {
+        TestCertificates certs = TestCertificates.make(dir, "node");
+        metrics = MetricsExport.start("127.0.0.1", 0);
+        node = new NodeEngine(NodeConfig.builder().dataRegionMaxSize(64L << 20).applyThreads(1).build(),
+                metrics.registry());
+        server = SluiceServer.start(node, ServerConfig.defaults().withPort(0)
+                .withTls(new TlsConfig(certs.keyStore(), TestCertificates.PASSWORD)).withToken("s3cret"));
+        metrics.serveStatusPage(new StatusPage(new Address("127.0.0.1", server.address().getPort()), "s3cret",
+                MemberTls.trusting(certs.certificate())));
+
+        HttpResponse<String> document = get("/status.json", "GET");
+
+        assertThat(document.statusCode()).as(document.body()).isEqualTo(200);
+        assertThat(document.body()).contains("\"mode\":\"standalone\"", "\"entriesApplied\":0");
     }
 }

@@ -14,13 +14,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import io.sluice.testing.TestCertificates;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(120)
 class TlsTest {
 
-    private static final String PASSWORD = "changeit";
+    private static final String PASSWORD = TestCertificates.PASSWORD;
 
     @TempDir
     static Path dir;
@@ -46,30 +45,10 @@ class TlsTest {
 
     @BeforeAll
     static void makeCertificates() throws Exception {
-        nodeKeys = dir.resolve("node.p12");
-        keytool("-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=127.0.0.1",
-                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", nodeKeys.toString(),
-                "-storepass", PASSWORD);
-        nodeCert = dir.resolve("node.pem");
-        keytool("-exportcert", "-rfc", "-alias", "node", "-keystore", nodeKeys.toString(), "-storepass", PASSWORD,
-                "-file", nodeCert.toString());
-        Path otherKeys = dir.resolve("other.p12");
-        keytool("-genkeypair", "-alias", "other", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=127.0.0.1",
-                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", otherKeys.toString(),
-                "-storepass", PASSWORD);
-        otherCert = dir.resolve("other.pem");
-        keytool("-exportcert", "-rfc", "-alias", "other", "-keystore", otherKeys.toString(), "-storepass", PASSWORD,
-                "-file", otherCert.toString());
-    }
-
-    private static void keytool(String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
+        TestCertificates node = TestCertificates.make(dir, "node");
+        nodeKeys = node.keyStore();
+        nodeCert = node.certificate();
+        otherCert = TestCertificates.make(dir, "other").certificate();
     }
 
     private void start() {

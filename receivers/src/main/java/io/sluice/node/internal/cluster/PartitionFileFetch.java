@@ -10,25 +10,16 @@ import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
 
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32C;
@@ -181,53 +172,15 @@ final class PartitionFileFetch {
     }
 
     private Socket connect(ClusterMap.Member from) throws IOException {
-        String host = from.host();
-        Socket socket = access.tls() ? tls().getSocketFactory().createSocket() : new Socket();
-        try {
-            socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress(host, from.port()), (int) CONNECT_TIMEOUT.toMillis());
-            if (socket instanceof SSLSocket ssl) {
-                SSLParameters parameters = ssl.getSSLParameters();
-                parameters.setEndpointIdentificationAlgorithm("HTTPS"); // the member's certificate must name it
-                ssl.setSSLParameters(parameters);
-                ssl.startHandshake();
+        SSLContext c = null;
+        if (access.tls()) {
+            c = tls;
+            if (c == null) {
+                c = MemberTls.trusting(access.trustedCertificates());
+                tls = c;
             }
-            return socket;
-        } catch (IOException | RuntimeException e) {
-            socket.close();
-            throw e;
         }
-    }
-
-    /** The TLS context: the trusted certificates' PEM file, or the JVM's trust store. */
-    private SSLContext tls() throws IOException {
-        SSLContext c = tls;
-        if (c != null) {
-            return c;
-        }
-        try {
-            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            if (access.trustedCertificates() == null) {
-                trust.init((KeyStore) null);
-            } else {
-                KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-                store.load(null, null);
-                try (InputStream pem = Files.newInputStream(access.trustedCertificates())) {
-                    int i = 0;
-                    for (Certificate cert : CertificateFactory.getInstance("X.509").generateCertificates(pem)) {
-                        store.setCertificateEntry("member-" + i++, cert);
-                    }
-                }
-                trust.init(store);
-            }
-            c = SSLContext.getInstance("TLS");
-            c.init(null, trust.getTrustManagers(), null);
-            tls = c;
-            return c;
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IOException("cannot set up TLS with the trusted certificates " + access.trustedCertificates()
-                    + ": " + e, e);
-        }
+        return MemberTls.connect(from.host(), from.port(), (int) CONNECT_TIMEOUT.toMillis(), c);
     }
 
     private static void send(OutputStream out, ByteBuf frame) throws IOException {

@@ -4,16 +4,17 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.sluice.client.internal.Address;
+import io.sluice.node.internal.cluster.MemberTls;
 import io.sluice.protocol.internal.ClusterMap;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Op;
 import io.sluice.protocol.internal.Wire;
 
+import javax.net.ssl.SSLContext;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 
@@ -45,16 +46,21 @@ final class AdminConnection implements AutoCloseable {
     /**
      * Connects and shakes hands; every read waits at most {@code timeout}.
      *
+     * @param tls a TLS context ({@link MemberTls#trusting}) for a node with TLS, or null for plain TCP
      * @throws IOException naming the address if it cannot connect, the node refuses the handshake, or it does not
      *         answer in time
      */
-    static AdminConnection open(Address address, String token, Duration timeout) throws IOException {
-        Socket socket = new Socket();
+    static AdminConnection open(Address address, String token, Duration timeout, SSLContext tls) throws IOException {
+        int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        Socket socket;
         try {
-            int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
-            socket.connect(new InetSocketAddress(address.host(), address.port()), millis);
+            socket = MemberTls.connect(address.host(), address.port(), millis, tls);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("cannot reach the node at " + address + (tls == null ? "" : " through TLS") + ": "
+                    + e, e);
+        }
+        try {
             socket.setSoTimeout(millis);
-            socket.setTcpNoDelay(true);
             write(socket.getOutputStream(), Frames.handshake(UnpooledByteBufAllocator.DEFAULT, Wire.VERSION, "sluice-node-admin",
                     token));
             ByteBuf reply = read(new DataInputStream(socket.getInputStream()), address);

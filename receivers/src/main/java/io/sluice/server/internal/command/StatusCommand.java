@@ -7,7 +7,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import io.sluice.node.internal.cluster.MemberTls;
+
+import javax.net.ssl.SSLContext;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +41,14 @@ public final class StatusCommand implements Callable<Integer> {
     @Option(names = "--token", paramLabel = "TOKEN", description = "The nodes' handshake token, if they require one.")
     String token;
 
+    @Option(names = "--tls", description = "Speak TLS to the nodes (they must present a certificate the JVM's trust"
+            + " store, or --trusted-certificates, trusts, naming the address dialled).")
+    boolean tls;
+
+    @Option(names = "--trusted-certificates", paramLabel = "PEM",
+            description = "Trust the certificates of this PEM file instead of the JVM's trust store (implies --tls).")
+    Path trustedCertificates;
+
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
             description = "How long to wait for each node (default: ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -55,9 +67,12 @@ public final class StatusCommand implements Callable<Integer> {
         }
         StatusReport status;
         try {
-            status = StatusReport.read(addresses, token, timeout);
+            SSLContext context = tls || trustedCertificates != null ? MemberTls.trusting(trustedCertificates) : null;
+            status = StatusReport.read(addresses, token, timeout, context);
         } catch (IOException e) {
-            err.println("status: " + e.getMessage());
+            boolean hint = !tls && trustedCertificates == null && String.valueOf(e.getMessage()).contains("TLS");
+            err.println("status: " + e.getMessage() + (hint ? " (ask through TLS: --tls, with --trusted-certificates"
+                    + " PEM unless the JVM's trust store trusts the node's certificate)" : ""));
             return 2;
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -2,6 +2,7 @@ package io.sluice.server.internal.command;
 
 import io.sluice.client.internal.Address;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -19,9 +20,10 @@ public final class StatusPageData {
      * Asks the node at {@code self} for its map, then every member of it for its status.
      *
      * @param timeout how long each member may take to answer (one that does not is a member with an error)
+     * @param tls     a TLS context for nodes with TLS, or null for plain TCP
      * @throws IOException if the node itself does not answer
      */
-    public static String json(Address self, String token, Duration timeout) throws IOException {
-        return StatusReport.read(List.of(self), token, timeout).pageJson();
+    public static String json(Address self, String token, Duration timeout, SSLContext tls) throws IOException {
+        return StatusReport.read(List.of(self), token, timeout, tls).pageJson();
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.client.internal.Address;
 import io.sluice.protocol.internal.ClusterMap;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,12 +37,14 @@ record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
      * Asks the given nodes, in order, for the map until one answers, then asks every member of that map for its
      * status.
      *
+     * @param tls a TLS context for nodes with TLS, or null for plain TCP
      * @throws IOException naming the addresses and the first error if none of them answers
      */
-    static StatusReport read(List<Address> addresses, String token, Duration timeout) throws IOException {
+    static StatusReport read(List<Address> addresses, String token, Duration timeout, SSLContext tls)
+            throws IOException {
         List<String> errors = new ArrayList<>();
         for (Address a : addresses) {
-            try (AdminConnection first = AdminConnection.open(a, token, timeout)) {
+            try (AdminConnection first = AdminConnection.open(a, token, timeout, tls)) {
                 ClusterMap map = first.clusterMap();
                 if (map == null) {
                     return new StatusReport(a, null, List.of(report(first.nodeId(), a.toString(), 0, first)));
@@ -54,7 +57,8 @@ record StatusReport(Address asked, ClusterMap map, List<MemberReport> members) {
                         members.add(report(m.id(), m.address(), owned, first));
                         continue;
                     }
-                    try (AdminConnection c = AdminConnection.open(new Address(m.host(), m.port()), token, timeout)) {
+                    try (AdminConnection c = AdminConnection.open(new Address(m.host(), m.port()), token, timeout,
+                            tls)) {
                         members.add(report(m.id(), m.address(), owned, c));
                     } catch (IOException e) {
                         members.add(new MemberReport(m.id(), m.address(), owned, null, e.getMessage()));

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import io.sluice.testing.TestCertificates;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -118,13 +119,9 @@ class PartitionFileMoveTest {
 
     @Test
     void aPartitionMovesByFileBetweenMembersSpeakingTls(@TempDir Path dir) throws Exception {
-        Path keys = dir.resolve("node.p12");
-        keytool("-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-                "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore",
-                keys.toString(), "-storepass", "changeit");
-        Path cert = dir.resolve("node.pem");
-        keytool("-exportcert", "-rfc", "-alias", "node", "-keystore", keys.toString(), "-storepass", "changeit",
-                "-file", cert.toString());
+        TestCertificates certs = TestCertificates.make(dir, "node");
+        Path keys = certs.keyStore();
+        Path cert = certs.certificate();
         UnaryOperator<ServerConfig> tls = s -> s.withTls(new TlsConfig(keys, "changeit")).withToken("s3cret");
         PeerAccess access = new PeerAccess("s3cret", true, cert);
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
@@ -328,16 +325,6 @@ class PartitionFileMoveTest {
                 assertThat(p).doesNotExist();
             }
         }
-    }
-
-    private static void keytool(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
     }
 
     private static boolean mount(Path dir) throws InterruptedException {
