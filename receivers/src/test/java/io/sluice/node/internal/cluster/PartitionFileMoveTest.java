@@ -176,8 +176,7 @@ class PartitionFileMoveTest {
     void aSendWaitingForTheRateEndsWhenTheDemanderHangsUp() throws Exception {
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
             // 'a' sends 1 KiB/s in 64 KiB chunks: the first chunk goes at once, the second would wait a minute.
-            TwoNodes.Node a = c.start("a", cfg -> cfg.cluster(ClusterConfig.of("127.0.0.1:2181", "test", "a")
-                    .withMoveBytesPerSecond(1 << 10)));
+            TwoNodes.Node a = supplierAt(c, 1 << 10);
             c.cluster.assign("a");
             NodeCache<Object, Object> onA = load(a, 4_000, 200, CacheConfig.named(CACHE));
             List<Path> written = new CopyOnWriteArrayList<>();
@@ -206,8 +205,7 @@ class PartitionFileMoveTest {
     void theSupplierGoingAwayMidTransferLeavesItToAnotherCopyInSync() throws Exception {
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
             // 'a' sends slowly (64 KiB/s in 16 KiB chunks): the transfer is under way long enough to stop 'a'.
-            TwoNodes.Node a = c.start("a", cfg -> cfg.cluster(ClusterConfig.of("127.0.0.1:2181", "test", "a")
-                    .withMoveBytesPerSecond(64 << 10)));
+            TwoNodes.Node a = supplierAt(c, 64 << 10);
             c.cluster.assign("a");
             NodeCache<Object, Object> onA = load(a, 4_000, 200, CacheConfig.named(CACHE).withBackups(1));
             TwoNodes.Node x = c.start("x");
@@ -272,8 +270,7 @@ class PartitionFileMoveTest {
     @Test
     void theSendKeepsToTheNodesRate() throws Exception {
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
-            TwoNodes.Node a = c.start("a", cfg -> cfg.cluster(ClusterConfig.of("127.0.0.1:2181", "test", "a")
-                    .withMoveBytesPerSecond(1 << 20)));
+            TwoNodes.Node a = supplierAt(c, 1 << 20);
             c.cluster.assign("a");
             // About 4.3 MiB per partition of incompressible values.
             NodeCache<Object, Object> onA = load(a, 18_000, 1_000, CacheConfig.named(CACHE));
@@ -290,6 +287,12 @@ class PartitionFileMoveTest {
             assertThat(millis).isGreaterThanOrEqualTo(2_000);
             assertThat(entries(b.engine().nodeCache(CACHE).store(2))).isEqualTo(source);
         }
+    }
+
+    /** Starts node 'a', which sends partition files at most {@code bytesPerSecond}. */
+    private static TwoNodes.Node supplierAt(TwoNodes c, long bytesPerSecond) {
+        return c.start("a", cfg -> cfg.cluster(ClusterConfig.of("127.0.0.1:2181", "test", "a")
+                .withMoveBytesPerSecond(bytesPerSecond)));
     }
 
     /** The node's own adoption, watched: the incoming files it gave out and how many it adopted. */
