@@ -86,6 +86,24 @@ public final class StockOrderFields {
         return builder.build();
     }
 
+    /**
+     * Hands each field of the key's order to {@code field}, in {@link #build}'s order, its value boxed: for another
+     * system's builder (the Ignite side-by-side benchmark), not for Sluice's, which {@link #build} fills unboxed.
+     */
+    public static void forEachField(long key, java.util.function.BiConsumer<String, Object> field) {
+        field.accept("secCode", SEC_CODE);
+        field.accept("price", price(key));
+        field.accept("quantity", quantity(key));
+        field.accept("buySell", buySell(key));
+        field.accept("secBoard", SEC_BOARD);
+        field.accept("account", ACCOUNT);
+        field.accept("user", user(key));
+        field.accept("currency", CURRENCY);
+        field.accept("commission", commission(key));
+        field.accept("status", STATUS);
+        field.accept("marketMaker", marketMaker(key));
+    }
+
     /** The value a field of the key's order must have. */
     static Object expected(long key, String field) {
         return switch (field) {
