@@ -1,7 +1,6 @@
 package io.sluice.samples.bench;
 
 import io.sluice.binary.internal.BinaryContext;
-import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.node.internal.cluster.PartitionFileSupplier;
 import io.sluice.pagestore.internal.BatchMode;
 import io.sluice.pagestore.internal.DataRegion;
@@ -13,7 +12,6 @@ import io.sluice.pagestore.internal.checkpoint.CheckpointLoader;
 import io.sluice.pagestore.internal.checkpoint.PartitionFile;
 import io.sluice.pagestore.internal.index.IndexSpec;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.samples.StockOrder;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -129,28 +127,6 @@ public final class AdoptCost {
 
     /** StockOrders under random keys, 40 security codes and 5,000 accounts, in batches of {@value #BATCH}. */
     private static EntryBatch[] batches(BinaryContext binary, int entries) {
-        long[] keys = StoreKeys.keys(entries, false, 42);
-        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
-        EntryBatch[] result = new EntryBatch[(entries + BATCH - 1) / BATCH];
-        byte[] key = new byte[StoreKeys.KEY_LENGTH];
-        GrowableBuffer out = new GrowableBuffer(BATCH * 256);
-        for (int b = 0; b < result.length; b++) {
-            out.reset();
-            int from = b * BATCH;
-            int to = Math.min(entries, from + BATCH);
-            for (int i = from; i < to; i++) {
-                StockOrder o = StockOrder.forKey(keys[i]);
-                o = new StockOrder("SEC" + random.nextInt(40), o.price(), o.quantity(), o.buySell(), o.secBoard(),
-                        String.format("L01-%08d", random.nextInt(5_000)), o.user(), o.currency(), o.commission(),
-                        o.status(), o.marketMaker());
-                byte[] value = binary.toBinary(o).toBytes();
-                StoreKeys.key(key, keys[i]);
-                EntryBatch.appendHeader(out, key.length, value.length);
-                out.putBytes(key);
-                out.putBytes(value);
-            }
-            result[b] = new EntryBatch(out.toByteArray(), out.position(), to - from);
-        }
-        return result;
+        return StockOrderBatches.make(binary, entries, BATCH, true, false);
     }
 }

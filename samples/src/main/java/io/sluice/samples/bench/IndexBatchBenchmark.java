@@ -1,7 +1,6 @@
 package io.sluice.samples.bench;
 
 import io.sluice.binary.internal.BinaryContext;
-import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.pagestore.internal.BatchMode;
 import io.sluice.pagestore.internal.DataRegion;
 import io.sluice.pagestore.internal.DataRegionConfig;
@@ -122,33 +121,9 @@ public class IndexBatchBenchmark {
         return p.size();
     }
 
-    /** The benchmark's batches: StockOrder values (binary objects registered in {@code binary}) under random keys. */
+    /** The benchmark's batches: StockOrder values (binary objects registered in {@code binary}). */
     static EntryBatch[] batches(BinaryContext binary, boolean varied, boolean ascending) {
-        long[] keys = StoreKeys.keys(ROWS, ascending, 42);
-        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
-        EntryBatch[] result = new EntryBatch[(ROWS + BATCH - 1) / BATCH];
-        byte[] key = new byte[StoreKeys.KEY_LENGTH];
-        GrowableBuffer out = new GrowableBuffer(BATCH * 256);
-        for (int b = 0; b < result.length; b++) {
-            out.reset();
-            int from = b * BATCH;
-            int to = Math.min(ROWS, from + BATCH);
-            for (int i = from; i < to; i++) {
-                StockOrder o = StockOrder.forKey(keys[i]);
-                if (varied) {
-                    o = new StockOrder("SEC" + random.nextInt(40), o.price(), o.quantity(), o.buySell(), o.secBoard(),
-                            String.format("L01-%08d", random.nextInt(5_000)), o.user(), o.currency(), o.commission(),
-                            o.status(), o.marketMaker());
-                }
-                byte[] value = binary.toBinary(o).toBytes();
-                StoreKeys.key(key, keys[i]);
-                EntryBatch.appendHeader(out, key.length, value.length);
-                out.putBytes(key);
-                out.putBytes(value);
-            }
-            result[b] = new EntryBatch(out.toByteArray(), out.position(), to - from);
-        }
-        return result;
+        return StockOrderBatches.make(binary, ROWS, BATCH, varied, ascending);
     }
 
     /**
