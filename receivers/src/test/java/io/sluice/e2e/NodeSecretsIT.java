@@ -9,10 +9,10 @@ import io.sluice.client.SluiceClient;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.Wire;
 import io.sluice.server.internal.NodeProcess;
+import io.sluice.testing.TestCertificates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import io.sluice.testing.TestCertificates;
 
 import java.io.DataInputStream;
 import java.io.EOFException;

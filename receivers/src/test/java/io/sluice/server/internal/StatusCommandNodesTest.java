@@ -6,11 +6,11 @@ import io.sluice.node.internal.NodeEngine;
 import io.sluice.node.internal.cluster.ClusterView;
 import io.sluice.protocol.internal.ClusterMap;
 import io.sluice.protocol.internal.NotOwnerException;
+import io.sluice.testing.TestCertificates;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import io.sluice.testing.TestCertificates;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;

@@ -8,12 +8,12 @@ import io.sluice.client.SluiceClient;
 import io.sluice.client.internal.Address;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.internal.NodeEngine;
+import io.sluice.node.internal.cluster.MemberTls;
+import io.sluice.testing.TestCertificates;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import io.sluice.node.internal.cluster.MemberTls;
-import io.sluice.testing.TestCertificates;
 
 import java.net.URI;
 import java.nio.file.Path;

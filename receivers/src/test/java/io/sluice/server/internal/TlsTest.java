@@ -9,12 +9,12 @@ import io.sluice.client.ClientConfig;
 import io.sluice.client.SluiceClient;
 import io.sluice.node.NodeConfig;
 import io.sluice.node.internal.NodeEngine;
+import io.sluice.testing.TestCertificates;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import io.sluice.testing.TestCertificates;
 
 import java.io.IOException;
 import java.nio.file.Files;

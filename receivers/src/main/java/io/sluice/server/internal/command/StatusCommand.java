@@ -1,15 +1,14 @@
 package io.sluice.server.internal.command;
 
 import io.sluice.client.internal.Address;
+import io.sluice.node.internal.cluster.MemberTls;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import io.sluice.node.internal.cluster.MemberTls;
-
 import javax.net.ssl.SSLContext;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

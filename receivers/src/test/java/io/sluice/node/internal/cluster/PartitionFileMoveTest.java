@@ -10,11 +10,11 @@ import io.sluice.pagestore.internal.PartitionStore;
 import io.sluice.pagestore.internal.StoreCursor;
 import io.sluice.server.internal.ServerConfig;
 import io.sluice.server.internal.TlsConfig;
+import io.sluice.testing.TestCertificates;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import io.sluice.testing.TestCertificates;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
