@@ -49,6 +49,8 @@ public final class IndexKeys {
     private final long[] ranges;
     /** Bytes of the field part of the last index key {@link #append} made (what the tree's item size is chosen by). */
     private int lastFieldPart;
+    /** Bytes of the last index key {@link #append} made. */
+    private int lastKeyLength;
 
     IndexKeys(BinaryContext binary, List<String> names) {
         fields = new StoredFieldLocator[names.size()];
@@ -75,6 +77,7 @@ public final class IndexKeys {
             size += r < 0 ? 1 : StoredFieldLocator.end(r) - StoredFieldLocator.start(r);
         }
         lastFieldPart = size - HASH - keyLength;
+        lastKeyLength = size;
         int at = ops.open(size);
         byte[] out = ops.bytes();
         for (int i = 0; i < fields.length; i++) {
@@ -96,6 +99,11 @@ public final class IndexKeys {
     /** Bytes of the field part of the last index key made, or 0 if none was. */
     int lastFieldPart() {
         return lastFieldPart;
+    }
+
+    /** Bytes of the last index key made, or 0 if none was. */
+    int lastKeyLength() {
+        return lastKeyLength;
     }
 
     /**

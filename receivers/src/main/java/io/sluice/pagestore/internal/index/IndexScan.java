@@ -30,8 +30,8 @@ final class IndexScan {
             from = after;
             inclusive = false;
         }
-        tree.scanFrom(from, inclusive, link -> {
-            byte[] indexKey = rows.key(link);
+        tree.scanKeysFrom(from, inclusive, (link, keyInItem) -> {
+            byte[] indexKey = keyInItem != null ? keyInItem : rows.key(link);
             if (upper != null) {
                 int c = Arrays.compareUnsigned(indexKey, 0, Math.min(indexKey.length, upper.length), upper, 0,
                         upper.length);
@@ -39,8 +39,7 @@ final class IndexScan {
                     return false;
                 }
             }
-            byte[] linkBytes = rows.value(link);
-            long entry = IndexOps.getLong(linkBytes, 0);
+            long entry = keyInItem != null ? link : IndexOps.getLong(rows.value(link), 0); // else an index row's link
             return visitor.visit(indexKey, rows.key(entry), rows.value(entry));
         });
     }

@@ -9,24 +9,33 @@ import io.sluice.pagestore.internal.tree.TreePageIO;
 
 /**
  * One field index of one partition: a {@link BPlusTree} whose keys are index keys ({@link IndexKeys}) and whose
- * rows are index rows (key = the index key, value = the entry's 8-byte row link; layout in {@link IndexOps}).
+ * links lead to the entries' rows. The tree keeps keys in items ({@link BPlusTree#keysInItems}): an index key that
+ * fits an item's key bytes (12 for narrow items, 28 for wide ones) is held whole in the item, whose link is the
+ * entry's row link: no index row. A longer index key has an index row (key = the index key, value = the entry's
+ * 8-byte row link; layout in {@link IndexOps}), which the item refers to. Both kinds may live in one tree.
  *
- * <p>The tree's item size is chosen by the field parts while it is empty (at its first write, and again whenever
- * it empties): narrow items ({@link TreePageIO#ITEM}, 12 key bytes in the page) for field parts of up to
- * {@value #NARROW_FIELD_PART} bytes, which leave room in the item for at least 2 of the 4 bytes from the entry key
- * ({@link IndexKeys}); wide ones ({@link TreePageIO#WIDE_ITEM}, 28 key bytes) for longer field parts, so that index
- * keys of one field value, which share their first bytes, still compare in the page; only a tie on all the bytes
- * an item carries reads the index row.
+ * <pre>
+ * An index entry       the item's key bytes            the item's link     index row
+ * key &lt;= 12 / 28 bytes  the whole index key (zero-padded)  the entry's row     none
+ * longer               its first 12 / 28 bytes           the index row       8 + key + 8 bytes
+ * </pre>
  *
- * <p>Why a tree of its own rows rather than items that point at the entry's row and compare by extracting the
- * fields from it: the tree machinery ({@link BPlusTree}, {@link SortedWalk}, ghost rows kept by separators,
- * {@link io.sluice.pagestore.internal.tree.TreeCheck}) works unchanged, because the index tree owns its rows as
- * the partition's tree owns its own; a comparison that ties on all the bytes an item carries reads a
- * short index row instead of walking to a field inside a value
- * (fragments and footer included) on every probe; and an entry's row may be freed or rewritten by the
- * partition's tree without the index tree's separators dangling. The cost is one small row per entry and index
- * (8 + index key + 8 bytes; the index key is the field part + 4 + the key) and rewriting its 8-byte link when an
- * entry's row moves.
+ * <p>The tree's item size is chosen while it is empty (at its first write, and again whenever it empties), from
+ * the last index key made: narrow items ({@link TreePageIO#ITEM}) for a key of up to 12 bytes (held in the item);
+ * wide ones ({@link TreePageIO#WIDE_ITEM}) for a key of up to 28 bytes (held in the item: no index rows for
+ * StockOrder's {@code secCode} and {@code account} indexes); for longer keys, narrow items for field parts of up to
+ * {@value #NARROW_FIELD_PART} bytes, which leave room in the item for at least 2 of the 4 bytes from the entry
+ * key, and wide ones for longer field parts, so that index keys of one field value, which share their first bytes,
+ * still compare in the page; only a tie on all the bytes an item carries reads the index row.
+ *
+ * <p>Why index rows at all for long keys, rather than items that point at the entry's row and compare by
+ * extracting the fields from it: a comparison that ties on all the bytes an item carries reads a short index
+ * row instead of walking to a field inside a value (fragments and footer included) on every probe. A key held in
+ * its item never needs a row to compare, so its link can be the entry's own: the tree never reads, frees or keeps
+ * it as a ghost (a separator copied from such an item is a key only; its link may go stale when the entry moves
+ * or goes, and nothing reads it). An index row costs 8 + index key + 8 bytes and a write through the free list
+ * per entry and index, and rewriting its 8-byte link when an entry's row moves; a key in its item costs neither
+ * (a relink rewrites the item's link).
  *
  * <p>Under the partition's lock (readers share, a writer holds it alone).
  */
@@ -53,6 +62,7 @@ final class IndexTree {
         this.spec = spec;
         this.rows = rows;
         this.tree = new BPlusTree(rows);
+        this.tree.keysInItems(true);
         this.keys = new IndexKeys(binary, spec.fields());
     }
 
@@ -104,7 +114,14 @@ final class IndexTree {
                     if (present) {
                         walk.remove(b, ko, kl);
                     }
-                } else if (present) { // the key stays, the entry's row moved
+                } else if (tree.keyInItem(kl)) { // the item is the whole index entry: no index row
+                    if (present) { // the key stays, the entry's row moved
+                        walk.replace(ops.link(e));
+                    } else {
+                        walk.reserveForInsert();
+                        walk.insert(ops.link(e), b, ko, kl);
+                    }
+                } else if (present) {
                     rows.overwriteValue(walk.link(), kl, IndexOps.LINK, 0, b, ko + kl, IndexOps.LINK);
                 } else {
                     walk.reserveForInsert(); // allocate before mutating
@@ -138,10 +155,17 @@ final class IndexTree {
         each.set(null, 0);
     }
 
-    /** While the tree is empty: its item size for the field parts of the changes about to be applied. */
+    /**
+     * While the tree is empty: its item size for the index keys of the changes about to be applied (the last one
+     * made): items that hold the whole key when it fits one (narrow up to 12 bytes, wide up to 28), else as the
+     * field part needs.
+     */
     private void chooseItems() {
         if (tree.isEmpty()) {
-            tree.itemSize(keys.lastFieldPart() > NARROW_FIELD_PART ? TreePageIO.WIDE_ITEM : TreePageIO.ITEM);
+            int key = keys.lastKeyLength();
+            tree.itemSize(key <= TreePageIO.PREFIX ? TreePageIO.ITEM
+                    : key <= TreePageIO.WIDE_PREFIX || keys.lastFieldPart() > NARROW_FIELD_PART ? TreePageIO.WIDE_ITEM
+                    : TreePageIO.ITEM);
         }
     }
 
@@ -168,6 +192,9 @@ final class IndexTree {
             byte[] b = ops.bytes();
             int ko = ops.keyOffset(op);
             int kl = ops.keyLength(op);
+            if (tree.keyInItem(kl)) {
+                return ops.link(op); // inserted or relinked in the item; the tree frees nothing of the caller's
+            }
             if (old != 0) {
                 rows.overwriteValue(old, kl, IndexOps.LINK, 0, b, ko + kl, IndexOps.LINK);
                 return old;

@@ -39,6 +39,14 @@ public final class BPlusTree {
     private int separators;
     /** Bytes per item: {@link TreePageIO#ITEM} or {@link TreePageIO#WIDE_ITEM}. */
     private int item;
+    /** Key bytes an item carries: {@link TreePageIO#prefix} of the item size. */
+    private int prefix;
+    /**
+     * Whether an item whose key fits its key bytes holds the key whole and no row of the tree's: its link is then
+     * the caller's own value, which the tree never reads, frees or keeps as a ghost (index trees; off for the
+     * partition's tree, whose items all refer to their rows).
+     */
+    private boolean keysInItems;
     /** A separator on its way up a split (an item's bytes), and the one an inner split promotes next. */
     private ByteBuffer carry;
     private ByteBuffer promoted;
@@ -93,6 +101,30 @@ public final class BPlusTree {
         layout(itemSize);
     }
 
+    /**
+     * Makes the tree keep keys that fit an item whole in the item, with the caller's link and no row ({@link
+     * #keyInItem}); set while the tree is empty.
+     *
+     * @throws IllegalStateException if the tree holds entries or a walk is on it
+     */
+    public void keysInItems(boolean on) {
+        if (on == keysInItems) {
+            return;
+        }
+        if (root != PageMemory.NULL_PAGE || walking) {
+            throw new IllegalStateException("whether keys live in items is changed only while the tree is empty");
+        }
+        keysInItems = on;
+    }
+
+    /**
+     * Whether a key of this length lives whole in its item, its link the caller's own (not a row of the tree's):
+     * in a tree that keeps keys in items, a key of at most the item's key bytes (12, or 28 for wide items).
+     */
+    public boolean keyInItem(int keyLength) {
+        return keysInItems && keyLength <= prefix;
+    }
+
     /** Whether the tree holds no entry (then it has no page either). */
     public boolean isEmpty() {
         return root == PageMemory.NULL_PAGE;
@@ -105,6 +137,7 @@ public final class BPlusTree {
         }
         int pageSize = memory.pageSize();
         item = itemSize;
+        prefix = TreePageIO.prefix(itemSize);
         leafCapacity = TreePageIO.leafCapacity(pageSize, itemSize);
         innerCapacity = TreePageIO.innerCapacity(pageSize, itemSize);
         separators = TreePageIO.separatorsStart(innerCapacity);
@@ -171,6 +204,16 @@ public final class BPlusTree {
         boolean visit(long link);
     }
 
+    /** Receives entries' links in key order, with the key when the item holds it whole; returns false to stop. */
+    public interface KeyVisitor {
+        /**
+         * @param link the item's link
+         * @param keyInItem the key, when the item holds it whole ({@link #keyInItem}: the link is then the caller's
+         *                  own value), else null (the key is the row's at {@code link})
+         */
+        boolean visit(long link, byte[] keyInItem);
+    }
+
     /**
      * Visits entries in key order from the first key greater than {@code after} ({@code null}: from
      * the first key) until the visitor stops or the entries end.
@@ -185,7 +228,15 @@ public final class BPlusTree {
      */
     public void scanFrom(byte[] from, boolean inclusive, Visitor visitor) {
         if (root != PageMemory.NULL_PAGE) {
-            LeafScan.visit(memory, rows, separators, item, root, height, from, inclusive, visitor);
+            LeafScan.visit(memory, rows, separators, item, root, height, from, inclusive, visitor, null, 0);
+        }
+    }
+
+    /** {@link #scanFrom} for a tree that may keep keys in items: each entry with its key if its item holds it. */
+    public void scanKeysFrom(byte[] from, boolean inclusive, KeyVisitor visitor) {
+        if (root != PageMemory.NULL_PAGE) {
+            LeafScan.visit(memory, rows, separators, item, root, height, from, inclusive, null, visitor,
+                    keysInItems ? prefix : 0);
         }
     }
 
@@ -391,14 +442,19 @@ public final class BPlusTree {
         removal.remove(path);
     }
 
-    /** Replaces the found key's link; the old row is freed (or kept by a separator that refers to it). */
+    /**
+     * Replaces the found key's link; the old row is freed (or kept by a separator that refers to it), unless the
+     * item holds its key whole ({@link #keyInItem}: the old link was the caller's, nothing is freed).
+     */
     void replace(TreePath path, long newLink) {
         long leaf = path.page[height - 1];
         int at = leafItem(memory.offset(leaf), path.found);
         ByteBuffer b = memory.buffer(leaf);
         long old = TreePageIO.link(b, at);
         TreePageIO.link(b, at, newLink);
-        removal.releaseRow(path, old);
+        if (!keyInItem(TreePageIO.keyLength(b, at))) {
+            removal.releaseRow(path, old);
+        }
     }
 
     /**

@@ -19,10 +19,12 @@ final class LeafScan {
 
     /**
      * Visits entries from the first key greater than {@code after} (or equal to it, if {@code inclusive};
-     * {@code null}: the first key) until the visitor stops.
+     * {@code null}: the first key) until the visitor stops: {@code visitor} with each link, or, if it is null,
+     * {@code keys} with each link and the key of an item that holds a key of up to {@code inItem} bytes whole
+     * (0: none does).
      */
     static void visit(PageMemory memory, RowStore rows, int separators, int item, long root, int height, byte[] after,
-                      boolean inclusive, BPlusTree.Visitor visitor) {
+                      boolean inclusive, BPlusTree.Visitor visitor, BPlusTree.KeyVisitor keys, int inItem) {
         long[] pages = new long[height];
         int[] index = new int[height];
         long k0 = after == null ? 0 : TreePageIO.prefixHigh(after, 0, after.length);
@@ -51,8 +53,17 @@ final class LeafScan {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
             for (int n = count(b, p); pos < n; pos++) {
-                if (!visitor.visit(TreePageIO.link(b, TreePageIO.leafItem(p, pos, item)))) {
-                    return;
+                int at = TreePageIO.leafItem(p, pos, item);
+                if (visitor != null) {
+                    if (!visitor.visit(TreePageIO.link(b, at))) {
+                        return;
+                    }
+                } else {
+                    int keyLength = TreePageIO.keyLength(b, at);
+                    byte[] key = keyLength <= inItem ? TreePageIO.itemKey(b, at, keyLength) : null;
+                    if (!keys.visit(TreePageIO.link(b, at), key)) {
+                        return;
+                    }
                 }
             }
             int d = height - 2;

@@ -181,7 +181,10 @@ public final class TreeBuilder {
             ByteBuffer b = memory.buffer(page);
             int p = memory.offset(page);
             for (int i = 0, n = count(b, p); i < n; i++) {
-                rows.remove(TreePageIO.link(b, TreePageIO.leafItem(p, i, item)));
+                int at = TreePageIO.leafItem(p, i, item);
+                if (!tree.keyInItem(TreePageIO.keyLength(b, at))) {
+                    rows.remove(TreePageIO.link(b, at));
+                }
             }
             freeList.releaseEmptyPage(page);
         }

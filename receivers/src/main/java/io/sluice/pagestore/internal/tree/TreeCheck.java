@@ -87,7 +87,7 @@ public final class TreeCheck {
                 return;
             }
             for (int i = 0; i < n; i++) {
-                byte[] key = item(b, TreePageIO.leafItem(p, i, itemSize), true, at + " item " + i);
+                byte[] key = item(b, TreePageIO.leafItem(p, i, itemSize), true, true, at + " item " + i);
                 items++;
                 if (key == null) {
                     continue;
@@ -111,7 +111,7 @@ public final class TreeCheck {
         byte[][] keys = new byte[n][];
         for (int i = 0; i < n; i++) {
             int sep = TreePageIO.separatorItem(p, separators, i, itemSize);
-            keys[i] = item(b, sep, TreePageIO.ghost(b, sep), at + " separator " + i);
+            keys[i] = item(b, sep, false, TreePageIO.ghost(b, sep), at + " separator " + i);
             if (keys[i] == null) {
                 return; // bounds unknown: checking the children against them would only repeat the problem
             }
@@ -132,12 +132,25 @@ public final class TreeCheck {
     /**
      * Reads an item's row and compares its stored key with the item (length and in-page prefix). A leaf item
      * counts its row against the data page; a separator only if it is a ghost (it owns the row), since a live
-     * separator's row is a leaf item's row as well.
+     * separator's row is a leaf item's row as well. An item that holds its key whole ({@link BPlusTree#keyInItem})
+     * has no row of the tree's: its key is the item's; a leaf item's link (the caller's, an entry's row in an
+     * index tree) must be a live row, which it does not own; a separator's is not read (its entry may be gone).
      *
      * @return the row's key, or null if row or item is damaged
      */
-    private byte[] item(ByteBuffer b, int item, boolean owner, String at) {
+    private byte[] item(ByteBuffer b, int item, boolean leaf, boolean owner, String at) {
         long link = TreePageIO.link(b, item);
+        int stored = TreePageIO.keyLength(b, item);
+        if (tree.keyInItem(stored)) {
+            if (TreePageIO.ghost(b, item)) {
+                check.problem(at + ": an item that holds its key whole is marked as owning a row");
+                return null;
+            }
+            if (leaf && check.rowKey(link, false, at) == null) {
+                return null;
+            }
+            return TreePageIO.itemKey(b, item, stored);
+        }
         byte[] key = check.rowKey(link, owner, at);
         if (key == null) {
             return null;

@@ -20,10 +20,13 @@ import java.nio.ByteOrder;
  * 32      s*n   items                    32             8*(c+1)   child page ids (n + 1 used)
  *                                        32 + 8*(c+1)   s*n       separators (c = inner capacity)
  *
- * Item (a leaf entry or a separator); s = 24 (narrow: the partition's tree) or 40 (wide: index trees)
+ * Item (a leaf entry or a separator); s = 24 (narrow: the partition's tree, index trees of short keys) or 40
+ * (wide: index trees)
  * offset  size  meaning
- * 0       8     row link
- * 8       4     key length; bit 31: ghost (a separator that owns its row)
+ * 0       8     row link: the row holding the key (and value); in a tree that keeps keys in items
+ *               ({@link BPlusTree#keysInItems}), for a key of at most 12 (narrow) or 28 (wide) bytes, the
+ *               caller's own link instead (an index tree: the entry's row), no row of the tree's
+ * 8       4     key length; bit 31: ghost (a separator that owns its row; never set for a key held in its item)
  * 12      8     key bytes 0-7, zero-padded, big-endian
  * 20      4     key bytes 8-11, zero-padded, big-endian
  * 24      8     wide items only: key bytes 12-19, zero-padded, big-endian
@@ -244,6 +247,21 @@ public final class TreePageIO {
             p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);
         }
         return p;
+    }
+
+    /**
+     * The key of an item that holds it whole ({@code keyLength} at most the item's key bytes): its prefix and,
+     * for a wide item, extension, as bytes.
+     */
+    static byte[] itemKey(ByteBuffer b, int item, int keyLength) {
+        byte[] key = new byte[keyLength];
+        for (int i = 0; i < keyLength; i++) {
+            long word = i < 8 ? prefixHigh(b, item) : i < PREFIX ? (long) prefixLow(b, item) << 32
+                    : i < PREFIX + 8 ? extensionHigh(b, item) : extensionLow(b, item);
+            int from = i < 8 ? 0 : i < PREFIX ? 8 : i < PREFIX + 8 ? PREFIX : PREFIX + 8;
+            key[i] = (byte) (word >>> (56 - 8 * (i - from)));
+        }
+        return key;
     }
 
     static long extensionHigh(ByteBuffer b, int item) {

@@ -37,9 +37,13 @@ final class TreeRemoval {
         long leaf = path.page[d];
         ByteBuffer b = memory.buffer(leaf);
         int p = memory.offset(leaf);
-        long old = TreePageIO.link(b, leafItem(p, path.found));
+        int at = leafItem(p, path.found);
+        long old = TreePageIO.link(b, at);
+        boolean ownsRow = !tree.keyInItem(TreePageIO.keyLength(b, at));
         TreePageIO.removeLeafItem(b, p, count(b, p), path.found, tree.itemSize());
-        releaseRow(path, old); // before pages merge: the equal separator's position is still valid
+        if (ownsRow) { // a key held whole by its item has no row of the tree's (nor does its separator own one)
+            releaseRow(path, old); // before pages merge: the equal separator's position is still valid
+        }
         rebalance(path);
     }
 
@@ -169,7 +173,10 @@ final class TreeRemoval {
         int n = count(b, p);
         if (levelsBelow == 0) {
             for (int i = 0; i < n; i++) {
-                rows.remove(TreePageIO.link(b, leafItem(p, i)));
+                int item = leafItem(p, i);
+                if (!tree.keyInItem(TreePageIO.keyLength(b, item))) {
+                    rows.remove(TreePageIO.link(b, item));
+                }
             }
         } else {
             for (int i = 0; i < n; i++) {

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * Trees of narrow and of wide items ({@link TreePageIO#WIDE_ITEM}) against a {@code TreeMap} under sorted walks
  * that insert, relink and remove in one pass (across leaf and inner splits and merges) and single-key writes, with
  * keys shaped like index keys: long runs of keys that share a field part and tie on 12, 20 or more than 28 bytes.
- * After every batch the tree's pages pass {@link TreeCheck} and its scan equals the model.
+ * After every batch the tree's pages pass {@link TreeCheck} and its scan equals the model. The same with keys kept
+ * in items ({@link BPlusTree#keysInItems}, as index trees do): keys that fit an item carry the caller's link, which
+ * the tree never frees (the test owns those rows and frees them itself), and keys that don't fit keep rows.
  */
 class TreeItemSizesTest {
 
@@ -26,18 +28,31 @@ class TreeItemSizesTest {
         long seed = Long.getLong("sluice.seed", System.nanoTime());
         for (int item : new int[] {TreePageIO.ITEM, TreePageIO.WIDE_ITEM}) {
             for (int shape = 0; shape < 4; shape++) {
-                run(seed, item, shape);
+                run(seed, item, shape, false);
             }
         }
     }
 
-    private static void run(long seed, int item, int shape) {
+    @Test
+    void keysKeptInItemsHoldTheCallersLinksAndKeepTheTreeEqualToTheModel() {
+        long seed = Long.getLong("sluice.seed", System.nanoTime());
+        for (int item : new int[] {TreePageIO.ITEM, TreePageIO.WIDE_ITEM}) {
+            for (int shape = 0; shape < 4; shape++) {
+                run(seed, item, shape, true);
+            }
+        }
+    }
+
+    private static void run(long seed, int item, int shape, boolean keysInItems) {
         Random random = new Random(seed ^ shape * 31L ^ item);
-        String as = String.format("seed %d, item %d, shape %d", seed, item, shape);
+        String as = String.format("seed %d, item %d, shape %d, keys in items %b", seed, item, shape, keysInItems);
         try (PageMemory memory = new PageMemory(1024, 1 << 20, 256L << 20)) { // small pages: many splits and merges
             RowStore rows = new RowStore(memory, new FreeList(memory));
             BPlusTree tree = new BPlusTree(rows, item);
+            tree.keysInItems(keysInItems);
             assertThat(tree.itemSize()).isEqualTo(item);
+            // the rows of keys held in items: the caller's (an entry's row), freed by the test, never by the tree
+            TreeMap<byte[], Long> owned = new TreeMap<>(Arrays::compareUnsigned);
             SortedWalk walk = new SortedWalk(TreePageIO.leafCapacity(memory.pageSize()));
             TreeMap<byte[], Long> model = new TreeMap<>(Arrays::compareUnsigned);
             long next = 1;
@@ -62,17 +77,21 @@ class TreeItemSizesTest {
                         if (op.getValue() == 1) {
                             if (found) {
                                 assertThat(rows.key(walk.link())).as(as).isEqualTo(k);
+                                long old = walk.link();
                                 walk.remove(k, 0, k.length);
+                                released(as, rows, tree, owned, k, old);
                                 model.remove(k);
                             }
                         } else if (found) {
                             long v = next++;
-                            walk.replace(rows.add(k, 0, k.length, longBytes(v), 0, 8));
+                            long old = walk.link();
+                            walk.replace(link(rows, tree, owned, k, v));
+                            released(as, rows, tree, owned, k, old);
                             model.put(k, v);
                         } else {
                             long v = next++;
                             walk.reserveForInsert();
-                            walk.insert(rows.add(k, 0, k.length, longBytes(v), 0, 8), k, 0, k.length);
+                            walk.insert(link(rows, tree, owned, k, v), k, 0, k.length);
                             model.put(k, v);
                         }
                     }
@@ -84,7 +103,10 @@ class TreeItemSizesTest {
                             : new ArrayList<>(model.keySet()).get(random.nextInt(model.size()));
                     boolean remove = random.nextInt(3) == 0;
                     long v = next++;
-                    tree.invoke(k, 0, k.length, old -> remove ? 0 : rows.add(k, 0, k.length, longBytes(v), 0, 8));
+                    long old = tree.invoke(k, 0, k.length, o -> remove ? 0 : link(rows, tree, owned, k, v));
+                    if (old != 0) {
+                        released(as, rows, tree, owned, k, old);
+                    }
                     if (remove) {
                         model.remove(k);
                     } else {
@@ -93,7 +115,35 @@ class TreeItemSizesTest {
                 }
                 check(as + ", batch " + batch, memory, rows, tree, model);
             }
+            tree.destroy();
+            for (long link : owned.values()) { // still live after the tree freed its own: the tree never freed them
+                rows.remove(link);
+            }
         }
+    }
+
+    /** A new link for the key: a row holding the key and the value (the caller's when the tree keeps the key in the item). */
+    private static long link(RowStore rows, BPlusTree tree, TreeMap<byte[], Long> owned, byte[] k, long v) {
+        long link = rows.add(k, 0, k.length, longBytes(v), 0, 8);
+        if (tree.keyInItem(k.length)) {
+            owned.put(k, link);
+        }
+        return link;
+    }
+
+    /**
+     * After the key's old link left the tree: a row the tree owned is freed by it; the caller's row of a key kept in
+     * its item is still live (the tree freed nothing), and the test frees it.
+     */
+    private static void released(String as, RowStore rows, BPlusTree tree, TreeMap<byte[], Long> owned, byte[] k,
+                                 long old) {
+        if (!tree.keyInItem(k.length)) {
+            return;
+        }
+        assertThat(rows.key(old)).as("%s: the caller's row of a key kept in its item is not freed by the tree", as)
+                .isEqualTo(k);
+        owned.remove(k, old); // a removal: the key no longer refers to it (a relink already recorded the new one)
+        rows.remove(old);
     }
 
     private static void check(String as, PageMemory memory, RowStore rows, BPlusTree tree,
@@ -112,6 +162,15 @@ class TreeItemSizesTest {
         });
         assertThat(scanned).as(as).containsExactlyElementsOf(model.keySet());
         assertThat(values).as(as).containsExactlyElementsOf(model.values());
+        List<byte[]> keysInItems = new ArrayList<>();
+        tree.scanKeysFrom(null, true, (link, key) -> {
+            byte[] expected = rows.key(link);
+            assertThat(key == null ? expected : key).as(as).isEqualTo(expected);
+            assertThat(key != null).as(as).isEqualTo(tree.keyInItem(expected.length));
+            keysInItems.add(expected);
+            return true;
+        });
+        assertThat(keysInItems).as(as).containsExactlyElementsOf(model.keySet());
         int i = 0;
         for (byte[] k : model.keySet()) {
             if (i++ % 7 == 0) {
