@@ -277,6 +277,12 @@ public final class TreePageIO {
         if (length >= from + 8) {
             return (long) LONG_BE.get(key, offset + from);
         }
+        if (length <= from) {
+            return 0;
+        }
+        if (offset + from + 8 <= key.length) { // the array goes on past the key (an index change's link): mask it off
+            return (long) LONG_BE.get(key, offset + from) & -1L << 8 * (from + 8 - length);
+        }
         long p = 0;
         for (int i = from; i < from + 8; i++) {
             p = p << 8 | (i < length ? key[offset + i] & 0xFF : 0);

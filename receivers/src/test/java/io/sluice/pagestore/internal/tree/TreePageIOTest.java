@@ -67,4 +67,41 @@ class TreePageIOTest {
         assertThat(TreePageIO.EXTENSION_LOW + 8).isEqualTo(TreePageIO.WIDE_ITEM);
         assertThat(TreePageIO.WIDE_PREFIX).isEqualTo(TreePageIO.PREFIX + 16);
     }
+
+    @Test
+    void keyBytesPastTheKeysEndReadAsZeroWhereverTheKeySitsInItsArray() {
+        java.util.Random random = new java.util.Random(7);
+        for (int length = 0; length <= 40; length++) {
+            byte[] key = new byte[length];
+            random.nextBytes(key);
+            byte[] within = new byte[5 + length + 8 + random.nextInt(3)]; // bytes before and after it, none zero
+            java.util.Arrays.fill(within, (byte) 0xA5);
+            System.arraycopy(key, 0, within, 5, length);
+            for (int from : new int[] {TreePageIO.PREFIX, TreePageIO.PREFIX + 8}) {
+                long expected = 0;
+                for (int i = from; i < from + 8; i++) {
+                    expected = expected << 8 | (i < length ? key[i] & 0xFF : 0);
+                }
+                assertThat(TreePageIO.keyLong(key, 0, length, from)).as("length %d from %d", length, from)
+                        .isEqualTo(expected);
+                assertThat(TreePageIO.keyLong(within, 5, length, from)).as("length %d from %d", length, from)
+                        .isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void anItemThatHoldsItsKeyWholeGivesItBack() {
+        ByteBuffer b = ByteBuffer.allocate(4096);
+        for (int item : new int[] {TreePageIO.ITEM, TreePageIO.WIDE_ITEM}) {
+            for (int length = 0; length <= TreePageIO.prefix(item); length++) {
+                byte[] key = new byte[length];
+                for (int i = 0; i < length; i++) {
+                    key[i] = (byte) (0xF0 - i);
+                }
+                TreePageIO.writeItem(b, 64, item, 99, key, 0, length);
+                assertThat(TreePageIO.itemKey(b, 64, length)).as("item %d, length %d", item, length).isEqualTo(key);
+            }
+        }
+    }
 }
