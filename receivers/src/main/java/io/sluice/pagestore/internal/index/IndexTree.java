@@ -115,11 +115,12 @@ final class IndexTree {
                         walk.remove(b, ko, kl);
                     }
                 } else if (tree.keyInItem(kl)) { // the item is the whole index entry: no index row
+                    long entry = IndexOps.getLong(b, ko + kl);
                     if (present) { // the key stays, the entry's row moved
-                        walk.replace(ops.link(e));
+                        walk.replace(entry);
                     } else {
                         walk.reserveForInsert();
-                        walk.insert(ops.link(e), b, ko, kl);
+                        walk.insert(entry, b, ko, kl);
                     }
                 } else if (present) {
                     rows.overwriteValue(walk.link(), kl, IndexOps.LINK, 0, b, ko + kl, IndexOps.LINK);
