@@ -17,7 +17,8 @@ import java.nio.ByteBuffer;
  * <p>Items are fixed-size and carry the key's first bytes, so most comparisons never leave the tree
  * page ({@link ItemSearch}). A separator refers to a row; when that row's entry is removed or moves,
  * the row is kept as a "ghost" owned by the separator (flag in the item) and freed when the
- * separator goes.
+ * separator goes. A tree that keeps keys in items ({@link #keysInItems}, index trees) has no row for a key
+ * that fits its item: the item's link is the caller's, and such a separator is a key only.
  *
  * <p>Writes: {@link #invoke} for one key (one descent, into a {@link TreePath} of the writing thread),
  * a {@link SortedWalk} for a sorted batch. Before an insert the tree reserves the empty pages a split

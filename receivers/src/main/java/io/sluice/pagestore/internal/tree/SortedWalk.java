@@ -193,12 +193,15 @@ public final class SortedWalk {
         }
     }
 
-    /** Replaces the link of the key the last {@link #seek} found; the old row is freed (or kept by a separator). */
+    /**
+     * Replaces the link of the key the last {@link #seek} found; the old row is freed (or kept by a separator),
+     * unless the item holds its key whole ({@link BPlusTree#keyInItem}: the link was the caller's, nothing is freed).
+     */
     public void replace(long newLink) {
         tree().replace(path, newLink);
     }
 
-    /** Removes the key the last {@link #seek} found, freeing its row. */
+    /** Removes the key the last {@link #seek} found, freeing its row (none if the item held its key whole). */
     public void remove(byte[] key, int keyOffset, int keyLength) {
         BPlusTree t = tree();
         if (pending > 0) { // positions change with the queued inserts: merge them and find the key again

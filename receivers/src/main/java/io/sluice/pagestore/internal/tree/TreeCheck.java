@@ -15,7 +15,9 @@ import java.util.Arrays;
  * tree's height and inner pages above, counts within capacity, keys strictly ascending within and across
  * leaves, every key of child {@code i} within (separator(i-1), separator(i)], every item (leaf entry or
  * separator) pointing at a sound row whose stored key is the item's key (length and in-page prefix
- * included), and the leaves' items adding up to the tree's size. Problems go to the {@link PageCheck}.
+ * included) or, for a key the item holds whole ({@link BPlusTree#keyInItem}), a leaf item's link leading to a
+ * live row (not counted as the tree's), and the leaves' items adding up to the tree's size. Problems go to
+ * the {@link PageCheck}.
  *
  * <p>The caller holds the partition's lock (no writer on the tree).
  */
