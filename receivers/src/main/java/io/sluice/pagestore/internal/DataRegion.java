@@ -112,7 +112,7 @@ public final class DataRegion implements AutoCloseable {
                     for (io.sluice.pagestore.internal.index.IndexSpec spec : p.indexes().specs()) {
                         // the index trees' pages and rows are the partition's too (their entries are not counted)
                         TreeCheck.check(p.indexes().indexTree(spec.id()), check, name + " index " + spec.id()
-                                + " " + spec.fields());
+                                + " " + spec.fields(), p.indexes().complete(spec.id()));
                     }
                     checked++;
                 }

@@ -53,6 +53,18 @@ public final class PartitionIndexes {
         return ids;
     }
 
+    /**
+     * Whether index {@code id} holds every entry (no write found the region full in its pass): then the entries'
+     * links its items hold lead to live rows (for a consistency check). @throws UnknownIndexException if none
+     */
+    public boolean complete(int id) {
+        IndexTree t = find(id);
+        if (t == null) {
+            throw new UnknownIndexException(id);
+        }
+        return t.incomplete() == null;
+    }
+
     /** The tree of index {@code id} (for a consistency check of the partition's pages). @throws UnknownIndexException if none */
     public BPlusTree indexTree(int id) {
         IndexTree t = find(id);
