@@ -9,6 +9,15 @@ import java.nio.ByteBuffer;
  * fit, then put back once and the next taken. Use {@link #begin}, {@link #add}..., {@link #finish}
  * (always, also after a failure). Not thread-safe: one per writing thread, used under the written
  * partition's write lock.
+ *
+ * <p>Page locks: a page that had rows when it was taken may hold rows of other partitions, whose writers may
+ * remove them meanwhile, so each row goes in under the page's write lock. A page that had no live row when it
+ * was taken (seen under its lock once) holds, until it is put back, only rows this writer adds, all of the
+ * partition whose write lock the caller holds; every other access to those rows (reads, removals, growing a
+ * row, a consistency check) needs that partition's lock, and the free list does not touch a taken page, so its
+ * rows go in without the lock: no atomic instruction per row (each one waited for the previous row's stores to
+ * lines not yet cached). Putting the page back goes through the free list's monitor, which orders these
+ * writes before anyone's later use of the page.
  */
 public final class RowBatchWriter {
 
@@ -19,6 +28,8 @@ public final class RowBatchWriter {
     private final int maxRoom;
     private long page;
     private int room;
+    /** Whether {@link #page} had no live row when taken: only this writer's rows are in it (see above). */
+    private boolean ownPage;
 
     public RowBatchWriter(RowStore rows) {
         this.rows = rows;
@@ -62,11 +73,15 @@ public final class RowBatchWriter {
                 rows.releaseFragments(next);
                 throw e;
             }
+            ownPage = hasNoRows(page);
         }
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);
         int item;
-        memory.writeLock(page); // rows of other partitions in this page may be removed meanwhile
+        boolean lock = !ownPage;
+        if (lock) {
+            memory.writeLock(page); // rows of other partitions in this page may be removed meanwhile
+        }
         try {
             item = DataPageIO.addRow(b, p, pageSize, head, next);
             // the new row is the lowest in the page: its payload follows the header just written
@@ -81,9 +96,24 @@ public final class RowBatchWriter {
             }
             room = DataPageIO.spaceForNewRow(b, p);
         } finally {
-            memory.writeUnlock(page);
+            if (lock) {
+                memory.writeUnlock(page);
+            }
         }
         return RowStore.link(page, item);
+    }
+
+    /**
+     * Whether the just-taken page has no live row, read under its lock: the lock orders this read after the
+     * last removal of another partition's row from it, so no other writer touches the page after a yes.
+     */
+    private boolean hasNoRows(long taken) {
+        memory.writeLock(taken);
+        try {
+            return DataPageIO.liveRows(memory.buffer(taken), memory.offset(taken)) == 0;
+        } finally {
+            memory.writeUnlock(taken);
+        }
     }
 
     /** Puts the page being filled back into the free list. */

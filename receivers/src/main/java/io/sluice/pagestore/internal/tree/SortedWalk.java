@@ -230,7 +230,11 @@ public final class SortedWalk {
         return present;
     }
 
-    /** Merges the queued inserts into the current leaf, from the end, moving each old item once. */
+    /**
+     * Merges the queued inserts into the current leaf, from the end, moving each old item once. Queued inserts
+     * that go in at the same position (keys appended past the leaf's last item, or between the same two items)
+     * lie next to each other in the leaf and in the queue: they are copied in one bulk put.
+     */
     private void flushPending() {
         if (pending == 0) {
             return;
@@ -241,12 +245,17 @@ public final class SortedWalk {
         int p = memory.offset(leaf);
         int n = count(b, p);
         int end = n;
-        for (int j = pending - 1; j >= 0; j--) {
+        for (int j = pending - 1; j >= 0; ) {
             int pos = pendingPosition[j];
+            int first = j; // the run of queued inserts at this position: first..j
+            while (first > 0 && pendingPosition[first - 1] == pos) {
+                first--;
+            }
             int from = TreePageIO.leafItem(p, pos, item);
             TreePageIO.move(b, from, from + (j + 1) * item, (end - pos) * item);
-            b.put(from + j * item, pendingItems, j * item, item);
+            b.put(from + first * item, pendingItems, first * item, (j - first + 1) * item);
             end = pos;
+            j = first - 1;
         }
         count(b, p, n + pending);
         pending = 0;
