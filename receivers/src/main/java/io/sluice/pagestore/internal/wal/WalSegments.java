@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
 final class WalSegments {
 
     private static final Logger LOG = LoggerFactory.getLogger(WalSegments.class);
+    /** The staging buffer's first size: a group write is at most the append buffer's 4 MiB, plus two blocks. */
+    private static final int STAGE_SIZE = (4 << 20) + (8 << 10);
 
     private final Path directory;
     private final Durability mode;
@@ -32,7 +34,15 @@ final class WalSegments {
     // ---- the writer thread's (and recover's, before the writer starts) ----
     private FileChannel segment;
     private long number;
+    /** Bytes of the segment being written: header and records (with direct I/O the file may end in padding). */
     private long bytes;
+    /**
+     * With direct I/O ({@link WriteAheadLog.SegmentOpener#directAlignment} &gt; 0): the aligned buffer writes go
+     * through; its first {@code bytes % block} bytes are the segment's last partial block. Null: buffered writes.
+     */
+    private ByteBuffer stage;
+    /** The alignment direct I/O needs (the file system's block size). */
+    private int block;
 
     WalSegments(Path directory, Durability mode, long segmentSize, WriteAheadLog.SegmentOpener opener) {
         this.directory = directory;
@@ -56,11 +66,60 @@ final class WalSegments {
         return bytes > WalFormat.SEGMENT_HEADER;
     }
 
-    /** Writes the buffer's remaining bytes to the segment being written. */
+    /**
+     * Writes the buffer's remaining bytes to the segment being written. With direct I/O they go through the
+     * aligned staging buffer (after the last partial block's bytes, zero-padded to whole blocks, written at the
+     * block's file offset), so the kernel reads them from memory the process keeps rather than copying them into
+     * page cache pages it has to find first.
+     */
     void write(ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            bytes += segment.write(buffer);
+        if (stage == null) {
+            while (buffer.hasRemaining()) {
+                bytes += segment.write(buffer);
+            }
+            return;
         }
+        int n = buffer.remaining();
+        int tail = (int) (bytes % block);
+        if (stage.capacity() < tail + n + block) {
+            stage = grownStage(tail + n + block);
+        }
+        stage.limit(stage.capacity()).position(tail);
+        stage.put(buffer);
+        writeStaged(tail + n);
+        bytes += n;
+    }
+
+    /**
+     * Writes stage[0, end) (the last partial block's bytes, then the new ones), zero-padded to whole blocks, at the
+     * file offset of that block, then moves the new partial block's bytes to the stage's start.
+     */
+    private void writeStaged(int end) throws IOException {
+        int padded = (end + block - 1) / block * block;
+        for (int i = end; i < padded; i++) {
+            stage.put(i, (byte) 0);
+        }
+        long at = bytes - bytes % block;
+        stage.limit(padded).position(0);
+        while (stage.hasRemaining()) {
+            segment.write(stage, at + stage.position());
+        }
+        int lastBlock = end - end % block;
+        if (lastBlock > 0) {
+            stage.limit(stage.capacity()).position(0);
+            stage.put(stage.duplicate().position(lastBlock).limit(end));
+        }
+    }
+
+    /** A larger staging buffer holding the current one's partial block. */
+    private ByteBuffer grownStage(int capacity) {
+        ByteBuffer grown = alignedBuffer(Math.max(capacity, stage.capacity() * 2), block);
+        grown.put(stage.duplicate().position(0).limit((int) (bytes % block)));
+        return grown;
+    }
+
+    private static ByteBuffer alignedBuffer(int capacity, int alignment) {
+        return ByteBuffer.allocateDirect(capacity + alignment).alignedSlice(alignment).limit(capacity);
     }
 
     /** Fsyncs the segment being written (its data, not its metadata). */
@@ -70,6 +129,7 @@ final class WalSegments {
 
     /** Closes the segment (fsynced unless in NONE and not forced) and starts the next one at {@code position}. */
     void roll(long position, boolean force) throws IOException {
+        cutPadding();
         if (mode != Durability.NONE || force) {
             segment.force(false);
         }
@@ -77,21 +137,42 @@ final class WalSegments {
         open(number + 1, position);
     }
 
+    /** With direct I/O: the file ends at its last record, not at the zeros that padded its last block. */
+    private void cutPadding() throws IOException {
+        if (stage != null && segment.size() > bytes) {
+            segment.truncate(bytes);
+        }
+    }
+
     /** Creates segment {@code number}, its first record at log position {@code firstPosition}, and writes to it. */
     void open(long number, long firstPosition) throws IOException {
         Path file = directory.resolve(WalFormat.segmentName(number));
         FileChannel channel = opener.open(file);
-        ByteBuffer header = ByteBuffer.allocate(WalFormat.SEGMENT_HEADER);
-        WalFormat.putSegmentHeader(header, number, firstPosition);
-        header.flip();
-        while (header.hasRemaining()) {
-            channel.write(header);
+        segment = channel;
+        int alignment = opener.directAlignment();
+        if (alignment > 0 && (stage == null || block != alignment)) {
+            block = alignment;
+            stage = alignedBuffer(STAGE_SIZE, alignment);
+        } else if (alignment == 0) {
+            stage = null;
+        }
+        bytes = 0;
+        if (stage != null) {
+            stage.clear();
+            WalFormat.putSegmentHeader(stage, number, firstPosition);
+            writeStaged(WalFormat.SEGMENT_HEADER);
+        } else {
+            ByteBuffer header = ByteBuffer.allocate(WalFormat.SEGMENT_HEADER);
+            WalFormat.putSegmentHeader(header, number, firstPosition);
+            header.flip();
+            while (header.hasRemaining()) {
+                channel.write(header);
+            }
         }
         if (mode != Durability.NONE) {
             channel.force(true);
             syncDirectory();
         }
-        segment = channel;
         starts.put(number, firstPosition);
         this.number = number;
         bytes = WalFormat.SEGMENT_HEADER;
@@ -153,7 +234,14 @@ final class WalSegments {
     /** Closes the segment being written, if any (after the writer stopped). */
     void close() throws IOException {
         if (segment != null) {
-            segment.close();
+            try {
+                cutPadding();
+                if (stage != null && mode != Durability.NONE) {
+                    segment.force(false);
+                }
+            } finally {
+                segment.close();
+            }
         }
     }
 }

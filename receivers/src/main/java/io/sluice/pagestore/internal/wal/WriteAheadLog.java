@@ -72,14 +72,18 @@ public final class WriteAheadLog implements AutoCloseable {
      * @throws WalFailedException if the directory cannot be created or another process holds it
      */
     public WriteAheadLog(WalSettings settings, LongSupplier typesVersion, Supplier<byte[]> typesExport) {
-        this(settings, typesVersion, typesExport, file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE));
+        this(settings, typesVersion, typesExport, new DirectSegmentOpener());
     }
 
     /** Opens a new segment file for writing (a test wraps the channel to inject I/O errors). */
     @FunctionalInterface
     interface SegmentOpener {
         FileChannel open(Path file) throws IOException;
+
+        /** The alignment the file last opened needs for its writes (it was opened for direct I/O), or 0 (buffered). */
+        default int directAlignment() {
+            return 0;
+        }
     }
 
     WriteAheadLog(WalSettings settings, LongSupplier typesVersion, Supplier<byte[]> typesExport,
