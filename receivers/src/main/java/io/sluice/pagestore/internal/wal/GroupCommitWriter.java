@@ -148,13 +148,14 @@ final class GroupCommitWriter {
                 stop = buffer.closingLocked();
                 forcing = forceRequested > progress.synced();
                 roll = rollAt;
-                batch = buffer.swapLocked();
                 end = buffer.appendedLocked();
+                // the next buffer's records are to follow this one's in the segment: placed in memory as they will
+                // be in the file (mod a block), they are written straight from the buffer
+                batch = buffer.swapLocked((int) ((segments.size() + end - progress.written()) % AppendBuffer.ALIGN));
             } finally {
                 buffer.lock.unlock();
             }
             try {
-                batch.flip();
                 long start = progress.written(); // the log position of the batch's first byte
                 boolean rollHere = roll >= start && roll <= end;
                 if (batch.hasRemaining()) {

@@ -22,8 +22,6 @@ import java.util.concurrent.ConcurrentSkipListMap;
 final class WalSegments {
 
     private static final Logger LOG = LoggerFactory.getLogger(WalSegments.class);
-    /** The staging buffer's first size: a group write is at most the append buffer's 4 MiB, plus two blocks. */
-    private static final int STAGE_SIZE = (4 << 20) + (8 << 10);
 
     private final Path directory;
     private final Durability mode;
@@ -37,12 +35,17 @@ final class WalSegments {
     /** Bytes of the segment being written: header and records (with direct I/O the file may end in padding). */
     private long bytes;
     /**
-     * With direct I/O ({@link WriteAheadLog.SegmentOpener#directAlignment} &gt; 0): the aligned buffer writes go
-     * through; its first {@code bytes % block} bytes are the segment's last partial block. Null: buffered writes.
+     * With direct I/O: the block size writes are aligned to ({@link WriteAheadLog.SegmentOpener#directAlignment});
+     * 0: buffered writes.
      */
-    private ByteBuffer stage;
-    /** The alignment direct I/O needs (the file system's block size). */
     private int block;
+    /** With direct I/O: the segment's last partial block ({@code bytes % block} bytes), rewritten with the next write. */
+    private byte[] lastBlock;
+    /** Zeros to pad a write to whole blocks, and room to keep the buffer's bytes the padding and tail cover. */
+    private byte[] zeros;
+    private byte[] saved;
+    /** With direct I/O: where a write whose buffer is not laid out as the file goes (allocated on first need). */
+    private ByteBuffer stage;
 
     WalSegments(Path directory, Durability mode, long segmentSize, WriteAheadLog.SegmentOpener opener) {
         this.directory = directory;
@@ -61,61 +64,91 @@ final class WalSegments {
         return bytes >= segmentSize;
     }
 
+    /** Bytes of the segment being written: its header and records. */
+    long size() {
+        return bytes;
+    }
+
     /** Whether the segment being written holds any record. */
     boolean hasRecords() {
         return bytes > WalFormat.SEGMENT_HEADER;
     }
 
     /**
-     * Writes the buffer's remaining bytes to the segment being written. With direct I/O they go through the
-     * aligned staging buffer (after the last partial block's bytes, zero-padded to whole blocks, written at the
-     * block's file offset), so the kernel reads them from memory the process keeps rather than copying them into
-     * page cache pages it has to find first.
+     * Writes the buffer's remaining bytes to the segment being written. With direct I/O the write is of whole
+     * blocks at a block's file offset: the segment's last partial block, then the bytes, then zeros to the block's
+     * end. Straight from the buffer when its bytes sit in memory as in the file (mod a block) with room around them,
+     * which {@link AppendBuffer} arranges; else through an aligned staging buffer (a copy).
      */
     void write(ByteBuffer buffer) throws IOException {
-        if (stage == null) {
+        if (block == 0) {
             while (buffer.hasRemaining()) {
                 bytes += segment.write(buffer);
             }
             return;
         }
         int n = buffer.remaining();
+        if (n == 0) {
+            return;
+        }
         int tail = (int) (bytes % block);
-        if (stage.capacity() < tail + n + block) {
-            stage = grownStage(tail + n + block);
+        int from = buffer.position() - tail;
+        int end = buffer.limit();
+        int padded = from + roundUp(end - from);
+        if (buffer.isDirect() && from >= 0 && padded <= buffer.capacity() && buffer.alignmentOffset(from, block) == 0) {
+            writeInPlace(buffer, from, end, padded);
+        } else {
+            writeStaged(buffer, n);
         }
-        stage.limit(stage.capacity()).position(tail);
-        stage.put(buffer);
-        writeStaged(tail + n);
         bytes += n;
+        buffer.position(end);
     }
 
-    /**
-     * Writes stage[0, end) (the last partial block's bytes, then the new ones), zero-padded to whole blocks, at the
-     * file offset of that block, then moves the new partial block's bytes to the stage's start.
-     */
-    private void writeStaged(int end) throws IOException {
-        int padded = (end + block - 1) / block * block;
-        for (int i = end; i < padded; i++) {
-            stage.put(i, (byte) 0);
-        }
-        long at = bytes - bytes % block;
-        stage.limit(padded).position(0);
-        while (stage.hasRemaining()) {
-            segment.write(stage, at + stage.position());
-        }
-        int lastBlock = end - end % block;
-        if (lastBlock > 0) {
-            stage.limit(stage.capacity()).position(0);
-            stage.put(stage.duplicate().position(lastBlock).limit(end));
+    /** Writes buffer[from, padded) with the last partial block before the bytes and zeros after them (put back after). */
+    private void writeInPlace(ByteBuffer buffer, int from, int end, int padded) throws IOException {
+        ByteBuffer whole = buffer.duplicate().clear(); // absolute gets and puts reach past the limit
+        int tail = buffer.position() - from;
+        int pad = padded - end;
+        whole.get(from, saved, 0, tail);
+        whole.get(end, saved, block, pad);
+        whole.put(from, lastBlock, 0, tail);
+        whole.put(end, zeros, 0, pad);
+        try {
+            writeFully(whole.limit(padded).position(from));
+            int newTail = (int) ((bytes + end - buffer.position()) % block);
+            whole.get(end - newTail, lastBlock, 0, newTail);
+        } finally {
+            whole.put(from, saved, 0, tail);
+            whole.put(end, saved, block, pad);
         }
     }
 
-    /** A larger staging buffer holding the current one's partial block. */
-    private ByteBuffer grownStage(int capacity) {
-        ByteBuffer grown = alignedBuffer(Math.max(capacity, stage.capacity() * 2), block);
-        grown.put(stage.duplicate().position(0).limit((int) (bytes % block)));
-        return grown;
+    /** Copies the last partial block and the buffer's bytes into the staging buffer and writes them, zero-padded. */
+    private void writeStaged(ByteBuffer buffer, int n) throws IOException {
+        int tail = (int) (bytes % block);
+        int padded = roundUp(tail + n);
+        if (stage == null || stage.capacity() < padded) {
+            stage = alignedBuffer(Math.max(padded, stage == null ? 0 : stage.capacity() * 2), block);
+        }
+        stage.clear();
+        stage.put(lastBlock, 0, tail).put(buffer.duplicate());
+        int end = tail + n;
+        stage.put(zeros, 0, padded - end);
+        writeFully(stage.flip());
+        int newTail = end % block;
+        stage.get(end - newTail, lastBlock, 0, newTail);
+    }
+
+    /** Writes the buffer's remaining whole blocks at the file offset of the segment's last (partial) block. */
+    private void writeFully(ByteBuffer blocks) throws IOException {
+        long at = bytes - bytes % block - blocks.position();
+        while (blocks.hasRemaining()) {
+            segment.write(blocks, at + blocks.position());
+        }
+    }
+
+    private int roundUp(int length) {
+        return (length + block - 1) / block * block;
     }
 
     private static ByteBuffer alignedBuffer(int capacity, int alignment) {
@@ -139,7 +172,7 @@ final class WalSegments {
 
     /** With direct I/O: the file ends at its last record, not at the zeros that padded its last block. */
     private void cutPadding() throws IOException {
-        if (stage != null && segment.size() > bytes) {
+        if (block > 0 && segment.size() > bytes) {
             segment.truncate(bytes);
         }
     }
@@ -150,25 +183,17 @@ final class WalSegments {
         FileChannel channel = opener.open(file);
         segment = channel;
         int alignment = opener.directAlignment();
-        if (alignment > 0 && (stage == null || block != alignment)) {
+        if (alignment != block) {
             block = alignment;
-            stage = alignedBuffer(STAGE_SIZE, alignment);
-        } else if (alignment == 0) {
+            lastBlock = new byte[alignment];
+            zeros = new byte[alignment];
+            saved = new byte[2 * alignment];
             stage = null;
         }
         bytes = 0;
-        if (stage != null) {
-            stage.clear();
-            WalFormat.putSegmentHeader(stage, number, firstPosition);
-            writeStaged(WalFormat.SEGMENT_HEADER);
-        } else {
-            ByteBuffer header = ByteBuffer.allocate(WalFormat.SEGMENT_HEADER);
-            WalFormat.putSegmentHeader(header, number, firstPosition);
-            header.flip();
-            while (header.hasRemaining()) {
-                channel.write(header);
-            }
-        }
+        ByteBuffer header = ByteBuffer.allocate(WalFormat.SEGMENT_HEADER);
+        WalFormat.putSegmentHeader(header, number, firstPosition);
+        write(header.flip());
         if (mode != Durability.NONE) {
             channel.force(true);
             syncDirectory();
@@ -236,7 +261,7 @@ final class WalSegments {
         if (segment != null) {
             try {
                 cutPadding();
-                if (stage != null && mode != Durability.NONE) {
+                if (block > 0 && mode != Durability.NONE) {
                     segment.force(false);
                 }
             } finally {
