@@ -16,6 +16,13 @@ import java.util.zip.CRC32C;
  * I/O; it guards the buffers, the appended position, the writer's doorbell ({@link #awaitWorkLocked},
  * {@link #wakeWriterLocked}) and whatever else the log's parts keep under it.
  *
+ * <p>Each buffer (direct, aligned to {@link #ALIGN}), as indexes into it:
+ * <pre>
+ * [0, start)                 room for the segment's last partial block (the writer's, for a direct write)
+ * [start, start + 4 MiB)     records; start = ALIGN + the file offset the first will have, mod ALIGN
+ * [.., capacity)             room for the zeros that pad a direct write to whole blocks (at least ALIGN)
+ * </pre>
+ *
  * <p>A full buffer makes an appender wait for the writer's swap (it holds its partition's write lock then,
  * so it never waits for the disk itself, only for the buffer the disk is freeing).
  */

@@ -15,7 +15,17 @@ import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * The log's segment files ({@link WalFormat} layout): the one being written, rolling to the next, and
- * deleting those a checkpoint covers. Writing and rolling run on the writer thread only;
+ * deleting those a checkpoint covers.
+ *
+ * <p>With direct I/O (the opener's {@link WriteAheadLog.SegmentOpener#directAlignment} B &gt; 0) every write is of
+ * whole blocks at a block's file offset:
+ * <pre>
+ * file offset      what is written
+ * floor(S, B)      the segment's last partial block, S mod B bytes (kept in {@code lastBlock}; written again)
+ * S                the new bytes, N
+ * S + N            zeros to the next multiple of B (overwritten by the next write; cut off at roll and close)
+ * </pre>
+ * (S: the segment's size before the write.) Writing and rolling run on the writer thread only;
  * {@link #deleteBefore} and {@link #diskBytes} may run on any thread (the segment map is concurrent, and the
  * segment being written is never deleted).
  */

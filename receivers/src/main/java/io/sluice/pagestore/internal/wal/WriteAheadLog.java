@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  * a partition's records are in the order its writes were applied) computes the record's CRC32C and
  * copies header and bytes into the log's <i>filling</i> buffer under the log's monitor — a memory copy,
  * no I/O. The writer thread ({@code sluice-wal-writer}) swaps the filling buffer with its spare, writes
- * the whole buffer with one {@code write} and, in {@link Durability#FSYNC}, one {@code fsync}; while it does,
+ * the whole buffer with one {@code write} (direct I/O where the file system allows it) and, in
+ * {@link Durability#FSYNC}, one {@code fsync}; while it does,
  * appenders fill the other buffer, so every batch applied during one fsync shares the next one (the
  * writer is the permanent leader of RocksDB's write group; the appenders are its followers, and never
  * wait for the disk while holding a lock). A caller then waits for its position
