@@ -16,12 +16,25 @@ import java.util.zip.CRC32C;
  * I/O; it guards the buffers, the appended position, the writer's doorbell ({@link #awaitWorkLocked},
  * {@link #wakeWriterLocked}) and whatever else the log's parts keep under it.
  *
+ * <p>Each buffer (direct, aligned to {@link #ALIGN}), as indexes into it:
+ * <pre>
+ * [0, start)                 room for the segment's last partial block (the writer's, for a direct write)
+ * [start, start + 4 MiB)     records; start = ALIGN + the file offset the first will have, mod ALIGN
+ * [.., capacity)             room for the zeros that pad a direct write to whole blocks (at least ALIGN)
+ * </pre>
+ *
  * <p>A full buffer makes an appender wait for the writer's swap (it holds its partition's write lock then,
  * so it never waits for the disk itself, only for the buffer the disk is freeing).
  */
 final class AppendBuffer {
 
     private static final int BUFFER_SIZE = 4 << 20;
+    /**
+     * The buffers' memory alignment, and the room before a buffer's records and after them: the writer puts the
+     * segment's last partial block before the records and zeros after them, so that a direct write of whole
+     * blocks goes straight from the buffer ({@link WalSegments#write}).
+     */
+    static final int ALIGN = 4096;
     private static final ThreadLocal<CRC32C> CRCS = ThreadLocal.withInitial(CRC32C::new);
 
     /** The log's monitor. */
@@ -35,8 +48,10 @@ final class AppendBuffer {
     private final LongSupplier typesVersion;
     private final Supplier<byte[]> typesExport;
     // ---- guarded by lock ----
-    private ByteBuffer filling = ByteBuffer.allocateDirect(BUFFER_SIZE);
-    private ByteBuffer spare = ByteBuffer.allocateDirect(BUFFER_SIZE);
+    private ByteBuffer filling = forRecords(newBuffer(BUFFER_SIZE), ALIGN);
+    private ByteBuffer spare = newBuffer(BUFFER_SIZE);
+    /** Where the filling buffer's records start: {@link #ALIGN} plus the file offset of the first one, mod ALIGN. */
+    private int fillingStart = ALIGN;
     private long appended;
     private long loggedTypesVersion = -1;
     private boolean writerWaiting;
@@ -122,8 +137,8 @@ final class AppendBuffer {
     /** Room for a record in the filling buffer: waits for the writer to swap buffers, or grows an empty one. */
     private ByteBuffer reserveLocked(int bytes) {
         while (filling.remaining() < bytes) {
-            if (filling.position() == 0) {
-                filling = ByteBuffer.allocateDirect(Math.max(bytes, BUFFER_SIZE));
+            if (filling.position() == fillingStart) {
+                filling = forRecords(newBuffer(Math.max(bytes, BUFFER_SIZE)), fillingStart);
                 break;
             }
             // A failure may have been set after the caller's own check (between it and taking this lock): the
@@ -143,14 +158,29 @@ final class AppendBuffer {
         return filling;
     }
 
-    /** Recovery: the log ends at this position. */
+    /** Recovery: the log ends at this position, which the new segment's first record will take. */
     void startAt(long position) {
         lock.lock();
         try {
             appended = position;
+            fillingStart = ALIGN + WalFormat.SEGMENT_HEADER;
+            forRecords(filling, fillingStart);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * A direct buffer aligned to {@link #ALIGN} for {@code records} bytes of records, with room before them (for
+     * the segment's last partial block) and after them (for the zeros that pad the write to whole blocks).
+     */
+    private static ByteBuffer newBuffer(int records) {
+        return ByteBuffer.allocateDirect(records + 4 * ALIGN).alignedSlice(ALIGN).slice(0, records + 3 * ALIGN);
+    }
+
+    /** The buffer, empty, its records to start at {@code start} (in [ALIGN, 2 ALIGN)): its limit is their end. */
+    private static ByteBuffer forRecords(ByteBuffer b, int start) {
+        return b.clear().limit(start + b.capacity() - 3 * ALIGN).position(start);
     }
 
     /** The position after the last record appended so far. */
@@ -191,11 +221,11 @@ final class AppendBuffer {
 
     /** Bytes waiting in the filling buffer. */
     int filledLocked() {
-        return filling.position();
+        return filling.position() - fillingStart;
     }
 
     boolean halfFullLocked() {
-        return filling.position() > filling.capacity() / 2;
+        return filling.position() - fillingStart > (filling.capacity() - 3 * ALIGN) / 2;
     }
 
     /** Whether an appender waits for room. */
@@ -204,12 +234,19 @@ final class AppendBuffer {
     }
 
     /**
-     * Takes the filling buffer for writing (the caller flips it) and makes the spare the filling one; wakes the
-     * appenders waiting for room. The taken buffer comes back with {@link #giveBack}.
+     * Takes the filling buffer for writing, its records between position and limit, and makes the spare the
+     * filling one, its first record at {@code ALIGN + nextPhase}; wakes the appenders waiting for room. The taken
+     * buffer comes back with {@link #giveBack}.
+     *
+     * @param nextPhase the file offset the next record appended will have, mod {@link #ALIGN} (as far as the
+     *                  writer knows: a segment roll before it writes them makes it wrong, which costs a copy)
      */
-    ByteBuffer swapLocked() {
+    ByteBuffer swapLocked(int nextPhase) {
         ByteBuffer full = filling;
+        full.limit(full.position()).position(fillingStart);
         filling = spare;
+        fillingStart = ALIGN + nextPhase;
+        forRecords(filling, fillingStart);
         spare = null;
         appenderWaiting = false;
         room.signalAll();

@@ -148,13 +148,12 @@ final class GroupCommitWriter {
                 stop = buffer.closingLocked();
                 forcing = forceRequested > progress.synced();
                 roll = rollAt;
-                batch = buffer.swapLocked();
                 end = buffer.appendedLocked();
+                batch = buffer.swapLocked(nextPhase(end, roll));
             } finally {
                 buffer.lock.unlock();
             }
             try {
-                batch.flip();
                 long start = progress.written(); // the log position of the batch's first byte
                 boolean rollHere = roll >= start && roll <= end;
                 if (batch.hasRemaining()) {
@@ -230,6 +229,25 @@ final class GroupCommitWriter {
             buffer.lock.unlock();
         }
         waiters.complete();
+    }
+
+    /**
+     * Where the next buffer's first record will be in its segment, mod {@link AppendBuffer#ALIGN}, once the buffer
+     * taken now (the log up to {@code end}) is written: placed in memory as they will be in the file, the next
+     * buffer's records are written straight from it ({@link WalSegments#write}). A roll this does not foresee costs
+     * a copy, nothing else.
+     */
+    private int nextPhase(long end, long roll) {
+        long start = progress.written();
+        long offset;
+        if (roll >= start && roll <= end) {
+            offset = WalFormat.SEGMENT_HEADER + end - roll; // a checkpoint's mark in this write starts a segment
+        } else if (segments.full() && end > start) {
+            offset = WalFormat.SEGMENT_HEADER + end - start; // this write starts the next segment
+        } else {
+            offset = segments.size() + end - start;
+        }
+        return (int) (offset % AppendBuffer.ALIGN);
     }
 
     /** Whether the writer has something to do now. */

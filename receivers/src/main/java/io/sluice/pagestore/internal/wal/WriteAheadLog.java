@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  * a partition's records are in the order its writes were applied) computes the record's CRC32C and
  * copies header and bytes into the log's <i>filling</i> buffer under the log's monitor — a memory copy,
  * no I/O. The writer thread ({@code sluice-wal-writer}) swaps the filling buffer with its spare, writes
- * the whole buffer with one {@code write} and, in {@link Durability#FSYNC}, one {@code fsync}; while it does,
+ * the whole buffer with one {@code write} (direct I/O where the file system allows it) and, in
+ * {@link Durability#FSYNC}, one {@code fsync}; while it does,
  * appenders fill the other buffer, so every batch applied during one fsync shares the next one (the
  * writer is the permanent leader of RocksDB's write group; the appenders are its followers, and never
  * wait for the disk while holding a lock). A caller then waits for its position
@@ -72,14 +73,18 @@ public final class WriteAheadLog implements AutoCloseable {
      * @throws WalFailedException if the directory cannot be created or another process holds it
      */
     public WriteAheadLog(WalSettings settings, LongSupplier typesVersion, Supplier<byte[]> typesExport) {
-        this(settings, typesVersion, typesExport, file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE));
+        this(settings, typesVersion, typesExport, new DirectSegmentOpener());
     }
 
     /** Opens a new segment file for writing (a test wraps the channel to inject I/O errors). */
     @FunctionalInterface
     interface SegmentOpener {
         FileChannel open(Path file) throws IOException;
+
+        /** The alignment the file last opened needs for its writes (it was opened for direct I/O), or 0 (buffered). */
+        default int directAlignment() {
+            return 0;
+        }
     }
 
     WriteAheadLog(WalSettings settings, LongSupplier typesVersion, Supplier<byte[]> typesExport,

@@ -13,8 +13,9 @@
  *       {@code WalProgress};</li>
  *   <li>{@code DurabilityWaiters}: the writes waiting for their position to be durable, completed by the
  *       writer;</li>
- *   <li>{@code WalSegments}: the segment files (create, roll, delete once a checkpoint covers them);
- *       {@code DirectoryLock}: one node per directory;</li>
+ *   <li>{@code WalSegments}: the segment files (create, write in whole blocks with direct I/O, roll, delete
+ *       once a checkpoint covers them); {@code DirectSegmentOpener}: opens them for direct I/O where the file
+ *       system allows it; {@code DirectoryLock}: one node per directory;</li>
  *   <li>{@link io.sluice.pagestore.internal.wal.WalFormat}: the byte layout of segments and records (the
  *       one definition);</li>
  *   <li>{@link io.sluice.pagestore.internal.wal.WalReader}: at start, checks and replays every record,
