@@ -22,7 +22,7 @@ final class DirectSegmentOpener implements WriteAheadLog.SegmentOpener {
 
     private static final Logger LOG = LoggerFactory.getLogger(DirectSegmentOpener.class);
     /** A block size above this is not worth the staging (no such file system is expected): buffered writes. */
-    private static final int MAX_ALIGNMENT = 64 << 10;
+    static final int MAX_ALIGNMENT = 64 << 10;
 
     /** The last file's alignment; 0 once direct I/O was refused (every later segment is buffered too). */
     private int alignment = -1;

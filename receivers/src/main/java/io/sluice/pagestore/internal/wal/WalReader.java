@@ -119,6 +119,7 @@ public final class WalReader {
         long position = 0;
         long dropped = 0;
         String droppedWhat = null;
+        boolean droppedPadding = false;
         long lastKept = 0;
         for (int i = 0; i < numbers.size(); i++) {
             long number = numbers.get(i);
@@ -135,6 +136,7 @@ public final class WalReader {
             if (first < 0) { // a torn header of the last segment: the node died creating it
                 dropped += data.length;
                 droppedWhat = segment.torn;
+                droppedPadding = segment.padding;
                 truncate(file, 0, true);
                 continue;
             }
@@ -154,6 +156,7 @@ public final class WalReader {
                 if (end < 0) {
                     dropped += data.length - at;
                     droppedWhat = segment.torn;
+                    droppedPadding = segment.padding;
                     truncate(file, at, false);
                     break;
                 }
@@ -175,7 +178,11 @@ public final class WalReader {
             handler.segmentEnd(file);
         }
         if (droppedWhat != null) {
-            LOG.warn("write-ahead log: dropped a torn tail: {}", droppedWhat);
+            if (droppedPadding) { // what a direct write leaves after a kill: expected, not damage
+                LOG.info("write-ahead log: dropped the zero padding of the last block written: {}", droppedWhat);
+            } else {
+                LOG.warn("write-ahead log: dropped a torn tail: {}", droppedWhat);
+            }
         }
         LOG.info("write-ahead log {}: replayed {} records ({} bytes) from {} segments", directory, records, bytes,
                 numbers.size());
@@ -245,6 +252,11 @@ public final class WalReader {
         final boolean last;
         /** What a torn tail was, once found. */
         String torn;
+        /**
+         * Whether the torn tail is only zeros, fewer than a direct write's largest block: the padding a direct
+         * write puts after the last record up to its block's end ({@link WalSegments}), which a kill leaves.
+         */
+        boolean padding;
 
         Segment(Path file, byte[] data, boolean last) {
             this.file = file;
@@ -295,6 +307,7 @@ public final class WalReader {
             int check = in.getInt(at + 4);
             if (length != ~check || length < 1 || length > WalFormat.MAX_BODY) {
                 if (zeros(at)) {
+                    padding = data.length - at < DirectSegmentOpener.MAX_ALIGNMENT;
                     return tornOr(at, "zeros where a record header should be");
                 }
                 throw new WalCorruptedException(file + " position " + at + ": damaged record header (length " + length
