@@ -206,6 +206,9 @@ public final class HelixMembership implements ClusterMembership {
         } catch (RuntimeException e) {
             LOG.warn("node {} did not leave cluster {} cleanly", settings.nodeId(), settings.clusterName(), e);
         }
+        if (routing != null) {
+            HelixThreads.endRouterUpdater(routing); // after the disconnect: no ZooKeeper call can swallow it then
+        }
         catalogue.close();
         store.close();
         sessionTimer.shutdownNow();
