@@ -179,7 +179,7 @@ final class IndexOps {
         int bits = 32 - Integer.numberOfLeadingZeros(n - 1); // the change's number
         long number = (1L << bits) - 1;
         for (int i = 0; i < n; i++) {
-            packed[i] = keyLong(bytes, keyOffset(i), keyLength(i), shared) & ~number | i;
+            packed[i] = packedBytes(i, shared) & ~number | i;
         }
         if (n < RADIX_FROM) {
             for (int i = 0; i < n; i++) { // unsigned order as signed order (sign bit flipped)
@@ -245,9 +245,10 @@ final class IndexOps {
 
     /**
      * Sorts {@link #packed}[0, n) stably as unsigned longs by their bits above {@code number} (n ≥
-     * {@link #RADIX_FROM}): a least-significant-byte-first radix sort that skips each byte in which no two of them
-     * differ (keys of a batch share their field values' tags and often more), and the bytes only the changes'
-     * numbers fill (the input is in number order, which stability keeps).
+     * {@link #RADIX_FROM}): a least-significant-digit-first radix sort whose 8-bit digits start at bits in which
+     * two of them differ, so it skips the bits in which none do (keys of a batch share their field values' tags,
+     * lengths and often more) and the bits only the changes' numbers fill (the input is in number order, which
+     * stability keeps).
      */
     private void radixSort(int n, long number) {
         long[] from = packed;
@@ -258,10 +259,9 @@ final class IndexOps {
             differ |= (from[i] & ~number) ^ first;
         }
         int[] count = counts;
-        for (int shift = 0; shift < 64; shift += 8) {
-            if ((differ >>> shift & 0xFF) == 0) {
-                continue;
-            }
+        while (differ != 0) { // a digit: the 8 bits from the lowest bit in which two of them differ still unsorted
+            int shift = Long.numberOfTrailingZeros(differ);
+            differ = shift >= 56 ? 0 : differ & -1L << shift + 8;
             Arrays.fill(count, 0);
             for (int i = 0; i < n; i++) {
                 count[(int) (from[i] >>> shift) & 0xFF]++;
@@ -281,6 +281,17 @@ final class IndexOps {
         }
         packed = from;
         spare = to;
+    }
+
+    /** Key bytes {@code from} to {@code from + 7} of change i, as {@link #keyLong}: from its prefix if it has them. */
+    private long packedBytes(int i, int from) {
+        if (from == 0) {
+            return high[i];
+        }
+        if (from <= 4) {
+            return high[i] << 8 * from | (low[i] & 0xFFFF_FFFFL) >>> 32 - 8 * from;
+        }
+        return keyLong(bytes, keyOffset(i), keyLength(i), from);
     }
 
     /** Key bytes {@code from} to {@code from + 7}, zero-padded past the key's end, as a big-endian long. */
