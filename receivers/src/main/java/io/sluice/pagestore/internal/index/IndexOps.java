@@ -33,6 +33,7 @@ final class IndexOps {
     static final int HEADER = 8;
     static final int LINK = 8;
 
+    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private byte[] bytes = new byte[256];
@@ -47,6 +48,9 @@ final class IndexOps {
     private int[] scratch = new int[0];
     /** Per change: 8 key bytes past the ones all keys share, the change's number in the low bits. */
     private long[] packed = new long[0];
+    /** The radix sort's other buffer of packed longs, and its counts of one byte's values. */
+    private long[] spare = new long[0];
+    private final int[] counts = new int[256];
 
     void clear() {
         length = 0;
@@ -135,7 +139,8 @@ final class IndexOps {
      * The changes in index-key order (unsigned bytes, shorter first on a common prefix), stable: keys in a batch
      * share their leading bytes (a field value, a key's tag and high bytes), so the sort skips the bytes all of
      * them share and sorts the next 8 of each, packed with the change's number into one long, with a primitive
-     * sort ({@link Arrays#sort(long[], int, int)}: no comparator, no indirection); only runs that tie on those
+     * sort (no comparator, no indirection: a radix sort of the bytes in which the keys differ from
+     * {@value #RADIX_FROM} changes on, {@link Arrays#sort(long[], int, int)} below); only runs that tie on those
      * bits are then ordered by their whole keys (a merge sort of the run, numbers ascending, so stable). Keys
      * already in order (an ascending load) are recognised in one pass and not sorted. Each key's first 12 bytes
      * are read once here for the walk ({@link #prefixHigh}). Valid until the next change.
@@ -149,6 +154,7 @@ final class IndexOps {
             high = new long[c];
             low = new int[c];
             packed = new long[c];
+            spare = new long[c];
         }
         boolean inOrder = true;
         for (int i = 0; i < n; i++) {
@@ -169,22 +175,20 @@ final class IndexOps {
 
     /** Sorts {@link #order} (n > 1 changes, not in order): see {@link #sorted()}. */
     private void sortBySharedPrefix(int n) {
-        int o0 = keyOffset(0);
-        int shared = keyLength(0);
-        for (int i = 1; i < n && shared > 0; i++) {
-            int o = keyOffset(i);
-            int m = Arrays.mismatch(bytes, o0, o0 + shared, bytes, o, o + keyLength(i));
-            if (m >= 0) {
-                shared = m;
-            }
-        }
+        int shared = sharedPrefix(n);
         int bits = 32 - Integer.numberOfLeadingZeros(n - 1); // the change's number
         long number = (1L << bits) - 1;
         for (int i = 0; i < n; i++) {
-            // unsigned order of the 8 bytes after the shared ones, as signed order (sign bit flipped)
-            packed[i] = (keyLong(bytes, keyOffset(i), keyLength(i), shared) & ~number | i) ^ Long.MIN_VALUE;
+            packed[i] = packedBytes(i, shared) & ~number | i;
         }
-        Arrays.sort(packed, 0, n);
+        if (n < RADIX_FROM) {
+            for (int i = 0; i < n; i++) { // unsigned order as signed order (sign bit flipped)
+                packed[i] ^= Long.MIN_VALUE;
+            }
+            Arrays.sort(packed, 0, n);
+        } else {
+            radixSort(n, number);
+        }
         for (int k = 0; k < n; k++) {
             order[k] = (int) (packed[k] & number);
         }
@@ -198,6 +202,96 @@ final class IndexOps {
             }
             k = end;
         }
+    }
+
+    /** From this many changes on, the packed longs are sorted by {@link #radixSort}, below by {@link Arrays#sort}. */
+    static final int RADIX_FROM = 64;
+
+    /**
+     * The bytes every key of the n changes starts with (at most the shortest key's length): read from the
+     * prefixes {@link #sorted()} took, so a key's bytes are compared only when the first 12 of all of them tie.
+     */
+    private int sharedPrefix(int n) {
+        int shared = keyLength(0);
+        long h0 = high[0];
+        int l0 = low[0];
+        int p = TreePageIO.PREFIX;
+        for (int i = 1; i < n && shared > 0; i++) {
+            int li = keyLength(i);
+            if (li < shared) {
+                shared = li;
+            }
+            long h = h0 ^ high[i];
+            int l = l0 ^ low[i];
+            int differ;
+            if (h != 0) {
+                differ = Long.numberOfLeadingZeros(h) >>> 3;
+            } else if (l != 0) {
+                differ = 8 + (Integer.numberOfLeadingZeros(l) >>> 3);
+            } else if (shared > p) { // the first 12 bytes tie (zero-padded past a key's end): the rest of the keys
+                int o0 = keyOffset(0);
+                int o = keyOffset(i);
+                int m = Arrays.mismatch(bytes, o0 + p, o0 + shared, bytes, o + p, o + shared);
+                differ = m < 0 ? shared : p + m;
+            } else {
+                differ = shared;
+            }
+            if (differ < shared) {
+                shared = differ;
+            }
+        }
+        return shared;
+    }
+
+    /**
+     * Sorts {@link #packed}[0, n) stably as unsigned longs by their bits above {@code number} (n ≥
+     * {@link #RADIX_FROM}): a least-significant-digit-first radix sort whose 8-bit digits start at bits in which
+     * two of them differ, so it skips the bits in which none do (keys of a batch share their field values' tags,
+     * lengths and often more) and the bits only the changes' numbers fill (the input is in number order, which
+     * stability keeps).
+     */
+    private void radixSort(int n, long number) {
+        long[] from = packed;
+        long[] to = spare;
+        long first = from[0] & ~number;
+        long differ = 0;
+        for (int i = 1; i < n; i++) {
+            differ |= (from[i] & ~number) ^ first;
+        }
+        int[] count = counts;
+        while (differ != 0) { // a digit: the 8 bits from the lowest bit in which two of them differ still unsorted
+            int shift = Long.numberOfTrailingZeros(differ);
+            differ = shift >= 56 ? 0 : differ & -1L << shift + 8;
+            Arrays.fill(count, 0);
+            for (int i = 0; i < n; i++) {
+                count[(int) (from[i] >>> shift) & 0xFF]++;
+            }
+            for (int d = 0, sum = 0; d < 256; d++) {
+                int c = count[d];
+                count[d] = sum;
+                sum += c;
+            }
+            for (int i = 0; i < n; i++) {
+                long v = from[i];
+                to[count[(int) (v >>> shift) & 0xFF]++] = v;
+            }
+            long[] t = from;
+            from = to;
+            to = t;
+        }
+        packed = from;
+        spare = to;
+    }
+
+    /** Key bytes {@code from} to {@code from + 7} of change i, as {@link #keyLong}: from its prefix if it has them. */
+    private long packedBytes(int i, int from) {
+        if (from == 0) {
+            return high[i];
+        }
+        if (from <= 4) {
+            return high[i] << 8 * from | (low[i] & 0xFFFF_FFFFL) >>> 32 - 8 * from;
+        }
+        return keyLong(bytes, keyOffset(i), keyLength(i), from);
     }
 
     /** Key bytes {@code from} to {@code from + 7}, zero-padded past the key's end, as a big-endian long. */
@@ -271,22 +365,18 @@ final class IndexOps {
     }
 
     static void putInt(byte[] b, int at, int v) {
-        b[at] = (byte) (v >>> 24);
-        b[at + 1] = (byte) (v >>> 16);
-        b[at + 2] = (byte) (v >>> 8);
-        b[at + 3] = (byte) v;
+        INT_BE.set(b, at, v);
     }
 
     static int getInt(byte[] b, int at) {
-        return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
+        return (int) INT_BE.get(b, at);
     }
 
     static void putLong(byte[] b, int at, long v) {
-        putInt(b, at, (int) (v >>> 32));
-        putInt(b, at + 4, (int) v);
+        LONG_BE.set(b, at, v);
     }
 
     static long getLong(byte[] b, int at) {
-        return (long) getInt(b, at) << 32 | (getInt(b, at + 4) & 0xFFFF_FFFFL);
+        return (long) LONG_BE.get(b, at);
     }
 }

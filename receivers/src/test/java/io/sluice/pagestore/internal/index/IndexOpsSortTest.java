@@ -48,6 +48,30 @@ class IndexOpsSortTest {
         assertSorted(keys, 0);
     }
 
+    @Test
+    void sortsBatchesOfALoadsFieldValues() {
+        long seed = System.nanoTime();
+        System.out.println("IndexOpsSortTest seed " + seed);
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int n : new int[] {IndexOps.RADIX_FROM - 1, IndexOps.RADIX_FROM, IndexOps.RADIX_FROM + 1, 512, 513,
+                2000}) {
+            for (int values : new int[] {1, 3, 40, 1000}) { // field values as the load's: a string tag, "SEC" + i
+                List<byte[]> keys = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    byte[] code = ("SEC" + random.nextInt(values)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    byte[] fieldPart = concat(new byte[] {9, (byte) code.length}, code);
+                    byte[] key = new byte[9]; // a long key: a tag and 8 bytes, some alike in their low bytes
+                    key[0] = 4;
+                    for (int b = 1; b < 9; b++) {
+                        key[b] = (byte) (b < 6 ? 0 : random.nextInt(values == 1 ? 2 : 256));
+                    }
+                    keys.add(IndexKeys.indexKey(fieldPart, key));
+                }
+                assertSorted(keys, seed);
+            }
+        }
+    }
+
     /** A key: the shared bytes, then a mix of short tails, long tails, zero bytes, and copies of earlier keys. */
     private static byte[] key(SplittableRandom random, byte[] shared, List<byte[]> earlier) {
         switch (random.nextInt(6)) {
