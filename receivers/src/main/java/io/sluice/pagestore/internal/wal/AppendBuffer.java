@@ -35,6 +35,8 @@ final class AppendBuffer {
      * blocks goes straight from the buffer ({@link WalSegments#write}).
      */
     static final int ALIGN = 4096;
+    /** A buffer's room around its records: up to 2 ALIGN before them (start is in [ALIGN, 2 ALIGN)), ALIGN after. */
+    private static final int ROOM = 3 * ALIGN;
     private static final ThreadLocal<CRC32C> CRCS = ThreadLocal.withInitial(CRC32C::new);
 
     /** The log's monitor. */
@@ -175,12 +177,12 @@ final class AppendBuffer {
      * the segment's last partial block) and after them (for the zeros that pad the write to whole blocks).
      */
     private static ByteBuffer newBuffer(int records) {
-        return ByteBuffer.allocateDirect(records + 4 * ALIGN).alignedSlice(ALIGN).slice(0, records + 3 * ALIGN);
+        return ByteBuffer.allocateDirect(records + ROOM + ALIGN).alignedSlice(ALIGN).slice(0, records + ROOM);
     }
 
     /** The buffer, empty, its records to start at {@code start} (in [ALIGN, 2 ALIGN)): its limit is their end. */
     private static ByteBuffer forRecords(ByteBuffer b, int start) {
-        return b.clear().limit(start + b.capacity() - 3 * ALIGN).position(start);
+        return b.clear().limit(start + b.capacity() - ROOM).position(start);
     }
 
     /** The position after the last record appended so far. */
@@ -225,7 +227,7 @@ final class AppendBuffer {
     }
 
     boolean halfFullLocked() {
-        return filling.position() - fillingStart > (filling.capacity() - 3 * ALIGN) / 2;
+        return filling.position() - fillingStart > (filling.capacity() - ROOM) / 2;
     }
 
     /** Whether an appender waits for room. */

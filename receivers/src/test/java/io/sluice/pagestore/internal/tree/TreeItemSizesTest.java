@@ -11,7 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Trees of narrow and of wide items ({@link TreePageIO#WIDE_ITEM}) against a {@code TreeMap} under sorted walks
@@ -23,22 +24,14 @@ import org.junit.jupiter.api.Test;
  */
 class TreeItemSizesTest {
 
-    @Test
-    void sortedWalksAndSingleWritesKeepTheTreeEqualToTheModelForBothItemSizes() {
+    /** keysInItems false: every item refers to its row; true: keys that fit hold the caller's links. */
+    @ParameterizedTest(name = "keys in items: {0}")
+    @ValueSource(booleans = {false, true})
+    void sortedWalksAndSingleWritesKeepTheTreeEqualToTheModelForBothItemSizes(boolean keysInItems) {
         long seed = Long.getLong("sluice.seed", System.nanoTime());
         for (int item : new int[] {TreePageIO.ITEM, TreePageIO.WIDE_ITEM}) {
             for (int shape = 0; shape < 4; shape++) {
-                run(seed, item, shape, false);
-            }
-        }
-    }
-
-    @Test
-    void keysKeptInItemsHoldTheCallersLinksAndKeepTheTreeEqualToTheModel() {
-        long seed = Long.getLong("sluice.seed", System.nanoTime());
-        for (int item : new int[] {TreePageIO.ITEM, TreePageIO.WIDE_ITEM}) {
-            for (int shape = 0; shape < 4; shape++) {
-                run(seed, item, shape, true);
+                run(seed, item, shape, keysInItems);
             }
         }
     }
