@@ -101,7 +101,8 @@ class CrashLoopIT {
                     node.log().lines().filter(l -> l.contains("recovered ") || l.contains("store check after recovery"))
                             .forEach(l -> System.out.println("  " + l));
                 }
-                // A random moment of the load: once this many new keys were offered (about 0.1 to 1.5 s of loading).
+                // A random moment of the load: once this many new keys were offered (about 0.1 to 1.5 s of loading)
+                // and at least one was acknowledged.
                 long killAfterKeys = 50_000 + random.nextInt(1_000_000);
                 long first = nextKey;
                 nextKey = load(node, acknowledged, first, round, killAfterKeys);
@@ -139,6 +140,7 @@ class CrashLoopIT {
             throws Exception {
         AtomicLong next = new AtomicLong(firstKey);
         AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong ackedThisRound = new AtomicLong();
         Sluice client = SluiceClient.connect(ClientConfig.builder().addresses(node.address())
                 .requestTimeout(Duration.ofSeconds(5)).build());
         DataStreamer<Long, String> streamer = client.dataStreamer("orders", StreamerOptions.builder()
@@ -151,6 +153,7 @@ class CrashLoopIT {
                     streamer.addData(key, value).whenComplete((ok, error) -> {
                         if (error == null) {
                             acknowledged.put(key, value);
+                            ackedThisRound.incrementAndGet();
                         }
                     });
                 }
@@ -159,8 +162,10 @@ class CrashLoopIT {
             }
         }, "crash-loop-loader");
         loader.start();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
-                .until(() -> next.get() - firstKey >= killAfterKeys || !loader.isAlive());
+        // Offering runs far ahead of acknowledgements (hundreds of thousands of keys in flight): the kill also waits
+        // for this round's first acknowledgement, so a slow disk cannot leave every round with nothing to check.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
+                next.get() - firstKey >= killAfterKeys && ackedThisRound.get() > 0 || !loader.isAlive());
         node.kill(); // kill -9: no drain, no final fsync
         stop.set(true);
         loader.join(30_000);

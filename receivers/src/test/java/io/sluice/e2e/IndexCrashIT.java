@@ -160,10 +160,13 @@ class IndexCrashIT {
                 // the node is gone; the putAll in flight may have been applied in part (each key old or new)
             }
         }, "index-crash-overwriter");
+        long ackedBefore = acked.get();
         loader.start();
         overwriter.start();
-        Awaitility.await().atMost(Duration.ofSeconds(60))
-                .until(() -> next.get() - firstKey >= killAfterKeys || !loader.isAlive());
+        // Offering runs far ahead of FSYNC's acknowledgements (tens of thousands of keys in flight): the kill also
+        // waits for this round's first acknowledgement, so a slow disk cannot leave every round with nothing to check.
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
+                next.get() - firstKey >= killAfterKeys && acked.get() > ackedBefore || !loader.isAlive());
         node.kill(); // kill -9: no drain, no final fsync
         stop.set(true);
         loader.join(30_000);
