@@ -72,6 +72,53 @@ class FlatJsonReaderTest {
     }
 
     @Test
+    void recordsRepeatingThePreviousLayoutOrNearlyReadAsJacksonReadsThem() {
+        // the reader tries the previous record's bytes between values (separator, name, colon) at each position
+        // first: the same layout, a changed name or spacing, a record cut short or broken after a changed name
+        // must all still be read as what they are
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        String[][] layouts = new String[3][];
+        for (int l = 0; l < layouts.length; l++) {
+            layouts[l] = gaps(r);
+        }
+        for (int n = 0; n < 20_000; n++) {
+            String[] gaps = layouts[r.nextInt(10) == 0 ? r.nextInt(layouts.length) : 0].clone();
+            if (gaps.length > 0 && r.nextInt(5) == 0) { // one gap changed: another name, or other spacing
+                int i = r.nextInt(gaps.length);
+                gaps[i] = r.nextBoolean() ? gaps(r)[0].replace("{", i == 0 ? "{" : ",") : gaps[i].replace(":", " :");
+            }
+            StringBuilder b = new StringBuilder();
+            for (String gap : gaps) {
+                b.append(gap).append(value(r));
+            }
+            String text = b.append(gaps.length == 0 ? "{}" : "}").toString();
+            switch (r.nextInt(20)) {
+                case 0 -> text = text.substring(0, r.nextInt(text.length())); // cut short
+                case 1 -> text = text.replaceFirst(":", " "); // a name without its colon
+                case 2 -> text = text.replaceFirst("\"([^\"]*)\":", "\"$1x\" ;"); // a changed name, then broken
+                default -> { }
+            }
+            assertSame(text, "L" + (n % 3), "seed " + seed);
+        }
+        // a changed name whose field then fails must not leave the old name with the old bytes, nor the reverse
+        for (String text : List.of("{\"a\":1,\"b\":2}", "{\"a\":1,\"c\" 2}", "{\"a\":1,\"b\":2}",
+                "{\"a\":1,\"c\":2}", "{\"a\":1,\"b\" 2}", "{\"a\":1,\"c\":2}", "{\"a\":1,\"b\":2}")) {
+            assertSame(text, "Changed", text);
+        }
+    }
+
+    /** The bytes before each value of a flat record: the first opens the object, the others start with a comma. */
+    private static String[] gaps(Random r) {
+        String[] gaps = new String[r.nextInt(12) + 1];
+        for (int i = 0; i < gaps.length; i++) {
+            gaps[i] = space(r) + (i == 0 ? "{" : ",") + space(r) + '"' + NAMES[r.nextInt(NAMES.length)]
+                    + (i % 5 == 4 ? "" + i : "") + '"' + space(r) + ':' + space(r);
+        }
+        return gaps;
+    }
+
+    @Test
     void edgeNumbersAndSpacingReadAsJacksonReadsThem() {
         List<String> edges = List.of("{}", " { } ", "{\"a\":-0}", "{\"a\":-0.0}", "{\"a\":0.0}", "{\"a\":1E22}",
                 "{\"a\":1e23}", "{\"a\":9007199254740993.0}", "{\"a\":4.9E-324}", "{\"a\":1.7976931348623157E308}",
