@@ -350,29 +350,38 @@ final class FlatJsonReader {
             return false;
         }
         long m = 0;
-        int digits = 0;
-        for (; i < n && digit(b[i]); i++) {
-            m = m * 10 + (b[i] - '0');
-            digits++;
-            if (digits > MAX_DIGITS) {
-                return false;
+        int from = i;
+        for (; i < n; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                break;
             }
+            m = m * 10 + d;
+        }
+        int digits = i - from;
+        if (digits > MAX_DIGITS) {
+            return false;
         }
         int scale = 0;
         boolean fraction = i < n && b[i] == '.';
         if (fraction) {
             i++;
-            int from = i;
-            for (; i < n && digit(b[i]); i++) {
-                if (m != 0 || b[i] != '0') { // leading zeros are not significant
-                    digits++;
+            int fractionFrom = i;
+            for (; i < n; i++) {
+                int d = b[i] - '0';
+                if (d < 0 || d > 9) {
+                    break;
                 }
-                m = m * 10 + (b[i] - '0');
+                m = m * 10 + d;
             }
-            if (i == from) {
+            scale = i - fractionFrom;
+            if (scale == 0) {
                 return false;
             }
-            scale = i - from;
+            digits += scale;
+            if (digits > MAX_DIGITS) {
+                digits = significantDigits(from, i); // leading zeros are not significant ("0.000...")
+            }
         }
         boolean exponent = i < n && (b[i] == 'e' || b[i] == 'E');
         if (exponent) {
@@ -381,15 +390,15 @@ final class FlatJsonReader {
             if (i < n && (b[i] == '-' || b[i] == '+')) {
                 i++;
             }
-            int from = i;
+            int exponentFrom = i;
             int e = 0;
             for (; i < n && digit(b[i]); i++) {
                 e = e * 10 + (b[i] - '0');
-                if (i - from >= 4) {
+                if (i - exponentFrom >= 4) {
                     return false;
                 }
             }
-            if (i == from) {
+            if (i == exponentFrom) {
                 return false;
             }
             scale += minus ? e : -e;
@@ -413,6 +422,22 @@ final class FlatJsonReader {
         doubles[count] = v;
         kinds[count] = DOUBLE;
         return true;
+    }
+
+    /** The digits in {@code [from, to)} from the first non-zero one on (the mantissa's length, without a '.'). */
+    private int significantDigits(int from, int to) {
+        byte[] b = bytes;
+        int i = from;
+        while (i < to && (b[i] == '0' || b[i] == '.')) {
+            i++;
+        }
+        int digits = 0;
+        for (; i < to; i++) {
+            if (b[i] != '.') {
+                digits++;
+            }
+        }
+        return digits;
     }
 
     private double slowDouble(int from, int to) {
