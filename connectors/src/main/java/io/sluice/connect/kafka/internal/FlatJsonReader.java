@@ -20,7 +20,11 @@ import java.util.Arrays;
  * 19 digits or more, a syntax error — makes {@link #scan} return false and the caller parses the record with
  * Jackson, which gives the value or the error. Not thread-safe: one per {@link JsonValues}.
  *
- * <p>A float's value is Jackson's: the mantissa (at most 18 digits) divided or multiplied by a power of ten
+ * <p>Records of a topic mostly repeat their layout: at each field the scan first compares the bytes the previous
+ * record had between its values there (separator, name, colon: {@link #sameGap}), and text values go to the
+ * builder as their ASCII bytes ({@link AsciiStringBuilder}), not as chars.
+ *
+ * <p>A float's value is Jackson's: the mantissa (at most 18 significant digits) divided or multiplied by a power of ten
  * when both are exact doubles (mantissa below 2^53, power at most 10^22: one correctly rounded operation, as
  * every exact parser gives); otherwise Jackson's own parser ({@link NumberInput#parseDouble}).
  */
@@ -136,8 +140,9 @@ final class FlatJsonReader {
     /**
      * Whether the bytes at {@code at} are the previous record's gap before the value at this position (its
      * separator, name, colon and spaces) followed by more bytes; if so the field's name is the previous one's and
-     * {@code at} is after the gap (on the value, or on more spaces before it). Records of a topic mostly repeat their layout: one comparison of 8 to 16 bytes
-     * stands for the punctuation, whitespace and name checks of the slow path.
+     * {@code at} is after the gap (on the value, or on more spaces before it). Records of a topic mostly repeat
+     * their layout: one comparison of 8 to 16 bytes stands for the punctuation, whitespace and name checks of the
+     * slow path.
      */
     private boolean sameGap(int n) {
         int i = count;
