@@ -26,6 +26,28 @@ class BinaryObjectBuilderTest {
     }
 
     @Test
+    void aStringFromAsciiBytesIsTheSameBytesAsFromAString() {
+        BinaryObjectBuilder fromBytes = binary.builder("Ascii");
+        BinaryObjectBuilder fromString = binary.builder("Ascii");
+        StringBuilder every = new StringBuilder();
+        for (char c = 1; c < 0x80; c++) {
+            every.append(c);
+        }
+        for (String text : List.of("", "SBER", "L01-00000F00", every.toString(), "x".repeat(300))) {
+            byte[] padded = ("<<" + text + ">>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            BinaryObject a = ((io.sluice.binary.internal.AsciiStringBuilder) fromBytes)
+                    .setAsciiString("t", padded, 2, text.length()).setLong("n", 1).build();
+            BinaryObject b = fromString.setField("t", text).setLong("n", 1).build();
+            assertThat(a.toBytes()).as(text).isEqualTo(b.toBytes());
+            assertThat((String) a.field("t")).isEqualTo(text);
+        }
+        assertThatThrownBy(() -> ((io.sluice.binary.internal.AsciiStringBuilder) fromBytes)
+                .setAsciiString("t", new byte[3], 2, 2)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> ((io.sluice.binary.internal.AsciiStringBuilder) fromBytes)
+                .setAsciiString("n", new byte[3], 0, 3)).isInstanceOf(BinaryTypeMismatchException.class);
+    }
+
+    @Test
     void aStringFromACharRangeIsTheSameBytesAsFromAString() {
         BinaryObjectBuilder fromChars = binary.builder("Text");
         BinaryObjectBuilder fromString = binary.builder("Text");

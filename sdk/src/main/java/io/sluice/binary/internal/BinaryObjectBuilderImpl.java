@@ -19,7 +19,7 @@ import static io.sluice.binary.internal.ObjectLayout.MIN_HEADER;
  * allocation, and {@link #build()} reuses the previous schema. Anything else (a new order, a
  * replaced or removed field, an explicit type) switches to the general path for that object.
  */
-final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
+final class BinaryObjectBuilderImpl implements BinaryObjectBuilder, AsciiStringBuilder {
 
     private final BinaryContext context;
     private final TypeMeta type;
@@ -124,6 +124,13 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder {
     public BinaryObjectBuilder setString(String name, char[] chars, int offset, int length) {
         int at = buf.position();
         ValueEncoder.writeString(buf, chars, offset, length);
+        return placed(name, at);
+    }
+
+    @Override
+    public BinaryObjectBuilder setAsciiString(String name, byte[] ascii, int offset, int length) {
+        int at = buf.position();
+        ValueEncoder.writeAsciiString(buf, ascii, offset, length);
         return placed(name, at);
     }
 

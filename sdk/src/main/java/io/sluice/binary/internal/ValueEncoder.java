@@ -342,6 +342,25 @@ final class ValueEncoder {
         out.position(p);
     }
 
+    /**
+     * Writes {@code length} bytes of {@code ascii} from {@code offset} as a STRING: the bytes of
+     * {@link #writeString(GrowableBuffer, String)} for the String of those chars, copied as they are. The caller
+     * guarantees every byte is in 0x01..0x7F (ASCII other than NUL encodes as itself); nothing checks it here.
+     */
+    static void writeAsciiString(GrowableBuffer out, byte[] ascii, int offset, int length) {
+        if (offset < 0 || length < 0 || offset > ascii.length - length) {
+            throw new IndexOutOfBoundsException("bytes " + offset + ".." + ((long) offset + length) + " of " + ascii.length);
+        }
+        out.ensureRemaining(length + 2);
+        byte[] a = out.array();
+        int p = out.position();
+        a[p++] = STRING;
+        System.arraycopy(ascii, offset, a, p, length);
+        p += length;
+        a[p++] = 0;
+        out.position(p);
+    }
+
     /** How many leading chars are ASCII other than NUL (they encode as themselves). */
     private static int asciiPrefix(String s, int len) {
         for (int i = 0; i < len; i++) {

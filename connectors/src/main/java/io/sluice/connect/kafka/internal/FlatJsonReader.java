@@ -3,7 +3,11 @@ package io.sluice.connect.kafka.internal;
 import com.fasterxml.jackson.core.io.NumberInput;
 import io.sluice.binary.BinaryObject;
 import io.sluice.binary.BinaryObjectBuilder;
+import io.sluice.binary.internal.AsciiStringBuilder;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -16,7 +20,11 @@ import java.util.Arrays;
  * 19 digits or more, a syntax error — makes {@link #scan} return false and the caller parses the record with
  * Jackson, which gives the value or the error. Not thread-safe: one per {@link JsonValues}.
  *
- * <p>A float's value is Jackson's: the mantissa (at most 18 digits) divided or multiplied by a power of ten
+ * <p>Records of a topic mostly repeat their layout: at each field the scan first compares the bytes the previous
+ * record had between its values there (separator, name, colon: {@link #sameGap}), and text values go to the
+ * builder as their ASCII bytes ({@link AsciiStringBuilder}), not as chars.
+ *
+ * <p>A float's value is Jackson's: the mantissa (at most 18 significant digits) divided or multiplied by a power of ten
  * when both are exact doubles (mantissa below 2^53, power at most 10^22: one correctly rounded operation, as
  * every exact parser gives); otherwise Jackson's own parser ({@link NumberInput#parseDouble}).
  */
@@ -32,8 +40,12 @@ final class FlatJsonReader {
     /** Longer records and names go to Jackson, whose read constraints (text and name lengths) then apply. */
     private static final int MAX_RECORD = 1 << 20;
     private static final int MAX_NAME = 256;
+    /** Longer gaps (a name with much whitespace around it) are not kept: the slow path reads them. */
+    private static final int MAX_GAP = MAX_NAME + 64;
     private static final long EXACT_MANTISSA = 1L << 53;
     private static final double[] POWERS = new double[23];
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     static {
         double p = 1;
@@ -47,6 +59,13 @@ final class FlatJsonReader {
     /** The previous records' names by position, and their bytes. */
     private String[] lastNames = new String[16];
     private byte[][] lastNameBytes = new byte[16][];
+    /**
+     * By position, the bytes before the previous record's value there: from the end of the value before it (or the
+     * record's start) through the name and colon to the value's first byte ({@link #sameGap}).
+     */
+    private byte[][] gaps = new byte[16][];
+    /** The name in each position's gap. */
+    private String[] gapNames = new String[16];
     private byte[] bytes;
     private int count;
     private byte[] kinds = new byte[16];
@@ -69,33 +88,42 @@ final class FlatJsonReader {
         bytes = utf8;
         count = 0;
         at = 0;
-        if (n > MAX_RECORD || !skip(n) || utf8[at] != '{') {
+        if (n > MAX_RECORD) {
             return false;
         }
-        at++;
-        if (!skip(n)) {
-            return false;
-        }
-        if (utf8[at] == '}') {
+        if (sameGap(n)) {
+            if (utf8[at] <= ' ' && !skip(n)) {
+                return false; // more spaces after the colon than the previous record had
+            }
+        } else {
+            if (!skip(n) || utf8[at] != '{') {
+                return false;
+            }
             at++;
-            return end(n);
+            if (!skip(n)) {
+                return false;
+            }
+            if (utf8[at] == '}') {
+                at++;
+                return end(n);
+            }
+            if (!field(0, n)) {
+                return false;
+            }
         }
         while (true) {
-            if (utf8[at] != '"') {
-                return false;
-            }
-            slot();
-            if (!name(n)) {
-                return false;
-            }
-            if (!skip(n) || utf8[at] != ':') {
-                return false;
-            }
-            at++;
-            if (!skip(n) || !value(n)) {
+            if (!value(n)) {
                 return false;
             }
             count++;
+            int gapFrom = at;
+            if (sameGap(n)) {
+                // the previous record's separator and name: the next value starts here, or after more spaces
+                if (utf8[at] <= ' ' && !skip(n)) {
+                    return false;
+                }
+                continue;
+            }
             if (!skip(n)) {
                 return false;
             }
@@ -103,14 +131,73 @@ final class FlatJsonReader {
             if (c == '}') {
                 return end(n);
             }
-            if (c != ',' || !skip(n)) {
+            if (c != ',' || !skip(n) || !field(gapFrom, n)) {
                 return false;
             }
         }
     }
 
+    /**
+     * Whether the bytes at {@code at} are the previous record's gap before the value at this position (its
+     * separator, name, colon and spaces) followed by more bytes; if so the field's name is the previous one's and
+     * {@code at} is after the gap (on the value, or on more spaces before it). Records of a topic mostly repeat
+     * their layout: one comparison of 8 to 16 bytes stands for the punctuation, whitespace and name checks of the
+     * slow path.
+     */
+    private boolean sameGap(int n) {
+        int i = count;
+        if (i >= gaps.length) {
+            return false;
+        }
+        byte[] gap = gaps[i];
+        if (gap == null) {
+            return false;
+        }
+        int len = gap.length;
+        if (at + len >= n || !sameBytes(gap, at, len)) {
+            return false;
+        }
+        slot();
+        fieldNames[i] = gapNames[i];
+        at += len;
+        return true;
+    }
+
+    /**
+     * The slow path of a field from its name's opening quote at {@code at} to its value: the name, the colon and
+     * the spaces around it. Keeps the bytes from {@code gapFrom} (after the previous value, or the record's start)
+     * to the value as this position's gap for the next record.
+     */
+    private boolean field(int gapFrom, int n) {
+        byte[] b = bytes;
+        if (b[at] != '"') {
+            return false;
+        }
+        slot();
+        if (!name(n) || !skip(n) || b[at] != ':') {
+            return false;
+        }
+        at++;
+        if (!skip(n)) {
+            return false;
+        }
+        int i = count;
+        if (i >= gaps.length) {
+            gaps = Arrays.copyOf(gaps, Math.max(i + 1, gaps.length * 2));
+            gapNames = Arrays.copyOf(gapNames, gaps.length);
+        }
+        byte[] gap = gaps[i];
+        if (gap == null || gapNames[i] != fieldNames[i] || !Arrays.equals(gap, 0, gap.length, b, gapFrom, at)) {
+            boolean keep = at - gapFrom <= MAX_GAP;
+            gaps[i] = keep ? Arrays.copyOfRange(b, gapFrom, at) : null;
+            gapNames[i] = keep ? fieldNames[i] : null;
+        }
+        return true;
+    }
+
     /** Builds the scanned object: the builder calls JsonValues makes for it. */
     BinaryObject build(BinaryObjectBuilder b) {
+        AsciiStringBuilder ascii = b instanceof AsciiStringBuilder a ? a : null;
         String[] names = fieldNames;
         for (int i = 0; i < count; i++) {
             String name = names[i];
@@ -118,13 +205,17 @@ final class FlatJsonReader {
                 case STRING -> {
                     int s = valueStarts[i];
                     int len = valueEnds[i] - s;
-                    if (chars.length < len) {
-                        chars = new char[Math.max(len, chars.length * 2)];
+                    if (ascii != null) {
+                        ascii.setAsciiString(name, bytes, s, len); // checked by text(): 0x20..0x7F, no escape
+                    } else {
+                        if (chars.length < len) {
+                            chars = new char[Math.max(len, chars.length * 2)];
+                        }
+                        for (int k = 0; k < len; k++) {
+                            chars[k] = (char) bytes[s + k];
+                        }
+                        b.setString(name, chars, 0, len);
                     }
-                    for (int k = 0; k < len; k++) {
-                        chars[k] = (char) bytes[s + k];
-                    }
-                    b.setString(name, chars, 0, len);
                 }
                 case LONG -> b.setLong(name, longs[i]);
                 case DOUBLE -> b.setDouble(name, doubles[i]);
@@ -171,8 +262,25 @@ final class FlatJsonReader {
         return true;
     }
 
+    /**
+     * Whether {@code bytes[from, from + len)} equals {@code key} (of {@code len} bytes). Names and gaps are 4-20
+     * bytes: compared by two overlapping longs (or ints) instead of byte by byte.
+     */
     private boolean sameBytes(byte[] key, int from, int len) {
         byte[] b = bytes;
+        if (len >= 8) {
+            int k = 0;
+            for (; k < len - 8; k += 8) {
+                if ((long) LONGS.get(key, k) != (long) LONGS.get(b, from + k)) {
+                    return false;
+                }
+            }
+            return (long) LONGS.get(key, len - 8) == (long) LONGS.get(b, from + len - 8);
+        }
+        if (len >= 4) {
+            return (int) INTS.get(key, 0) == (int) INTS.get(b, from)
+                    && (int) INTS.get(key, len - 4) == (int) INTS.get(b, from + len - 4);
+        }
         for (int k = 0; k < len; k++) {
             if (key[k] != b[from + k]) {
                 return false;
@@ -247,29 +355,38 @@ final class FlatJsonReader {
             return false;
         }
         long m = 0;
-        int digits = 0;
-        for (; i < n && digit(b[i]); i++) {
-            m = m * 10 + (b[i] - '0');
-            digits++;
-            if (digits > MAX_DIGITS) {
-                return false;
+        int from = i;
+        for (; i < n; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                break;
             }
+            m = m * 10 + d;
+        }
+        int digits = i - from;
+        if (digits > MAX_DIGITS) {
+            return false;
         }
         int scale = 0;
         boolean fraction = i < n && b[i] == '.';
         if (fraction) {
             i++;
-            int from = i;
-            for (; i < n && digit(b[i]); i++) {
-                if (m != 0 || b[i] != '0') { // leading zeros are not significant
-                    digits++;
+            int fractionFrom = i;
+            for (; i < n; i++) {
+                int d = b[i] - '0';
+                if (d < 0 || d > 9) {
+                    break;
                 }
-                m = m * 10 + (b[i] - '0');
+                m = m * 10 + d;
             }
-            if (i == from) {
+            scale = i - fractionFrom;
+            if (scale == 0) {
                 return false;
             }
-            scale = i - from;
+            digits += scale;
+            if (digits > MAX_DIGITS) {
+                digits = significantDigits(from, i); // leading zeros are not significant ("0.000...")
+            }
         }
         boolean exponent = i < n && (b[i] == 'e' || b[i] == 'E');
         if (exponent) {
@@ -278,15 +395,15 @@ final class FlatJsonReader {
             if (i < n && (b[i] == '-' || b[i] == '+')) {
                 i++;
             }
-            int from = i;
+            int exponentFrom = i;
             int e = 0;
             for (; i < n && digit(b[i]); i++) {
                 e = e * 10 + (b[i] - '0');
-                if (i - from >= 4) {
+                if (i - exponentFrom >= 4) {
                     return false;
                 }
             }
-            if (i == from) {
+            if (i == exponentFrom) {
                 return false;
             }
             scale += minus ? e : -e;
@@ -310,6 +427,22 @@ final class FlatJsonReader {
         doubles[count] = v;
         kinds[count] = DOUBLE;
         return true;
+    }
+
+    /** The digits in {@code [from, to)} from the first non-zero one on (the mantissa's length, without a '.'). */
+    private int significantDigits(int from, int to) {
+        byte[] b = bytes;
+        int i = from;
+        while (i < to && (b[i] == '0' || b[i] == '.')) {
+            i++;
+        }
+        int digits = 0;
+        for (; i < to; i++) {
+            if (b[i] != '.') {
+                digits++;
+            }
+        }
+        return digits;
     }
 
     private double slowDouble(int from, int to) {

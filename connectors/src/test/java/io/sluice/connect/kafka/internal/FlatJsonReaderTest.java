@@ -42,7 +42,8 @@ class FlatJsonReaderTest {
         List<String> outside = List.of(
                 "{\"a\":\"tab\\tand \\\"quote\\\" and \\u00e9\"}", "{\"é\":1}", "{\"a\":\"Grüße\"}",
                 "{\"a\":[1,2]}", "{\"a\":{\"b\":1}}", "{\"a\":1234567890123456789}", "{\"a\":-9223372036854775808}",
-                "{\"a\":123456789012345678901234567890}", "{\"a\":0.1234567890123456789}", "{\"a\":01}",
+                "{\"a\":123456789012345678901234567890}", "{\"a\":0.1234567890123456789}",
+                "{\"a\":1234567890.123456789}", "{\"a\":01}",
                 "{\"a\":1.}", "{\"a\":.5}", "{\"a\":1e}", "{\"a\":1e99999}", "{\"a\":tru}", "{\"a\":1,}", "{,}",
                 "{\"a\" 1}", "{\"a\":1} x", "{\"a\":1}{}", "[1]", "\"text\"", "", "   ", "{\"a\":\"\u0001\"}",
                 "{\"a\":1\u000b}", "{\"a\":NaN}", "{\"a\":+1}", "{'a':1}", "{\"a\":1 /* c */}", "{\"a\"", "{");
@@ -72,11 +73,59 @@ class FlatJsonReaderTest {
     }
 
     @Test
+    void recordsRepeatingThePreviousLayoutOrNearlyReadAsJacksonReadsThem() {
+        // the reader tries the previous record's bytes between values (separator, name, colon) at each position
+        // first: the same layout, a changed name or spacing, a record cut short or broken after a changed name
+        // must all still be read as what they are
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        String[][] layouts = new String[3][];
+        for (int l = 0; l < layouts.length; l++) {
+            layouts[l] = gaps(r);
+        }
+        for (int n = 0; n < 20_000; n++) {
+            String[] gaps = layouts[r.nextInt(10) == 0 ? r.nextInt(layouts.length) : 0].clone();
+            if (gaps.length > 0 && r.nextInt(5) == 0) { // one gap changed: another name, or other spacing
+                int i = r.nextInt(gaps.length);
+                gaps[i] = r.nextBoolean() ? gaps(r)[0].replace("{", i == 0 ? "{" : ",") : gaps[i].replace(":", " :");
+            }
+            StringBuilder b = new StringBuilder();
+            for (String gap : gaps) {
+                b.append(gap).append(value(r));
+            }
+            String text = b.append(gaps.length == 0 ? "{}" : "}").toString();
+            switch (r.nextInt(20)) {
+                case 0 -> text = text.substring(0, r.nextInt(text.length())); // cut short
+                case 1 -> text = text.replaceFirst(":", " "); // a name without its colon
+                case 2 -> text = text.replaceFirst("\"([^\"]*)\":", "\"$1x\" ;"); // a changed name, then broken
+                default -> { }
+            }
+            assertSame(text, "L" + (n % 3), "seed " + seed);
+        }
+        // a changed name whose field then fails must not leave the old name with the old bytes, nor the reverse
+        for (String text : List.of("{\"a\":1,\"b\":2}", "{\"a\":1,\"c\" 2}", "{\"a\":1,\"b\":2}",
+                "{\"a\":1,\"c\":2}", "{\"a\":1,\"b\" 2}", "{\"a\":1,\"c\":2}", "{\"a\":1,\"b\":2}")) {
+            assertSame(text, "Changed", text);
+        }
+    }
+
+    /** The bytes before each value of a flat record: the first opens the object, the others start with a comma. */
+    private static String[] gaps(Random r) {
+        String[] gaps = new String[r.nextInt(12) + 1];
+        for (int i = 0; i < gaps.length; i++) {
+            gaps[i] = space(r) + (i == 0 ? "{" : ",") + space(r) + '"' + NAMES[r.nextInt(NAMES.length)]
+                    + (i % 5 == 4 ? "" + i : "") + '"' + space(r) + ':' + space(r);
+        }
+        return gaps;
+    }
+
+    @Test
     void edgeNumbersAndSpacingReadAsJacksonReadsThem() {
         List<String> edges = List.of("{}", " { } ", "{\"a\":-0}", "{\"a\":-0.0}", "{\"a\":0.0}", "{\"a\":1E22}",
                 "{\"a\":1e23}", "{\"a\":9007199254740993.0}", "{\"a\":4.9E-324}", "{\"a\":1.7976931348623157E308}",
                 "{\"a\":123456789012345678}", "{\"a\":-123456789012345678}", "{\"a\":1e-22}", "{\"a\":1.5E+3}",
-                "{\"a\":0.06999999999999999}", "{\"a\":2.2250738585072014E-308}", "{\"a\":1e9999}",
+                "{\"a\":0.06999999999999999}", "{\"a\":0.000000000000000000001234}", "{\"a\":-0.00012345678901234567}",
+                "{\"a\":2.2250738585072014E-308}", "{\"a\":1e9999}",
                 "\t{\r\n\"a\" :\n1 ,\"b\":null,\"a\":\"again\"}\n", "{\"x\":true,\"y\":false,\"z\":null}");
         FlatJsonReader reader = new FlatJsonReader();
         for (String text : edges) {
