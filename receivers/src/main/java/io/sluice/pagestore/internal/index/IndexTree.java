@@ -1,6 +1,5 @@
 package io.sluice.pagestore.internal.index;
 
-import io.sluice.binary.internal.BinaryContext;
 import io.sluice.pagestore.internal.page.RowBatchWriter;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
@@ -58,12 +57,12 @@ final class IndexTree {
     /** Why the index no longer holds every entry (a write found the region full), or null. */
     private volatile String incomplete;
 
-    IndexTree(IndexSpec spec, RowStore rows, BinaryContext binary) {
+    IndexTree(IndexSpec spec, RowStore rows) {
         this.spec = spec;
         this.rows = rows;
         this.tree = new BPlusTree(rows);
         this.tree.keysInItems(true);
-        this.keys = new IndexKeys(binary, spec.fields());
+        this.keys = new IndexKeys();
     }
 
     long changesApplied() {
