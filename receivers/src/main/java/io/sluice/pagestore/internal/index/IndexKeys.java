@@ -87,7 +87,8 @@ public final class IndexKeys {
         }
         IndexOps.putInt(out, at, keyHash);
         System.arraycopy(key, keyOffset, out, at + HASH, keyLength);
-        return ops.commit(kind, link);
+        // a short key's hash is its tail: changes made in key order are then in order within a field value
+        return ops.commit(kind, link, keyLength <= SHORT_KEY ? size - HASH - keyLength : -1);
     }
 
     /** Bytes of the field part of the last index key made, or 0 if none was. */
