@@ -96,7 +96,7 @@ final class IndexTree {
         byte[] b = ops.bytes();
         long ahead = ops.length() + 4L * n; // rows still to write, with their slots: lets the writer pick a roomy page
         writer.begin();
-        walk.start(tree);
+        walk.start(tree, true); // a batch's index keys come many to a leaf
         try {
             for (int k = 0; k < n; k++) {
                 int e = order[k];
