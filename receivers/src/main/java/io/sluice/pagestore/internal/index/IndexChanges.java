@@ -33,6 +33,9 @@ public final class IndexChanges {
     private static final IndexTree[] NONE = new IndexTree[0];
 
     private IndexTree[] trees = NONE;
+    private IndexedFields fields = IndexedFields.NONE;
+    /** The located fields of the value at hand ({@link IndexedFields#locate}). */
+    private long[] ranges = new long[4];
     private IndexOps[] ops = new IndexOps[0];
     /** Per index, the change {@link #removed} made for the entry being written, or -1. */
     private int[] oldOp = new int[0];
@@ -46,6 +49,10 @@ public final class IndexChanges {
     /** Starts gathering the changes of one write to the partition whose indexes these are. */
     public void begin(PartitionIndexes indexes) {
         trees = indexes.trees();
+        fields = indexes.fields();
+        if (ranges.length < fields.count()) {
+            ranges = new long[fields.count()];
+        }
         int n = trees.length;
         if (ops.length < n) {
             int from = ops.length;
@@ -81,9 +88,11 @@ public final class IndexChanges {
     public void removed(long oldLink) {
         int keyLength = readRow(oldLink);
         int valueLength = IndexOps.getInt(lengths, 4);
+        fields.locate(row, keyLength, valueLength, ranges);
+        int hash = IndexKeys.keyHash(row, 0, keyLength);
         for (int i = 0; i < trees.length; i++) {
-            oldOp[i] = trees[i].keys.append(ops[i], IndexOps.REMOVE, oldLink, row, 0, keyLength, row, keyLength,
-                    valueLength);
+            oldOp[i] = trees[i].keys.append(ops[i], IndexOps.REMOVE, oldLink, row, 0, keyLength, row, ranges,
+                    fields.slots(i), hash);
         }
     }
 
@@ -94,10 +103,12 @@ public final class IndexChanges {
      */
     public void put(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength,
                     long link, boolean afterRemoved) {
+        fields.locate(value, valueOffset, valueLength, ranges);
+        int hash = IndexKeys.keyHash(key, keyOffset, keyLength);
         for (int i = 0; i < trees.length; i++) {
             IndexOps o = ops[i];
-            int op = trees[i].keys.append(o, IndexOps.PUT, link, key, keyOffset, keyLength, value, valueOffset,
-                    valueLength);
+            int op = trees[i].keys.append(o, IndexOps.PUT, link, key, keyOffset, keyLength, value, ranges,
+                    fields.slots(i), hash);
             int old = afterRemoved ? oldOp[i] : -1;
             if (op >= 0 && old >= 0 && o.sameKey(old, op)) {
                 o.kind(old, IndexOps.SKIP);
@@ -163,6 +174,7 @@ public final class IndexChanges {
             ops[i].clear();
         }
         trees = NONE;
+        fields = IndexedFields.NONE;
     }
 
     /** Reads the row's key and value into {@link #row} (key first). @return the key's length */

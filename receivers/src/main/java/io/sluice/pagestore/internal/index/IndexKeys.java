@@ -1,16 +1,14 @@
 package io.sluice.pagestore.internal.index;
 
-import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.StoredFieldLocator;
-import java.util.List;
 
 /**
  * Makes an entry's index key from its bytes, without decoding the value: each indexed field's stored bytes
  * (tag and payload, as the binary format encodes them: self-delimiting, and ordered for the ordered types) in
  * index order, then a 4-byte hash of the entry's key ({@link #keyHash}), then the entry's key bytes. A value
  * that is not a binary object of a known schema, or whose schema lacks the first field, has no index key; a
- * missing later field is encoded as NULL (tag 00). Used under the partition's write lock (it keeps the fields'
- * ranges of the entry at hand).
+ * missing later field is encoded as NULL (tag 00). The fields are located by the caller, once per entry for all
+ * of a partition's indexes ({@link IndexedFields}). Used under the partition's write lock.
  *
  * <pre>
  * An index key
@@ -45,43 +43,39 @@ public final class IndexKeys {
     /** The NULL tag, for a missing later field of a composite index. */
     private static final byte NULL = 0x00;
 
-    private final StoredFieldLocator[] fields;
-    private final long[] ranges;
     /** Bytes of the field part of the last index key {@link #append} made (what the tree's item size is chosen by). */
     private int lastFieldPart;
     /** Bytes of the last index key {@link #append} made. */
     private int lastKeyLength;
 
-    IndexKeys(BinaryContext binary, List<String> names) {
-        fields = new StoredFieldLocator[names.size()];
-        for (int i = 0; i < fields.length; i++) {
-            fields[i] = new StoredFieldLocator(binary, names.get(i));
-        }
-        ranges = new long[fields.length];
+    IndexKeys() {
     }
 
     /**
      * Appends the entry's index key as a change to {@code ops}.
      *
+     * @param value   the bytes the ranges index into (the entry's value)
+     * @param ranges  the value's fields as {@link IndexedFields#locate} found them
+     * @param slots   this index's fields' positions in {@code ranges}, in index order
+     * @param keyHash {@link #keyHash} of the entry's key
      * @return the change's number, or -1 if the entry has no index key (nothing appended)
      */
     int append(IndexOps ops, byte kind, long link, byte[] key, int keyOffset, int keyLength, byte[] value,
-               int valueOffset, int valueLength) {
+               long[] ranges, int[] slots, int keyHash) {
+        if (ranges[slots[0]] < 0) {
+            return -1;
+        }
         int size = HASH + keyLength;
-        for (int i = 0; i < fields.length; i++) {
-            long r = fields[i].locate(value, valueOffset, valueLength);
-            if (r < 0 && i == 0) {
-                return -1;
-            }
-            ranges[i] = r;
+        for (int slot : slots) {
+            long r = ranges[slot];
             size += r < 0 ? 1 : StoredFieldLocator.end(r) - StoredFieldLocator.start(r);
         }
         lastFieldPart = size - HASH - keyLength;
         lastKeyLength = size;
         int at = ops.open(size);
         byte[] out = ops.bytes();
-        for (int i = 0; i < fields.length; i++) {
-            long r = ranges[i];
+        for (int slot : slots) {
+            long r = ranges[slot];
             if (r < 0) {
                 out[at++] = NULL;
             } else {
@@ -91,9 +85,10 @@ public final class IndexKeys {
                 at += n;
             }
         }
-        IndexOps.putInt(out, at, keyHash(key, keyOffset, keyLength));
+        IndexOps.putInt(out, at, keyHash);
         System.arraycopy(key, keyOffset, out, at + HASH, keyLength);
-        return ops.commit(kind, link);
+        // a short key's hash is its tail: changes made in key order are then in order within a field value
+        return ops.commit(kind, link, keyLength <= SHORT_KEY ? size - HASH - keyLength : -1);
     }
 
     /** Bytes of the field part of the last index key made, or 0 if none was. */

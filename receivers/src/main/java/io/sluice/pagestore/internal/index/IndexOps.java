@@ -51,10 +51,18 @@ final class IndexOps {
     /** The radix sort's other buffer of packed longs, and its counts of one byte's values. */
     private long[] spare = new long[0];
     private final int[] counts = new int[256];
+    /**
+     * The longest leading part of the changes' keys past which their bytes likely follow the order the changes
+     * were made in ({@link #commit(byte, long, int)}), or -1 if some change gave no such hint.
+     */
+    private int ordered;
+    /** Sorts the hint alone settled (for tests: that the guess is taken where it holds). */
+    private long hintsHeld;
 
     void clear() {
         length = 0;
         count = 0;
+        ordered = 0;
     }
 
     int count() {
@@ -84,8 +92,25 @@ final class IndexOps {
         return length + HEADER;
     }
 
-    /** Commits the change opened last. @return its number */
+    /** Commits the change opened last, with no hint for the sort. @return its number */
     int commit(byte kind, long link) {
+        return commit(kind, link, -1);
+    }
+
+    /**
+     * Commits the change opened last. {@code orderedPast}: a hint for the sort, or -1; a change of a batch made in
+     * its entries' key order gives the length of its index key's field part when its key's hash follows its key's
+     * order ({@link IndexKeys}): among keys with one field part, the order they were made in is then likely their
+     * order. The sort takes it for a guess it checks, never for a fact.
+     *
+     * @return its number
+     */
+    int commit(byte kind, long link, int orderedPast) {
+        if (orderedPast < 0 || ordered < 0) {
+            ordered = -1;
+        } else if (orderedPast > ordered) {
+            ordered = orderedPast;
+        }
         if (count == start.length) {
             start = Arrays.copyOf(start, count * 2);
             this.kind = Arrays.copyOf(this.kind, count * 2);
@@ -142,7 +167,10 @@ final class IndexOps {
      * sort (no comparator, no indirection: a radix sort of the bytes in which the keys differ from
      * {@value #RADIX_FROM} changes on, {@link Arrays#sort(long[], int, int)} below); only runs that tie on those
      * bits are then ordered by their whole keys (a merge sort of the run, numbers ascending, so stable). Keys
-     * already in order (an ascending load) are recognised in one pass and not sorted. Each key's first 12 bytes
+     * already in order (an ascending load) are recognised in one pass and not sorted. When every change gave a hint
+     * ({@link #commit(byte, long, int)}: the changes of one field part were likely made in their keys' order), the
+     * radix sort first sorts only the bytes up to the longest hinted part and checks the result ascends; only if it
+     * does not are the keys sorted on all their packed bytes. Each key's first 12 bytes
      * are read once here for the walk ({@link #prefixHigh}). Valid until the next change.
      */
     int[] sorted() {
@@ -157,31 +185,45 @@ final class IndexOps {
             spare = new long[c];
         }
         boolean inOrder = true;
+        long differHigh = 0; // the bits in which some key's first 12 bytes differ from the first key's
+        int differLow = 0;
+        int shortest = Integer.MAX_VALUE;
         for (int i = 0; i < n; i++) {
             order[i] = i;
             int ko = keyOffset(i);
             int kl = keyLength(i);
-            high[i] = TreePageIO.prefixHigh(bytes, ko, kl);
-            low[i] = TreePageIO.prefixLow(bytes, ko, kl);
+            long h = TreePageIO.prefixHigh(bytes, ko, kl);
+            int l = TreePageIO.prefixLow(bytes, ko, kl);
+            high[i] = h;
+            low[i] = l;
+            differHigh |= h ^ high[0];
+            differLow |= l ^ low[0];
+            shortest = Math.min(shortest, kl);
             if (inOrder && i > 0 && compare(i - 1, i) > 0) {
                 inOrder = false;
             }
         }
         if (!inOrder) {
-            sortBySharedPrefix(n);
+            int shared = differHigh != 0 ? Long.numberOfLeadingZeros(differHigh) >>> 3
+                    : differLow != 0 ? 8 + (Integer.numberOfLeadingZeros(differLow) >>> 3)
+                    : sharedPrefix(n); // the first 12 bytes of all keys tie: the rest of them
+            sortBySharedPrefix(n, Math.min(shared, shortest));
         }
         return order;
     }
 
-    /** Sorts {@link #order} (n > 1 changes, not in order): see {@link #sorted()}. */
-    private void sortBySharedPrefix(int n) {
-        int shared = sharedPrefix(n);
+    /**
+     * Sorts {@link #order} (n > 1 changes, not in order, sharing their first {@code shared} bytes): see
+     * {@link #sorted()}.
+     */
+    private void sortBySharedPrefix(int n, int shared) {
         int bits = 32 - Integer.numberOfLeadingZeros(n - 1); // the change's number
         long number = (1L << bits) - 1;
-        for (int i = 0; i < n; i++) {
-            packed[i] = packedBytes(i, shared) & ~number | i;
-        }
-        if (n < RADIX_FROM) {
+        pack(n, shared, number);
+        if (n >= RADIX_FROM && ordered > shared && ordered - shared < 8
+                && sortedByLeadingBytes(n, shared, ordered - shared, number)) {
+            // sorted: the changes of each field part were made in order
+        } else if (n < RADIX_FROM) {
             for (int i = 0; i < n; i++) { // unsigned order as signed order (sign bit flipped)
                 packed[i] ^= Long.MIN_VALUE;
             }
@@ -189,6 +231,43 @@ final class IndexOps {
         } else {
             radixSort(n, number);
         }
+        orderFromPacked(n, number);
+    }
+
+    /** {@link #packed}[i]: key bytes from {@code shared} on of change i, its number in the low bits. */
+    private void pack(int n, int shared, long number) {
+        for (int i = 0; i < n; i++) {
+            packed[i] = packedBytes(i, shared) & ~number | i;
+        }
+    }
+
+    /**
+     * Sorts {@link #packed} by its leading {@code bytes} (those of the field parts, per the hint), stably, and
+     * checks that the whole packed keys then ascend: the hint held. If not, packs again (number order) and leaves
+     * the sort to the caller.
+     */
+    private boolean sortedByLeadingBytes(int n, int shared, int bytes, long number) {
+        radixSort(n, -1L >>> 8 * bytes | number);
+        long previous = packed[0] & ~number;
+        for (int k = 1; k < n; k++) {
+            long v = packed[k] & ~number;
+            if (Long.compareUnsigned(v, previous) < 0) {
+                pack(n, shared, number);
+                return false;
+            }
+            previous = v;
+        }
+        hintsHeld++;
+        return true;
+    }
+
+    /** Sorts that the hint alone settled ({@link #commit(byte, long, int)}). */
+    long hintsHeld() {
+        return hintsHeld;
+    }
+
+    /** {@link #order} from the sorted {@link #packed}, runs that tie on the packed bits merged by their whole keys. */
+    private void orderFromPacked(int n, long number) {
         for (int k = 0; k < n; k++) {
             order[k] = (int) (packed[k] & number);
         }
@@ -209,7 +288,8 @@ final class IndexOps {
 
     /**
      * The bytes every key of the n changes starts with (at most the shortest key's length): read from the
-     * prefixes {@link #sorted()} took, so a key's bytes are compared only when the first 12 of all of them tie.
+     * prefixes {@link #sorted()} took, so a key's bytes are compared only when the first 12 of all of them tie
+     * ({@link #sorted()} finds the shared prefix of keys that differ in their first 12 bytes itself).
      */
     private int sharedPrefix(int n) {
         int shared = keyLength(0);
@@ -244,19 +324,19 @@ final class IndexOps {
     }
 
     /**
-     * Sorts {@link #packed}[0, n) stably as unsigned longs by their bits above {@code number} (n ≥
-     * {@link #RADIX_FROM}): a least-significant-digit-first radix sort whose 8-bit digits start at bits in which
-     * two of them differ, so it skips the bits in which none do (keys of a batch share their field values' tags,
-     * lengths and often more) and the bits only the changes' numbers fill (the input is in number order, which
-     * stability keeps).
+     * Sorts {@link #packed}[0, n) stably as unsigned longs by their bits outside {@code unsorted} (the changes'
+     * numbers, and for {@link #sortedByLeadingBytes} the bits past the leading bytes) (n ≥ {@link #RADIX_FROM}): a
+     * least-significant-digit-first radix sort whose 8-bit digits start at bits in which two of them differ, so it
+     * skips the bits in which none do (keys of a batch share their field values' tags, lengths and often more) and
+     * the unsorted bits (the input is in number order, which stability keeps).
      */
-    private void radixSort(int n, long number) {
+    private void radixSort(int n, long unsorted) {
         long[] from = packed;
         long[] to = spare;
-        long first = from[0] & ~number;
+        long first = from[0] & ~unsorted;
         long differ = 0;
         for (int i = 1; i < n; i++) {
-            differ |= (from[i] & ~number) ^ first;
+            differ |= (from[i] & ~unsorted) ^ first;
         }
         int[] count = counts;
         while (differ != 0) { // a digit: the 8 bits from the lowest bit in which two of them differ still unsorted

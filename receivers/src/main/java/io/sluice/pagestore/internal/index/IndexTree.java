@@ -1,6 +1,5 @@
 package io.sluice.pagestore.internal.index;
 
-import io.sluice.binary.internal.BinaryContext;
 import io.sluice.pagestore.internal.page.RowBatchWriter;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
@@ -58,12 +57,12 @@ final class IndexTree {
     /** Why the index no longer holds every entry (a write found the region full), or null. */
     private volatile String incomplete;
 
-    IndexTree(IndexSpec spec, RowStore rows, BinaryContext binary) {
+    IndexTree(IndexSpec spec, RowStore rows) {
         this.spec = spec;
         this.rows = rows;
         this.tree = new BPlusTree(rows);
         this.tree.keysInItems(true);
-        this.keys = new IndexKeys(binary, spec.fields());
+        this.keys = new IndexKeys();
     }
 
     long changesApplied() {
@@ -97,7 +96,7 @@ final class IndexTree {
         byte[] b = ops.bytes();
         long ahead = ops.length() + 4L * n; // rows still to write, with their slots: lets the writer pick a roomy page
         writer.begin();
-        walk.start(tree);
+        walk.start(tree, true); // a batch's index keys come many to a leaf
         try {
             for (int k = 0; k < n; k++) {
                 int e = order[k];

@@ -28,6 +28,8 @@ public final class PartitionIndexes {
     private final BinaryContext binary;
     /** Replaced, never changed in place, under the write lock: a reader holding the read lock sees a stable array. */
     private volatile IndexTree[] trees = new IndexTree[0];
+    /** The trees' fields, located once per entry for all of them; replaced with {@link #trees} (the write lock). */
+    private IndexedFields fields = IndexedFields.NONE;
 
     public PartitionIndexes(RowStore rows, BinaryContext binary) {
         this.rows = rows;
@@ -36,6 +38,21 @@ public final class PartitionIndexes {
 
     IndexTree[] trees() {
         return trees;
+    }
+
+    /** The fields of {@link #trees()}, in the same order (under the write lock). */
+    IndexedFields fields() {
+        return fields;
+    }
+
+    /** Replaces the trees (under the write lock), and their fields with them. */
+    private void trees(IndexTree[] t) {
+        IndexSpec[] specs = new IndexSpec[t.length];
+        for (int i = 0; i < t.length; i++) {
+            specs[i] = t[i].spec;
+        }
+        fields = IndexedFields.of(binary, specs);
+        trees = t;
     }
 
     public boolean isEmpty() {
@@ -114,7 +131,10 @@ public final class PartitionIndexes {
             }
             return;
         }
-        IndexTree index = new IndexTree(spec, rows, binary);
+        IndexTree index = new IndexTree(spec, rows);
+        IndexedFields located = IndexedFields.of(binary, new IndexSpec[] {spec});
+        long[] ranges = new long[located.count()];
+        int[] slots = located.slots(0);
         IndexOps ops = new IndexOps();
         SortedWalk walk = new SortedWalk(TreePageIO.leafCapacity(rows.memory().pageSize()));
         RowBatchWriter writer = new RowBatchWriter(rows);
@@ -129,7 +149,9 @@ public final class PartitionIndexes {
                     row[0] = new byte[Math.max(kl + vl, row[0].length * 2)];
                 }
                 rows.read(link, EntryBatch.ENTRY_HEADER, row[0], 0, kl + vl);
-                index.keys.append(ops, IndexOps.PUT, link, row[0], 0, kl, row[0], kl, vl);
+                located.locate(row[0], kl, vl, ranges);
+                index.keys.append(ops, IndexOps.PUT, link, row[0], 0, kl, row[0], ranges, slots,
+                        IndexKeys.keyHash(row[0], 0, kl));
                 if (ops.count() >= FILL_CHUNK) {
                     index.applySorted(ops, walk, writer);
                     ops.clear();
@@ -143,7 +165,7 @@ public final class PartitionIndexes {
         }
         IndexTree[] t = Arrays.copyOf(trees, trees.length + 1);
         t[t.length - 1] = index;
-        trees = t;
+        trees(t);
     }
 
     /** Drops the index and frees its pages. @return false if there was none with this id */
@@ -154,7 +176,7 @@ public final class PartitionIndexes {
                 IndexTree[] rest = new IndexTree[t.length - 1];
                 System.arraycopy(t, 0, rest, 0, i);
                 System.arraycopy(t, i + 1, rest, i, t.length - i - 1);
-                trees = rest;
+                trees(rest);
                 t[i].destroy();
                 return true;
             }
@@ -167,9 +189,9 @@ public final class PartitionIndexes {
         IndexTree[] t = trees;
         IndexTree[] fresh = new IndexTree[t.length];
         for (int i = 0; i < t.length; i++) {
-            fresh[i] = new IndexTree(t[i].spec, rows, binary);
+            fresh[i] = new IndexTree(t[i].spec, rows);
         }
-        trees = fresh;
+        trees(fresh);
         for (IndexTree index : t) {
             index.destroy();
         }
@@ -178,7 +200,7 @@ public final class PartitionIndexes {
     /** Frees every index's pages (the partition is destroyed). */
     public void destroy() {
         IndexTree[] t = trees;
-        trees = new IndexTree[0];
+        trees(new IndexTree[0]);
         for (IndexTree index : t) {
             index.destroy();
         }

@@ -36,6 +36,8 @@ public final class SortedWalk {
     /** The tree's item size and leaf capacity. */
     private int item;
     private int treeLeafCapacity;
+    /** Keys many to a leaf: search past the last position by galloping ({@link #start(BPlusTree, boolean)}). */
+    private boolean dense;
     /** Whether the path's leaf and its upper bound are current: a key at or below the bound is in the leaf. */
     private boolean positioned;
     /** Level of the nearest separator to the right of the leaf on the path, or -1 (the leaf is rightmost). */
@@ -63,6 +65,18 @@ public final class SortedWalk {
      * @throws IllegalStateException if this walk is on a tree, or another walk is on this one
      */
     public void start(BPlusTree tree) {
+        start(tree, false);
+    }
+
+    /**
+     * Starts a walk on the tree. {@code dense}: the keys are expected to come many to a leaf (an index's changes
+     * of a batch, a large share of its entries): a key after the first of a leaf is then searched by galloping from
+     * the last position (the items just past it, warm or next in line) rather than by interpolating over the rest
+     * of the leaf, which suits keys far apart in a cold leaf.
+     *
+     * @throws IllegalStateException if this walk is on a tree, or another walk is on this one
+     */
+    public void start(BPlusTree tree, boolean dense) {
         if (this.tree != null) {
             throw new IllegalStateException("this walk is on another tree; end() it first");
         }
@@ -74,6 +88,7 @@ public final class SortedWalk {
         this.tree = tree;
         this.item = tree.itemSize();
         this.treeLeafCapacity = tree.leafCapacity();
+        this.dense = dense;
         positioned = false;
         pending = 0;
     }
@@ -125,8 +140,11 @@ public final class SortedWalk {
             // positions stay those of the leaf before the queued inserts: no queued key equals this one
             int from = path.index[level];
             int n = count(b, p);
-            int r = from >= n ? -(n + 1) : ItemSearch.absolute(ItemSearch.locate(t.rows(), key, keyOffset,
-                    keyLength, k0, k1, b, TreePageIO.leafItem(p, from, item), n - from, item), from);
+            int r = from >= n ? -(n + 1) : ItemSearch.absolute(from > 0 && dense
+                    ? ItemSearch.gallop(t.rows(), key, keyOffset, keyLength, k0, k1, b, TreePageIO.leafItem(p, from,
+                    item), n - from, item)
+                    : ItemSearch.locate(t.rows(), key, keyOffset, keyLength, k0, k1, b, TreePageIO.leafItem(p, from,
+                    item), n - from, item), from);
             path.index[level] = r >= 0 ? r : -r - 1;
             path.found = r;
             return r >= 0;

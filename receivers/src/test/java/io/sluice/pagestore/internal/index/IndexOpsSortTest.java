@@ -72,6 +72,38 @@ class IndexOpsSortTest {
         }
     }
 
+    @Test
+    void hintedBatchesSortAlikeWhetherTheHintHoldsOrNot() {
+        long seed = System.nanoTime();
+        System.out.println("IndexOpsSortTest seed " + seed);
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int n : new int[] {IndexOps.RADIX_FROM - 1, IndexOps.RADIX_FROM, 474, 2000}) {
+            for (int values : new int[] {2, 40, 1000}) {
+                for (int shape = 0; shape < 4; shape++) { // ascending keys, one key out of place, random keys, field parts past the 8 bytes sorted
+                    List<byte[]> keys = new ArrayList<>();
+                    List<Integer> hints = new ArrayList<>();
+                    long next = random.nextInt(1 << 20);
+                    for (int i = 0; i < n; i++) {
+                        String v = (shape == 3 ? "account-" : "SEC") + random.nextInt(values);
+                        byte[] code = v.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                        byte[] fieldPart = concat(new byte[] {9, (byte) code.length}, code);
+                        next += 1 + random.nextInt(shape == 0 ? 3000 : 5);
+                        long k = shape == 2 ? random.nextLong() : shape == 1 && i == n / 2 ? next - 5_000_000 : next;
+                        byte[] key = java.nio.ByteBuffer.allocate(9).put((byte) 4).putLong(k).array();
+                        keys.add(IndexKeys.indexKey(fieldPart, key));
+                        hints.add(fieldPart.length);
+                    }
+                    IndexOps ops = assertSorted(keys, hints, seed);
+                    if (n >= IndexOps.RADIX_FROM && shape == 0) {
+                        assertThat(ops.hintsHeld()).as("ascending keys: sorted by their field parts, n %d values %d shape %d", n, values, shape).isEqualTo(1);
+                    } else if (shape == 2 && n >= 10 * values) { // many keys per field value: some out of order
+                        assertThat(ops.hintsHeld()).as("random keys: the hint fails").isZero();
+                    }
+                }
+            }
+        }
+    }
+
     /** A key: the shared bytes, then a mix of short tails, long tails, zero bytes, and copies of earlier keys. */
     private static byte[] key(SplittableRandom random, byte[] shared, List<byte[]> earlier) {
         switch (random.nextInt(6)) {
@@ -101,12 +133,21 @@ class IndexOpsSortTest {
     }
 
     private static void assertSorted(List<byte[]> keys, long seed) {
+        assertSorted(keys, null, seed);
+    }
+
+    /** {@code hints}: per key, the sort's hint ({@link IndexOps#commit(byte, long, int)}), or none. */
+    private static IndexOps assertSorted(List<byte[]> keys, List<Integer> hints, long seed) {
         IndexOps ops = new IndexOps();
         for (int i = 0; i < keys.size(); i++) {
             byte[] k = keys.get(i);
             int at = ops.open(k.length);
             System.arraycopy(k, 0, ops.bytes(), at, k.length);
-            ops.commit(IndexOps.PUT, i);
+            if (hints == null) {
+                ops.commit(IndexOps.PUT, i);
+            } else {
+                ops.commit(IndexOps.PUT, i, hints.get(i));
+            }
         }
         Integer[] expected = new Integer[keys.size()];
         for (int i = 0; i < expected.length; i++) {
@@ -126,6 +167,7 @@ class IndexOpsSortTest {
                 throw new AssertionError("seed " + seed + ": prefix of key " + i);
             }
         }
+        return ops;
     }
 
     private static byte[] bytes(SplittableRandom random, int n) {

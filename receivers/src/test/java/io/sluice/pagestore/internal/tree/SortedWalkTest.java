@@ -13,7 +13,10 @@ import java.util.Random;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** A sorted walk ({@link SortedWalk#seek}, which searches leaves by interpolation) finds what a descent finds. */
+/**
+ * A sorted walk ({@link SortedWalk#seek}, which searches leaves by interpolation, or past the last position by galloping
+ * on a dense walk) finds what a descent finds.
+ */
 class SortedWalkTest {
 
     @Test
@@ -32,7 +35,9 @@ class SortedWalkTest {
                         tree.invoke(key, 0, key.length, old -> rows.add(key, 0, key.length, key, 0, 1));
                     }
                 }
-                for (int percent : new int[] {1, 5, 30, 100}) { // sparse walks land in the middle of leaves
+                for (int walkKind = 0; walkKind < 8; walkKind++) { // sparse walks land in the middle of leaves
+                    int percent = new int[] {1, 5, 30, 100}[walkKind % 4];
+                    boolean dense = walkKind >= 4; // galloping from the last position in a leaf
                     List<byte[]> probes = new ArrayList<>();
                     for (byte[] key : present) {
                         if (random.nextInt(100) < percent) {
@@ -43,10 +48,10 @@ class SortedWalkTest {
                         probes.add(key(shape, random));
                     }
                     probes.sort(Arrays::compareUnsigned);
-                    walk.start(tree);
+                    walk.start(tree, dense);
                     for (byte[] probe : probes) {
                         boolean found = walk.seek(probe, 0, probe.length);
-                        assertThat(found).as("seed %d, shape %d, %d%%, key %s", seed, shape, percent,
+                        assertThat(found).as("seed %d, shape %d, %d%%, dense %s, key %s", seed, shape, percent, dense,
                                 Arrays.toString(probe)).isEqualTo(present.contains(probe));
                         if (found) {
                             assertThat(rows.key(walk.link())).as("seed %d, shape %d: the key's row", seed, shape)

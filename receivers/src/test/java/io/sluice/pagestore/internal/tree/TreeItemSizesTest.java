@@ -61,7 +61,7 @@ class TreeItemSizesTest {
                         ops.put(key(shape, random), random.nextInt(5) == 0 ? 1 : 0);
                     }
                 }
-                walk.start(tree);
+                walk.start(tree, batch % 2 == 1); // every other batch a dense walk (galloping in leaves)
                 try {
                     for (var op : ops.entrySet()) {
                         byte[] k = op.getKey();
