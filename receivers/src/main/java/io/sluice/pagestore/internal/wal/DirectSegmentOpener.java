@@ -24,16 +24,31 @@ final class DirectSegmentOpener implements WriteAheadLog.SegmentOpener {
     /** A block size above this is not worth the staging (no such file system is expected): buffered writes. */
     static final int MAX_ALIGNMENT = 64 << 10;
 
+    /** Opens a new file for direct writes (a test stands in for a file system that refuses them). */
+    @FunctionalInterface
+    interface DirectOpen {
+        FileChannel open(Path file) throws IOException;
+    }
+
+    private final DirectOpen directOpen;
     /** The last file's alignment; 0 once direct I/O was refused (every later segment is buffered too). */
     private int alignment = -1;
+
+    DirectSegmentOpener() {
+        this(file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                ExtendedOpenOption.DIRECT));
+    }
+
+    DirectSegmentOpener(DirectOpen directOpen) {
+        this.directOpen = directOpen;
+    }
 
     @Override
     public FileChannel open(Path file) throws IOException {
         if (alignment != 0) {
             FileChannel channel = null;
             try {
-                channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                        ExtendedOpenOption.DIRECT);
+                channel = directOpen.open(file);
                 long blockSize = Files.getFileStore(file).getBlockSize();
                 if (blockSize > 0 && blockSize <= MAX_ALIGNMENT && Integer.bitCount((int) blockSize) == 1) {
                     alignment = (int) blockSize;

@@ -443,6 +443,50 @@ class WriteAheadLogTest {
         assertThat(closed.dropped()).isNull();
     }
 
+    /**
+     * A file system that refuses direct I/O after it has created the file (as some do: the flag is checked after the
+     * create): the opener falls back to buffered writes over the same file, emptied, and opens every later segment
+     * buffered without trying again; what such a log acknowledges replays whole.
+     */
+    @Test
+    void aLogWhoseFileSystemRefusesDirectIoWritesBufferedAndReplaysEverything() throws IOException {
+        Path log = dir.resolve("log");
+        List<Path> tried = new ArrayList<>();
+        DirectSegmentOpener opener = new DirectSegmentOpener(file -> {
+            tried.add(file);
+            byte[] leftOver = new byte[256 << 10]; // whatever the refused open left there must not be read as log
+            java.util.Arrays.fill(leftOver, (byte) 0x5A);
+            Files.write(file, leftOver, StandardOpenOption.CREATE_NEW);
+            throw new IOException("Invalid argument (O_DIRECT)");
+        });
+        List<String> expected = new ArrayList<>();
+        WalSettings small = new WalSettings(log, Durability.LOG_ONLY, Duration.ofSeconds(1), 64 << 10);
+        try (WriteAheadLog wal = new WriteAheadLog(small, () -> 1, () -> new byte[]{7, 7}, opener)) {
+            wal.recover(new Recorder());
+            expected.add("types 2");
+            for (int i = 0; i < 300; i++) {
+                String key = "k" + i;
+                String value = "v".repeat(i % 20 == 0 ? 12_000 : i);
+                wal.appendEntry(0, i % 5, BatchMode.UPSERT, false, key.getBytes(), 0, key.length(), value.getBytes(),
+                        0, value.length());
+                expected.add("batch 0/" + (i % 5) + " UPSERT " + key + "=" + value);
+                if (i % 10 == 9) {
+                    wal.awaitDurable(wal.end()); // one group write per ten records: the log rolls between them
+                }
+            }
+            wal.awaitDurable(wal.end());
+            assertThat(opener.directAlignment()).isZero();
+        }
+        assertThat(tried).as("direct I/O tried once, for the first segment only").hasSize(1);
+        assertThat(WalReader.segmentStarts(log)).hasSizeGreaterThan(2);
+        Recorder replay = new Recorder();
+        WalReader.Summary summary = new WalReader(log).replay(replay);
+        assertThat(replay.seen).containsExactlyElementsOf(expected);
+        assertThat(summary.dropped()).isNull();
+        assertThatThrownBy(() -> opener.open(tried.get(0)))
+                .as("a segment file is never opened twice for writing").isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+    }
+
     @Test
     void aWaiterTheClosedLogCannotServeIsToldSoAtOnce() {
         WriteAheadLog wal = open(Durability.FSYNC, new Recorder());
