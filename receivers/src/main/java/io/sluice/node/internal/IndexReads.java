@@ -94,7 +94,8 @@ public final class IndexReads {
                 if (page.size() == pageSize) {
                     return page.more(true);
                 }
-                page.add(entries.indexKey(), entries.key(), entries.value());
+                page.add(entries.array(), entries.indexKeyOffset(), entries.indexKeyLength(), entries.keyLength(),
+                        entries.array(), entries.valueOffset(), entries.valueLength());
             }
         }
         return page.more(false);
@@ -104,7 +105,7 @@ public final class IndexReads {
      * Checks the index's first field: the partitions' entries hold it as one type (else
      * {@link IndexFieldTypeConflictException}), and the bounds' values are of that type (else
      * {@link IndexValueTypeException}). Nulls are left out of both checks. Two seeks per partition: the first
-     * non-null tag, then any tag after it.
+     * non-null tag, then any tag after it (index keys only: no entry is read).
      */
     static void checkTypes(String cache, PartitionStore[] partitions, IndexSpec spec, IndexBounds bounds) {
         int tag = -1;
@@ -149,11 +150,7 @@ public final class IndexReads {
         if (from > 0xFF) {
             return -1;
         }
-        int[] found = {-1};
-        store.indexScan(indexId, new byte[]{(byte) from}, true, null, true, null, (indexKey, key, value) -> {
-            found[0] = indexKey[0] & 0xFF;
-            return false;
-        });
-        return found[0];
+        byte[] first = store.indexFirstKey(indexId, new byte[]{(byte) from});
+        return first == null ? -1 : first[0] & 0xFF;
     }
 }

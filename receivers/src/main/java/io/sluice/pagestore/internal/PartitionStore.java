@@ -4,6 +4,7 @@ import io.sluice.DataRegionFullException;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.pagestore.internal.index.IndexSpec;
 import io.sluice.pagestore.internal.index.IndexVisitor;
+import io.sluice.query.internal.IndexPage;
 import io.sluice.pagestore.internal.index.PartitionIndexes;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
@@ -413,6 +414,43 @@ public final class PartitionStore {
         try {
             checkAlive();
             indexes.scan(id, lower, lowerInclusive, upper, upperInclusive, after, visitor);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Reads a page of an index scan (see {@link #indexScan} for the bounds and {@code after}): up to {@code max}
+     * entries appended to {@code page} in index order, all under one read lock, so that a streamed batch is seen
+     * wholly or not at all in it.
+     *
+     * @return whether the page got {@code max} entries (more may follow)
+     * @throws io.sluice.pagestore.internal.index.UnknownIndexException if the partition has no such index
+     * @throws IllegalStateException if the partition was destroyed, or the index is incomplete
+     */
+    public boolean indexPage(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
+                             byte[] after, int max, IndexPage page) {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            return indexes.readPage(id, lower, lowerInclusive, upper, upperInclusive, after, max, page);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * The first index key of index {@code id} at or after {@code from} (null: the first), or null if there is none;
+     * reads no entry.
+     *
+     * @throws io.sluice.pagestore.internal.index.UnknownIndexException if the partition has no such index
+     * @throws IllegalStateException if the partition was destroyed, or the index is incomplete
+     */
+    public byte[] indexFirstKey(int id, byte[] from) {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            return indexes.firstKey(id, from);
         } finally {
             lock.readLock().unlock();
         }

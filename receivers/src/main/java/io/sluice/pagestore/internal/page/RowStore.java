@@ -287,6 +287,72 @@ public final class RowStore {
         return value;
     }
 
+    /** Where {@link #copyValue} writes: room at the end of a growable array. */
+    public interface ValueSink {
+        /** Room for {@code n} more bytes; returns where it starts in {@link #array()} (which may be replaced). */
+        int reserve(int n);
+
+        byte[] array();
+    }
+
+    /**
+     * Appends the row's value to {@code into}, reading the head under its data page's read lock once (a row that
+     * goes on in fragment pages is read by {@link #read}).
+     *
+     * @return the row's key length (high 32 bits) and value length (low 32 bits); the value is the last
+     *         {@code valueLength} bytes {@code into} reserved
+     */
+    public long copyValue(long link, ValueSink into) {
+        long page = pageOf(link);
+        ByteBuffer b = memory.buffer(page);
+        int p = memory.offset(page);
+        int keyLength;
+        int valueLength;
+        memory.readLock(page);
+        try {
+            int row = DataPageIO.rowOffset(b, p, itemOf(link));
+            int head = DataPageIO.payloadLength(b, row);
+            if (head >= EntryBatch.ENTRY_HEADER && !DataPageIO.continued(b, row)) {
+                int at = DataPageIO.payloadOffset(b, row);
+                keyLength = b.getInt(at);
+                valueLength = b.getInt(at + 4);
+                int v = into.reserve(valueLength);
+                b.get(at + EntryBatch.ENTRY_HEADER + keyLength, into.array(), v, valueLength);
+                return (long) keyLength << 32 | valueLength;
+            }
+        } finally {
+            memory.readUnlock(page);
+        }
+        byte[] lengths = new byte[EntryBatch.ENTRY_HEADER]; // rare: a row of fragments
+        read(link, 0, lengths, 0, EntryBatch.ENTRY_HEADER);
+        keyLength = intAt(lengths, 0);
+        valueLength = intAt(lengths, 4);
+        int v = into.reserve(valueLength);
+        read(link, EntryBatch.ENTRY_HEADER + (long) keyLength, into.array(), v, valueLength);
+        return (long) keyLength << 32 | valueLength;
+    }
+
+    /**
+     * Reads, without locks, the item slot and the first byte of each row's head, so that the cache and TLB misses
+     * of rows in random pages (an index's hits) overlap instead of coming one at a time under each page's lock:
+     * the reads the caller then makes under the locks find the lines in the cache. A slot read while another
+     * partition's writer moves rows in the page is only a wrong hint (kept inside the page); nothing is trusted.
+     *
+     * @return a value made of the bytes read (so that the reads are not dropped as unused)
+     */
+    public int touch(long[] links, int n) {
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            long page = pageOf(links[i]);
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int slot = p + DataPageIO.ITEMS + 2 * (itemOf(links[i]) % (pageSize >>> 2));
+            int row = b.getShort(slot) & (pageSize - 1);
+            sum += b.get(p + row);
+        }
+        return sum;
+    }
+
     private static int intAt(byte[] a, int at) {
         return (a[at] & 0xFF) << 24 | (a[at + 1] & 0xFF) << 16 | (a[at + 2] & 0xFF) << 8 | (a[at + 3] & 0xFF);
     }
