@@ -617,17 +617,16 @@ public final class PartitionStore {
      * @return the number copied; fewer than asked means the entries ended
      * @throws IllegalStateException if the partition was destroyed
      */
-    int copyChunk(byte[] afterKey, byte[][] keys, byte[][] values) {
+    int copyChunk(byte[] afterKey, long[] links, byte[][] keys, byte[][] values) {
         int[] count = {0};
         lock.readLock().lock();
         try {
             checkAlive();
             tree.scan(afterKey, link -> {
-                keys[count[0]] = rows.key(link);
-                values[count[0]] = rows.value(link);
-                count[0]++;
+                links[count[0]++] = link;
                 return count[0] < keys.length;
             });
+            rows.readEntries(links, count[0], keys, values);
         } finally {
             lock.readLock().unlock();
         }

@@ -333,6 +333,49 @@ public final class RowStore {
     }
 
     /**
+     * Copies the key and value of each of the rows into arrays of their own, in order: rows read one after another
+     * share data pages (a partition's rows in key order, as a scan reads them), so a page's read lock is held across
+     * a run of rows in that page, taken once for them; a row that goes on in fragment pages is read by
+     * {@link #read}, the page's lock released first.
+     */
+    public void readEntries(long[] links, int n, byte[][] keys, byte[][] values) {
+        long locked = PageMemory.NULL_PAGE;
+        try {
+            for (int i = 0; i < n; i++) {
+                long page = pageOf(links[i]);
+                if (page != locked) {
+                    if (locked != PageMemory.NULL_PAGE) {
+                        memory.readUnlock(locked);
+                        locked = PageMemory.NULL_PAGE;
+                    }
+                    memory.readLock(page);
+                    locked = page;
+                }
+                ByteBuffer b = memory.buffer(page);
+                int row = DataPageIO.rowOffset(b, memory.offset(page), itemOf(links[i]));
+                if (DataPageIO.payloadLength(b, row) >= EntryBatch.ENTRY_HEADER && !DataPageIO.continued(b, row)) {
+                    int at = DataPageIO.payloadOffset(b, row) + EntryBatch.ENTRY_HEADER;
+                    byte[] key = new byte[b.getInt(at - EntryBatch.ENTRY_HEADER)];
+                    byte[] value = new byte[b.getInt(at - 4)];
+                    b.get(at, key, 0, key.length);
+                    b.get(at + key.length, value, 0, value.length);
+                    keys[i] = key;
+                    values[i] = value;
+                } else {
+                    memory.readUnlock(locked);
+                    locked = PageMemory.NULL_PAGE;
+                    keys[i] = key(links[i]);
+                    values[i] = value(links[i]);
+                }
+            }
+        } finally {
+            if (locked != PageMemory.NULL_PAGE) {
+                memory.readUnlock(locked);
+            }
+        }
+    }
+
+    /**
      * Reads, without locks, the item slot and the first byte of each row's head, so that the cache and TLB misses
      * of rows in random pages (an index's hits) overlap instead of coming one at a time under each page's lock:
      * the reads the caller then makes under the locks find the lines in the cache. A slot read while another
