@@ -95,7 +95,7 @@ public final class IndexReads {
                     return page.more(true);
                 }
                 page.add(entries.array(), entries.indexKeyOffset(), entries.indexKeyLength(), entries.keyLength(),
-                        entries.array(), entries.valueOffset(), entries.valueLength());
+                        entries.value());
             }
         }
         return page.more(false);

@@ -213,13 +213,8 @@ final class RemoteIndexes {
         }
 
         @Override
-        public int valueOffset() {
-            return current.valueOffset();
-        }
-
-        @Override
-        public int valueLength() {
-            return current.valueLength();
+        public byte[] value() {
+            return current.value();
         }
     }
 

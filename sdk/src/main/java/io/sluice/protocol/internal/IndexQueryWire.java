@@ -120,12 +120,13 @@ public final class IndexQueryWire {
         for (int i = 0; i < page.size(); i++) {
             Wire.writeBlob(out, bytes, page.indexKeyOffset(i), page.indexKeyLength(i));
             out.writeInt(page.keyLength(i));
-            Wire.writeBlob(out, bytes, page.valueOffset(i), page.valueLength(i));
+            byte[] value = page.value(i);
+            Wire.writeBlob(out, value, 0, value.length);
         }
         out.writeByte(page.more() ? 1 : 0);
     }
 
-    /** An answer's page, its entries' bytes read into one array. */
+    /** An answer's page: its index keys read into one array, each value into one of its own. */
     public static IndexPage readPage(ByteBuf in) {
         int n = Wire.readCount(in, 12, "entry");
         IndexPage page = new IndexPage(n);
@@ -139,10 +140,7 @@ public final class IndexQueryWire {
                 throw new Wire.MalformedFrameException("key length " + keyLength + " of an index key of "
                         + indexKeyLength + " bytes");
             }
-            int valueLength = Wire.readLength(in, "value");
-            int v = page.reserve(valueLength);
-            in.readBytes(page.array(), v, valueLength);
-            page.setValue(entry, keyLength, v, valueLength);
+            page.setValue(entry, keyLength, Wire.readBlob(in, "value"));
         }
         return page.more(Wire.readByte(in, "more") != 0);
     }

@@ -163,13 +163,8 @@ public final class IndexMerge implements IndexEntries {
     }
 
     @Override
-    public int valueOffset() {
-        return current.valueOffset();
-    }
-
-    @Override
-    public int valueLength() {
-        return current.valueLength();
+    public byte[] value() {
+        return current.value();
     }
 
     @Override

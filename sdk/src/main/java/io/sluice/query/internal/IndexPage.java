@@ -3,10 +3,11 @@ package io.sluice.query.internal;
 import java.util.Arrays;
 
 /**
- * One page of a source's entries, in index order, and whether the source may have more after them. The entries'
- * bytes live in one array, so a page costs no allocation per entry and a partition's source reuses its page from
- * fetch to fetch ({@link #clear()}). An entry's key is not stored apart: it is its index key's tail (an index key ends
- * with the entry's key), of {@link #keyLength} bytes.
+ * One page of a source's entries, in index order, and whether the source may have more after them. The index keys
+ * live in one array, so a page costs no allocation per entry but its values (each an array of its own, which the
+ * consumer keeps: a value becomes the user's object), and a partition's source reuses its page from fetch to fetch
+ * ({@link #clear()}). An entry's key is not stored apart: it is its index key's tail (an index key ends with the
+ * entry's key), of {@link #keyLength} bytes.
  *
  * <p>Per entry {@code i}, {@code FIELDS} ints in {@code at}:
  * <pre>
@@ -14,48 +15,48 @@ import java.util.Arrays;
  * 0    index key offset in {@link #array()}
  * 1    index key length
  * 2    key length (the index key's last bytes)
- * 3    value offset in {@link #array()}
- * 4    value length
  * </pre>
- * Index keys and values may lie anywhere in the array (a partition's page writes every index key first, then the
- * values). One thread at a time.
+ * One thread at a time.
  */
 public final class IndexPage {
 
-    private static final int FIELDS = 5;
+    private static final int FIELDS = 3;
 
     private byte[] bytes;
     private int length;
     private int[] at;
+    private byte[][] values;
     private int size;
     private boolean more;
 
     public IndexPage(int expected) {
         int n = Math.max(1, Math.min(expected, 4096));
         this.at = new int[FIELDS * n];
-        this.bytes = new byte[64 * n];
+        this.values = new byte[n][];
+        this.bytes = new byte[32 * n];
     }
 
-    /** Empties the page, keeping its arrays. */
+    /** Empties the page, keeping its arrays (not its values: they are their consumers'). */
     public IndexPage clear() {
+        Arrays.fill(values, 0, size, null);
         length = 0;
         size = 0;
         more = false;
         return this;
     }
 
-    /** Adds an entry whose key is the last {@code key.length} bytes of {@code indexKey}. */
+    /** Adds an entry whose key is the last {@code key.length} bytes of {@code indexKey}; the value is kept as is. */
     public void add(byte[] indexKey, byte[] key, byte[] value) {
-        add(indexKey, 0, indexKey.length, key.length, value, 0, value.length);
+        add(indexKey, 0, indexKey.length, key.length, value);
     }
 
-    /** Adds an entry copied from ranges of arrays; its key is the index key's last {@code keyLength} bytes. */
-    public void add(byte[] indexKey, int indexKeyOffset, int indexKeyLength, int keyLength, byte[] value,
-                    int valueOffset, int valueLength) {
+    /**
+     * Adds an entry with its index key copied from a range of an array (its key is the index key's last
+     * {@code keyLength} bytes); the value is kept as is.
+     */
+    public void add(byte[] indexKey, int indexKeyOffset, int indexKeyLength, int keyLength, byte[] value) {
         int i = addIndexKey(indexKey, indexKeyOffset, indexKeyLength);
-        int v = reserve(valueLength);
-        System.arraycopy(value, valueOffset, bytes, v, valueLength);
-        setValue(i, keyLength, v, valueLength);
+        setValue(i, keyLength, value);
     }
 
     /**
@@ -76,8 +77,9 @@ public final class IndexPage {
      * @return the entry's number
      */
     public int addEntry(int offset, int indexKeyLength) {
-        if (FIELDS * (size + 1) > at.length) {
+        if (size == values.length) {
             at = Arrays.copyOf(at, 2 * at.length);
+            values = Arrays.copyOf(values, 2 * values.length);
         }
         int i = size++;
         at[FIELDS * i] = offset;
@@ -85,15 +87,15 @@ public final class IndexPage {
         return i;
     }
 
-    /** Sets entry {@code i}'s key length and its value, which the caller wrote at {@code valueOffset}. */
-    public void setValue(int i, int keyLength, int valueOffset, int valueLength) {
+    /** Sets entry {@code i}'s key length and its value (kept as is). */
+    public void setValue(int i, int keyLength, byte[] value) {
         at[FIELDS * i + 2] = keyLength;
-        at[FIELDS * i + 3] = valueOffset;
-        at[FIELDS * i + 4] = valueLength;
+        values[i] = value;
     }
 
     /** Drops the entries from {@code size} on and the bytes from {@code length} on (an entry found out of bounds). */
     public void truncate(int size, int length) {
+        Arrays.fill(values, size, this.size, null);
         this.size = size;
         this.length = length;
     }
@@ -117,7 +119,7 @@ public final class IndexPage {
         return start;
     }
 
-    /** The array holding the entries' bytes. */
+    /** The array holding the entries' index keys. */
     public byte[] array() {
         return bytes;
     }
@@ -143,14 +145,6 @@ public final class IndexPage {
         return at[FIELDS * i + 2];
     }
 
-    public int valueOffset(int i) {
-        return at[FIELDS * i + 3];
-    }
-
-    public int valueLength(int i) {
-        return at[FIELDS * i + 4];
-    }
-
     /** Entry {@code i}'s index key, copied. */
     public byte[] indexKey(int i) {
         int k = indexKeyOffset(i);
@@ -163,10 +157,9 @@ public final class IndexPage {
         return Arrays.copyOfRange(bytes, end - keyLength(i), end);
     }
 
-    /** Entry {@code i}'s value, copied. */
+    /** Entry {@code i}'s value (not copied: the page does not change it). */
     public byte[] value(int i) {
-        int v = valueOffset(i);
-        return Arrays.copyOfRange(bytes, v, v + valueLength(i));
+        return values[i];
     }
 
     /** Whether the source may hold entries after this page's last (false: it has none). */

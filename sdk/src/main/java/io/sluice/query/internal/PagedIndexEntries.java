@@ -79,12 +79,7 @@ public abstract class PagedIndexEntries implements IndexEntries {
     }
 
     @Override
-    public final int valueOffset() {
-        return page.valueOffset(at);
-    }
-
-    @Override
-    public final int valueLength() {
-        return page.valueLength(at);
+    public final byte[] value() {
+        return page.value(at);
     }
 }

@@ -50,7 +50,8 @@ final class IndexScan {
      * passes under the caller's partition lock: the index keys copied from the leaves (from an index row for a key
      * its item does not hold) with their entries' row links; every row's head touched without locks
      * ({@link RowStore#touch}: the hits lie in random data pages, and their misses then overlap); each entry's
-     * value copied under its data page's lock. Nothing is allocated per entry (but for keys held in index rows).
+     * value copied into an array of its own (the one its consumer keeps) under its data page's lock, once. Nothing
+     * else is allocated per entry (but for keys held in index rows).
      *
      * @return whether the page got {@code max} entries (more may follow)
      */
@@ -100,21 +101,10 @@ final class IndexScan {
         });
         int n = page.size() - first;
         touched = rows.touch(links, n);
-        RowStore.ValueSink into = new RowStore.ValueSink() {
-            @Override
-            public int reserve(int bytes) {
-                return page.reserve(bytes);
-            }
-
-            @Override
-            public byte[] array() {
-                return page.array();
-            }
-        };
+        int[] keyLength = new int[1];
         for (int i = 0; i < n; i++) {
-            long lengths = rows.copyValue(links[i], into);
-            int valueLength = (int) lengths;
-            page.setValue(first + i, (int) (lengths >>> 32), page.length() - valueLength, valueLength);
+            byte[] value = rows.value(links[i], keyLength);
+            page.setValue(first + i, keyLength[0], value);
         }
         return n >= max;
     }

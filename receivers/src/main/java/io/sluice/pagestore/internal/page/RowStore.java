@@ -287,49 +287,33 @@ public final class RowStore {
         return value;
     }
 
-    /** Where {@link #copyValue} writes: room at the end of a growable array. */
-    public interface ValueSink {
-        /** Room for {@code n} more bytes; returns where it starts in {@link #array()} (which may be replaced). */
-        int reserve(int n);
-
-        byte[] array();
-    }
-
     /**
-     * Appends the row's value to {@code into}, reading the head under its data page's read lock once (a row that
-     * goes on in fragment pages is read by {@link #read}).
-     *
-     * @return the row's key length (high 32 bits) and value length (low 32 bits); the value is the last
-     *         {@code valueLength} bytes {@code into} reserved
+     * The row's value, with its key's length put in {@code keyLength[0]}: the head read under its data page's read
+     * lock once (a row that goes on in fragment pages is read by {@link #read}).
      */
-    public long copyValue(long link, ValueSink into) {
+    public byte[] value(long link, int[] keyLength) {
         long page = pageOf(link);
         ByteBuffer b = memory.buffer(page);
         int p = memory.offset(page);
-        int keyLength;
-        int valueLength;
         memory.readLock(page);
         try {
             int row = DataPageIO.rowOffset(b, p, itemOf(link));
-            int head = DataPageIO.payloadLength(b, row);
-            if (head >= EntryBatch.ENTRY_HEADER && !DataPageIO.continued(b, row)) {
+            if (DataPageIO.payloadLength(b, row) >= EntryBatch.ENTRY_HEADER && !DataPageIO.continued(b, row)) {
                 int at = DataPageIO.payloadOffset(b, row);
-                keyLength = b.getInt(at);
-                valueLength = b.getInt(at + 4);
-                int v = into.reserve(valueLength);
-                b.get(at + EntryBatch.ENTRY_HEADER + keyLength, into.array(), v, valueLength);
-                return (long) keyLength << 32 | valueLength;
+                keyLength[0] = b.getInt(at);
+                byte[] value = new byte[b.getInt(at + 4)];
+                b.get(at + EntryBatch.ENTRY_HEADER + keyLength[0], value, 0, value.length);
+                return value;
             }
         } finally {
             memory.readUnlock(page);
         }
         byte[] lengths = new byte[EntryBatch.ENTRY_HEADER]; // rare: a row of fragments
         read(link, 0, lengths, 0, EntryBatch.ENTRY_HEADER);
-        keyLength = intAt(lengths, 0);
-        valueLength = intAt(lengths, 4);
-        int v = into.reserve(valueLength);
-        read(link, EntryBatch.ENTRY_HEADER + (long) keyLength, into.array(), v, valueLength);
-        return (long) keyLength << 32 | valueLength;
+        keyLength[0] = intAt(lengths, 0);
+        byte[] value = new byte[intAt(lengths, 4)];
+        read(link, EntryBatch.ENTRY_HEADER + (long) keyLength[0], value, 0, value.length);
+        return value;
     }
 
     /**
