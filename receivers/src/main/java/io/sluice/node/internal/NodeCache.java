@@ -414,8 +414,11 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         Objects.requireNonNull(query, "query");
         services.state().ensureOpen();
         IndexEntries entries = IndexReads.query(core, query.fields(), IndexBounds.of(query, codec), query.limit());
-        return IndexStreams.open(entries, query.limit(), at -> new AbstractMap.SimpleImmutableEntry<>(
-                (K) codec.decode(at.key(), 0, at.key().length, keepBinary), decode(at.value())));
+        return IndexStreams.open(entries, query.limit(), at -> {
+            byte[] key = at.key(); // copied: a decoded key may keep its bytes (a binary object does)
+            return new AbstractMap.SimpleImmutableEntry<>((K) codec.decode(key, 0, key.length, keepBinary),
+                    decode(at.value()));
+        });
     }
 
     @Override

@@ -33,8 +33,9 @@ import java.util.stream.Stream;
  * kind, then {@code rounds} loads; user and system CPU seconds from {@code /proc/self/stat} too): alternate JVMs of
  * each kind and compare their medians. {@code query}: loads a cache with an index on {@code price}, then times a range query returning 1% of
  * the entries ({@code between(100.00, 100.99)}) against a full scan of the cache filtering the same range (values as
- * binary objects in both, reading the price field), each {@code queries} times after an untimed warm-up of five queries
- * and one scan (the JIT's: without it the first queries of a fresh JVM ran 2-3x slower), then the medians; each figure
+ * binary objects in both, reading the price field), each {@code queries} times after an untimed warm-up (the JIT's:
+ * without it the first queries of a fresh JVM ran 2-3x slower) of at least five queries and 500,000 entries found (25
+ * queries at 2,000,000 entries) and one scan, then the medians; each figure
  * also as the querying thread's CPU nanoseconds per entry (less moved by other processes than the wall clock).
  * Measurements, not tests.
  */
@@ -170,12 +171,14 @@ public final class IndexBench {
             Cache<Long, BinaryObject> cache = node.<Long, Object>cache("orders").withKeepBinary();
             // Warm-up, untimed: the JIT compiles both paths (the first queries of a fresh JVM ran 2-3x slower).
             long warmFound = 0;
-            for (int w = 0; w < WARM_UP_QUERIES; w++) {
-                warmFound = rangeQuery(cache)[0];
+            int warmQueries = 0;
+            while (warmQueries < WARM_UP_QUERIES || warmFound < WARM_UP_FOUND) {
+                warmFound += rangeQuery(cache)[0];
+                warmQueries++;
             }
             long warmScanned = scan(cache)[0];
-            System.out.printf("warm-up: %d queries and 1 scan, untimed (%,d and %,d entries)%n", WARM_UP_QUERIES,
-                    warmFound, warmScanned);
+            System.out.printf("warm-up: %d queries (%,d entries found) and 1 scan (%,d entries), untimed%n",
+                    warmQueries, warmFound, warmScanned);
             List<Double> queryMs = new ArrayList<>();
             List<Double> queryCpu = new ArrayList<>();
             List<Double> scanRate = new ArrayList<>();
@@ -217,7 +220,9 @@ public final class IndexBench {
         }
     }
 
+    /** The warm-up runs at least this many queries, and until they found at least {@link #WARM_UP_FOUND} entries. */
     private static final int WARM_UP_QUERIES = 5;
+    private static final long WARM_UP_FOUND = 500_000;
 
     /** The range query of 1%: entries found, and a sum of their prices (kept so that the reads are not dropped). */
     private static long[] rangeQuery(Cache<Long, BinaryObject> cache) {
