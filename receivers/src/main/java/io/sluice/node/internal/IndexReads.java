@@ -17,8 +17,9 @@ import java.util.List;
  * Reading a cache's index across partitions: the partitions' entries merged by index key ({@link #open}), a page of
  * them for a remote client ({@link #page}), and the type checks a query passes first ({@link #checkTypes}).
  *
- * <p>Memory: each partition's source holds one page, which starts at {@link #FIRST_PAGE} entries and doubles while
- * it is read, up to {@link #MAX_BUFFERED} entries spread over the partitions read (at least {@link #FIRST_PAGE} each).
+ * <p>Memory: each partition's source holds one page, which starts at {@link #FIRST_PAGE} entries (fewer for a small
+ * limit: {@link #firstPage}) and doubles while it is read, up to {@link #MAX_BUFFERED} entries spread over the
+ * partitions read (at least {@link #FIRST_PAGE} each).
  */
 public final class IndexReads {
 
@@ -78,11 +79,23 @@ public final class IndexReads {
     static IndexEntries open(PartitionStore[] partitions, IndexSpec spec, IndexBounds bounds, byte[] after,
                              long limit) {
         int maxPage = Math.max(FIRST_PAGE, Math.min(MAX_PAGE, MAX_BUFFERED / Math.max(1, partitions.length)));
+        int firstPage = firstPage(limit, partitions.length);
         List<IndexEntries> sources = new ArrayList<>(partitions.length);
         for (PartitionStore store : partitions) {
-            sources.add(new PartitionIndexEntries(store, spec.id(), bounds, after, FIRST_PAGE, maxPage, limit));
+            sources.add(new PartitionIndexEntries(store, spec.id(), bounds, after, firstPage, maxPage, limit));
         }
         return sources.size() == 1 ? sources.get(0) : new IndexMerge(sources);
+    }
+
+    /**
+     * Entries a partition's first page asks for: {@link #FIRST_PAGE}, or fewer when the limit (a query's, or a
+     * remote page's size) is small for the partitions: twice the limit's share of each, at least one; every first
+     * page reads its entries' values, so {@code partitions × FIRST_PAGE} of them for a limit of 100 would be read
+     * to return 100.
+     */
+    static int firstPage(long limit, int partitions) {
+        long share = (Math.min(limit, FIRST_PAGE * (long) partitions) * 2 + partitions - 1) / Math.max(1, partitions);
+        return (int) Math.max(1, Math.min(FIRST_PAGE, share));
     }
 
     /** Up to {@code pageSize} entries after {@code after} (INDEX_QUERY), and whether more follow. */
@@ -94,7 +107,8 @@ public final class IndexReads {
                 if (page.size() == pageSize) {
                     return page.more(true);
                 }
-                page.add(entries.indexKey(), entries.key(), entries.value());
+                page.add(entries.array(), entries.indexKeyOffset(), entries.indexKeyLength(), entries.keyLength(),
+                        entries.value());
             }
         }
         return page.more(false);
@@ -104,7 +118,7 @@ public final class IndexReads {
      * Checks the index's first field: the partitions' entries hold it as one type (else
      * {@link IndexFieldTypeConflictException}), and the bounds' values are of that type (else
      * {@link IndexValueTypeException}). Nulls are left out of both checks. Two seeks per partition: the first
-     * non-null tag, then any tag after it.
+     * non-null tag, then any tag after it (index keys only: no entry is read).
      */
     static void checkTypes(String cache, PartitionStore[] partitions, IndexSpec spec, IndexBounds bounds) {
         int tag = -1;
@@ -149,11 +163,7 @@ public final class IndexReads {
         if (from > 0xFF) {
             return -1;
         }
-        int[] found = {-1};
-        store.indexScan(indexId, new byte[]{(byte) from}, true, null, true, null, (indexKey, key, value) -> {
-            found[0] = indexKey[0] & 0xFF;
-            return false;
-        });
-        return found[0];
+        byte[] first = store.indexFirstKey(indexId, new byte[]{(byte) from});
+        return first == null ? -1 : first[0] & 0xFF;
     }
 }

@@ -38,7 +38,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -406,10 +405,7 @@ public final class NodeCache<K, V> implements Cache<K, V> {
     @Override
     public Stream<Map.Entry<K, V>> scan() {
         services.state().ensureOpen();
-        // flatMap opens each partition's cursor only when the stream reaches it.
-        return IntStream.range(0, core.partitions())
-                .boxed()
-                .flatMap(p -> StreamSupport.stream(new CursorSpliterator(p), false));
+        return StreamSupport.stream(new CursorSpliterator(), false);
     }
 
     @Override
@@ -418,8 +414,11 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         Objects.requireNonNull(query, "query");
         services.state().ensureOpen();
         IndexEntries entries = IndexReads.query(core, query.fields(), IndexBounds.of(query, codec), query.limit());
-        return IndexStreams.open(entries, query.limit(), at -> new AbstractMap.SimpleImmutableEntry<>(
-                (K) codec.decode(at.key(), 0, at.key().length, keepBinary), decode(at.value())));
+        return IndexStreams.open(entries, query.limit(), at -> {
+            byte[] key = at.key(); // copied: a decoded key may keep its bytes (a binary object does)
+            return new AbstractMap.SimpleImmutableEntry<>((K) codec.decode(key, 0, key.length, keepBinary),
+                    decode(at.value()));
+        });
     }
 
     @Override
@@ -459,25 +458,29 @@ public final class NodeCache<K, V> implements Cache<K, V> {
         return (V) codec.decode(value, 0, value.length, keepBinary);
     }
 
-    /** One partition's entries, decoded as the cursor yields them. */
+    /**
+     * The partitions' entries, one partition after another, decoded as each partition's cursor yields them (a
+     * partition's cursor is opened when the stream reaches it; one spliterator for all, not a stream per partition,
+     * which {@code flatMap} would buffer whole when the stream is read through its iterator).
+     */
     private final class CursorSpliterator extends Spliterators.AbstractSpliterator<Map.Entry<K, V>> {
-        private final int partition;
+        private int partition = -1;
         private StoreCursor cursor;
 
-        CursorSpliterator(int partition) {
+        CursorSpliterator() {
             super(Long.MAX_VALUE, Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.DISTINCT);
-            this.partition = partition;
         }
 
         @Override
         @SuppressWarnings("unchecked")
         public boolean tryAdvance(Consumer<? super Map.Entry<K, V>> action) {
-            if (cursor == null) {
+            while (cursor == null || !cursor.next()) {
+                if (partition + 1 >= core.partitions()) {
+                    cursor = null;
+                    return false;
+                }
                 services.state().ensureOpen();
-                cursor = core.store(partition).cursor();
-            }
-            if (!cursor.next()) {
-                return false;
+                cursor = core.store(++partition).cursor();
             }
             byte[] key = cursor.key();
             K k = (K) codec.decode(key, 0, key.length, keepBinary);

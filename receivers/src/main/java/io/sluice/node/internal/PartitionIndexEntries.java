@@ -5,12 +5,16 @@ import io.sluice.query.internal.IndexBounds;
 import io.sluice.query.internal.IndexPage;
 import io.sluice.query.internal.PagedIndexEntries;
 
-/** One partition's entries of an index within bounds, read a page at a time (each page under the read lock once). */
+/**
+ * One partition's entries of an index within bounds, read a page at a time (each page under the read lock once),
+ * into one page object reused from page to page.
+ */
 final class PartitionIndexEntries extends PagedIndexEntries {
 
     private final PartitionStore store;
     private final int indexId;
     private final IndexBounds bounds;
+    private IndexPage page;
 
     PartitionIndexEntries(PartitionStore store, int indexId, IndexBounds bounds, byte[] after, int firstPage,
                           int maxPage, long limit) {
@@ -22,12 +26,12 @@ final class PartitionIndexEntries extends PagedIndexEntries {
 
     @Override
     protected IndexPage fetch(byte[] after, int max) {
-        IndexPage page = new IndexPage(max);
-        store.indexScan(indexId, bounds.lower(), bounds.lowerInclusive(), bounds.upper(), bounds.upperInclusive(),
-                after, (indexKey, key, value) -> {
-                    page.add(indexKey, key, value);
-                    return page.size() < max;
-                });
-        return page.more(page.size() >= max);
+        if (page == null) {
+            page = new IndexPage(max);
+        }
+        page.clear();
+        boolean full = store.indexPage(indexId, bounds.lower(), bounds.lowerInclusive(), bounds.upper(),
+                bounds.upperInclusive(), after, max, page);
+        return page.more(full);
     }
 }

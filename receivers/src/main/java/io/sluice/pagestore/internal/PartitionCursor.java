@@ -9,9 +9,11 @@ import java.util.NoSuchElementException;
  */
 final class PartitionCursor implements StoreCursor {
 
-    private static final int CHUNK = 64;
+    /** Entries a chunk copies: a descent of the tree and a hold of the read lock per chunk. */
+    private static final int CHUNK = 256;
 
     private final PartitionStore store;
+    private final long[] links = new long[CHUNK];
     private final byte[][] keys = new byte[CHUNK][];
     private final byte[][] values = new byte[CHUNK][];
     private int count;
@@ -42,7 +44,7 @@ final class PartitionCursor implements StoreCursor {
 
     private void fill() {
         count = 0; // stays so if the partition was destroyed (copyChunk throws)
-        count = store.copyChunk(lastKey, keys, values);
+        count = store.copyChunk(lastKey, links, keys, values);
         if (count < CHUNK) {
             exhausted = true;
         }

@@ -4,6 +4,7 @@ import io.sluice.DataRegionFullException;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.pagestore.internal.index.IndexSpec;
 import io.sluice.pagestore.internal.index.IndexVisitor;
+import io.sluice.query.internal.IndexPage;
 import io.sluice.pagestore.internal.index.PartitionIndexes;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
@@ -419,6 +420,43 @@ public final class PartitionStore {
     }
 
     /**
+     * Reads a page of an index scan (see {@link #indexScan} for the bounds and {@code after}): up to {@code max}
+     * entries appended to {@code page} in index order, all under one read lock, so that a streamed batch is seen
+     * wholly or not at all in it.
+     *
+     * @return whether the page got {@code max} entries (more may follow)
+     * @throws io.sluice.pagestore.internal.index.UnknownIndexException if the partition has no such index
+     * @throws IllegalStateException if the partition was destroyed, or the index is incomplete
+     */
+    public boolean indexPage(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
+                             byte[] after, int max, IndexPage page) {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            return indexes.readPage(id, lower, lowerInclusive, upper, upperInclusive, after, max, page);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * The first index key of index {@code id} at or after {@code from} (null: the first), or null if there is none;
+     * reads no entry.
+     *
+     * @throws io.sluice.pagestore.internal.index.UnknownIndexException if the partition has no such index
+     * @throws IllegalStateException if the partition was destroyed, or the index is incomplete
+     */
+    public byte[] indexFirstKey(int id, byte[] from) {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+            return indexes.firstKey(id, from);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
      * For a checkpoint: if writes were made since the journal counted {@code sinceChanges} (see
      * {@link StoreJournal#changes()}), copies every entry into {@code out} (cleared first, key order) under the
      * read lock, so the copy is this partition exactly between two writes; writers wait only for the copy.
@@ -579,17 +617,16 @@ public final class PartitionStore {
      * @return the number copied; fewer than asked means the entries ended
      * @throws IllegalStateException if the partition was destroyed
      */
-    int copyChunk(byte[] afterKey, byte[][] keys, byte[][] values) {
+    int copyChunk(byte[] afterKey, long[] links, byte[][] keys, byte[][] values) {
         int[] count = {0};
         lock.readLock().lock();
         try {
             checkAlive();
             tree.scan(afterKey, link -> {
-                keys[count[0]] = rows.key(link);
-                values[count[0]] = rows.value(link);
-                count[0]++;
+                links[count[0]++] = link;
                 return count[0] < keys.length;
             });
+            rows.readEntries(links, count[0], keys, values);
         } finally {
             lock.readLock().unlock();
         }

@@ -10,6 +10,7 @@ import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.pagestore.internal.index.IndexKeys;
 import io.sluice.pagestore.internal.index.IndexSpec;
 import io.sluice.protocol.internal.EntryBatch;
+import io.sluice.query.internal.IndexPage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -405,6 +406,26 @@ class IndexModelTest {
             }
             assertThat(actual).as(at + ": index " + spec + " lower " + hex(lower) + (lowerInclusive ? "]" : ")")
                     + " upper " + hex(upper) + (upperInclusive ? "]" : ")") + " pages of " + page)
+                    .containsExactlyElementsOf(expected);
+            // The same range read as a query reads it: pages of index keys and values (PartitionStore.indexPage),
+            // one page object refilled, each page resuming after the last index key of the one before.
+            List<String> paged = new ArrayList<>();
+            IndexPage p = new IndexPage(1);
+            byte[] resume = null;
+            while (true) {
+                p.clear();
+                boolean full = store.indexPage(spec.id(), lower, lowerInclusive, upper, upperInclusive, resume, page, p);
+                assertThat(p.size()).as(at + ": a page's size").isLessThanOrEqualTo(page);
+                assertThat(full).as(at + ": full exactly when the page got what it asked for").isEqualTo(p.size() == page);
+                for (int i = 0; i < p.size(); i++) {
+                    paged.add(describe(p.indexKey(i), p.key(i), p.value(i)));
+                }
+                if (!full) {
+                    break;
+                }
+                resume = p.indexKey(p.size() - 1);
+            }
+            assertThat(paged).as(at + ": index " + spec + " read in pages of " + page + " (indexPage)")
                     .containsExactlyElementsOf(expected);
         }
 

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * <pre>
  * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load [entries] [rounds]
  * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load-one [entries] [rounds] indexed|plain
- * java -Xmx2g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench query [entries] [queries]
+ * java -Xmx2g -XX:MaxDirectMemorySize=10g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench query [entries] [queries]
  * </pre>
  * {@code load}: per round the same load into a cache without indexes and into one with indexes on {@code secCode}
  * and {@code account} (the order alternates between rounds), entries/s of each (wall, and per process CPU-second:
@@ -33,7 +33,11 @@ import java.util.stream.Stream;
  * kind, then {@code rounds} loads; user and system CPU seconds from {@code /proc/self/stat} too): alternate JVMs of
  * each kind and compare their medians. {@code query}: loads a cache with an index on {@code price}, then times a range query returning 1% of
  * the entries ({@code between(100.00, 100.99)}) against a full scan of the cache filtering the same range (values as
- * binary objects in both, reading the price field), each {@code queries} times. Measurements, not tests.
+ * binary objects in both, reading the price field), each {@code queries} times after an untimed warm-up (the JIT's:
+ * without it the first queries of a fresh JVM ran 2-3x slower) of at least five queries and 500,000 entries found (25
+ * queries at 2,000,000 entries) and one scan, then the medians; each figure
+ * also as the querying thread's CPU nanoseconds per entry (less moved by other processes than the wall clock).
+ * Measurements, not tests.
  */
 public final class IndexBench {
 
@@ -165,42 +169,98 @@ public final class IndexBench {
             long loadNanos = stream(node, "orders", entries);
             System.out.printf("loaded %,d entries with an index on price in %,d ms%n", entries, loadNanos / 1_000_000);
             Cache<Long, BinaryObject> cache = node.<Long, Object>cache("orders").withKeepBinary();
+            // Warm-up, untimed: the JIT compiles both paths (the first queries of a fresh JVM ran 2-3x slower).
+            long warmFound = 0;
+            int warmQueries = 0;
+            while (warmQueries < WARM_UP_QUERIES || warmFound < WARM_UP_FOUND) {
+                warmFound += rangeQuery(cache)[0];
+                warmQueries++;
+            }
+            long warmScanned = scan(cache)[0];
+            System.out.printf("warm-up: %d queries (%,d entries found) and 1 scan (%,d entries), untimed%n",
+                    warmQueries, warmFound, warmScanned);
+            List<Double> queryMs = new ArrayList<>();
+            List<Double> queryCpu = new ArrayList<>();
+            List<Double> scanRate = new ArrayList<>();
+            List<Double> scanCpu = new ArrayList<>();
+            List<Double> faster = new ArrayList<>();
             for (int q = 1; q <= queries; q++) {
+                long cpu = threadCpuNanos();
                 long start = System.nanoTime();
-                long found = 0;
-                double sum = 0;
-                try (Stream<Map.Entry<Long, BinaryObject>> s = cache.query(IndexQuery.on("price").between(100.0, 100.99))) {
-                    for (var it = s.iterator(); it.hasNext(); ) {
-                        sum += it.next().getValue().<Double>field("price");
-                        found++;
-                    }
-                }
+                long[] query = rangeQuery(cache);
                 long queryNanos = System.nanoTime() - start;
+                long queryCpuNanos = threadCpuNanos() - cpu;
+                cpu = threadCpuNanos();
                 start = System.nanoTime();
-                long scanned = 0;
-                long matched = 0;
-                try (Stream<Map.Entry<Long, BinaryObject>> s = cache.scan()) {
-                    for (var it = s.iterator(); it.hasNext(); ) {
-                        double price = it.next().getValue().<Double>field("price");
-                        scanned++;
-                        if (price >= 100.0 && price <= 100.99) {
-                            matched++;
-                        }
-                    }
-                }
+                long[] scan = scan(cache);
                 long scanNanos = System.nanoTime() - start;
-                if (matched != found) {
-                    throw new IllegalStateException("the query found " + found + " entries, the scan " + matched);
+                long scanCpuNanos = threadCpuNanos() - cpu;
+                long found = query[0];
+                long scanned = scan[0];
+                if (scan[1] != found) {
+                    throw new IllegalStateException("the query found " + found + " entries, the scan " + scan[1]);
                 }
-                System.out.printf("query %d: range query %,d entries (%.2f%% of %,d) in %,d ms (%,.0f entries/s); full"
-                                + " scan of %,d entries in %,d ms (%,.0f entries/s, %,.0f matching/s): %.1fx faster%n",
+                queryMs.add(queryNanos / 1e6);
+                queryCpu.add((double) queryCpuNanos / found);
+                scanRate.add(scanned / (scanNanos / 1e9));
+                scanCpu.add((double) scanCpuNanos / scanned);
+                faster.add((double) scanNanos / queryNanos);
+                System.out.printf("query %d: range query %,d entries (%.2f%% of %,d) in %,d ms (%,.0f entries/s; %,.0f ns"
+                                + " of the thread's CPU per entry); full scan of %,d entries in %,d ms (%,.0f entries/s,"
+                                + " %,.0f ns of CPU per entry): %.1fx faster%n",
                         q, found, 100.0 * found / entries, entries, queryNanos / 1_000_000, found / (queryNanos / 1e9),
-                        scanned, scanNanos / 1_000_000, scanned / (scanNanos / 1e9), matched / (scanNanos / 1e9),
-                        (double) scanNanos / queryNanos);
-                if (sum == 42) {
-                    System.out.println();
+                        (double) queryCpuNanos / found, scanned, scanNanos / 1_000_000, scanned / (scanNanos / 1e9),
+                        (double) scanCpuNanos / scanned, (double) scanNanos / queryNanos);
+            }
+            long found = rangeQuery(cache)[0];
+            System.out.printf("median of %d: range query %,.0f ms (%,.0f entries/s, %,.0f ns of CPU per entry); full scan"
+                            + " %,.0f entries/s (%,.0f ns of CPU per entry); query faster by %.1fx%n", queries,
+                    median(queryMs), found / (median(queryMs) / 1e3), median(queryCpu), median(scanRate),
+                    median(scanCpu), median(faster));
+        }
+    }
+
+    /** The warm-up runs at least this many queries, and until they found at least {@link #WARM_UP_FOUND} entries. */
+    private static final int WARM_UP_QUERIES = 5;
+    private static final long WARM_UP_FOUND = 500_000;
+
+    /** The range query of 1%: entries found, and a sum of their prices (kept so that the reads are not dropped). */
+    private static long[] rangeQuery(Cache<Long, BinaryObject> cache) {
+        long found = 0;
+        double sum = 0;
+        try (Stream<Map.Entry<Long, BinaryObject>> s = cache.query(IndexQuery.on("price").between(100.0, 100.99))) {
+            for (var it = s.iterator(); it.hasNext(); ) {
+                sum += it.next().getValue().<Double>field("price");
+                found++;
+            }
+        }
+        return new long[] {found, (long) sum};
+    }
+
+    /** The full scan, filtering the query's range from every entry's price: entries scanned, entries matching. */
+    private static long[] scan(Cache<Long, BinaryObject> cache) {
+        long scanned = 0;
+        long matched = 0;
+        try (Stream<Map.Entry<Long, BinaryObject>> s = cache.scan()) {
+            for (var it = s.iterator(); it.hasNext(); ) {
+                double price = it.next().getValue().<Double>field("price");
+                scanned++;
+                if (price >= 100.0 && price <= 100.99) {
+                    matched++;
                 }
             }
         }
+        return new long[] {scanned, matched};
+    }
+
+    private static long threadCpuNanos() {
+        return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 }

@@ -18,6 +18,7 @@ import io.sluice.query.internal.PagedIndexEntries;
 
 import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -136,7 +137,9 @@ final class RemoteIndexes {
         private final IndexQuery query;
         private final IndexBounds bounds;
         private IndexEntries current;
-        private byte[] last;
+        /** The last index key returned, in {@code lastBytes[0, lastLength)} (copied: no allocation per entry). */
+        private byte[] lastBytes = new byte[64];
+        private int lastLength = -1;
         private long returned;
         private long deadline;
         private int moves;
@@ -155,7 +158,7 @@ final class RemoteIndexes {
                     if (!current.next()) {
                         return false;
                     }
-                    last = current.indexKey();
+                    remember(current);
                     returned++;
                     deadline = 0; // a read succeeded: a later move gets a fresh timeout
                     return true;
@@ -172,6 +175,7 @@ final class RemoteIndexes {
                     }
                     nodes.await(routing.refresh(null));
                     List<IndexEntries> sources = new ArrayList<>();
+                    byte[] last = lastLength < 0 ? null : Arrays.copyOf(lastBytes, lastLength);
                     owners(parts).forEach((node, some) -> sources.add(new NodeIndexEntries(node, some, query,
                             bounds, last, query.limit() - returned)));
                     current = sources.size() == 1 ? sources.get(0) : new IndexMerge(sources);
@@ -179,14 +183,33 @@ final class RemoteIndexes {
             }
         }
 
-        @Override
-        public byte[] indexKey() {
-            return current.indexKey();
+        private void remember(IndexEntries at) {
+            int n = at.indexKeyLength();
+            if (n > lastBytes.length) {
+                lastBytes = new byte[Math.max(n, 2 * lastBytes.length)];
+            }
+            System.arraycopy(at.array(), at.indexKeyOffset(), lastBytes, 0, n);
+            lastLength = n;
         }
 
         @Override
-        public byte[] key() {
-            return current.key();
+        public byte[] array() {
+            return current.array();
+        }
+
+        @Override
+        public int indexKeyOffset() {
+            return current.indexKeyOffset();
+        }
+
+        @Override
+        public int indexKeyLength() {
+            return current.indexKeyLength();
+        }
+
+        @Override
+        public int keyLength() {
+            return current.keyLength();
         }
 
         @Override

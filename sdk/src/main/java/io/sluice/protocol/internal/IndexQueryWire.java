@@ -116,28 +116,31 @@ public final class IndexQueryWire {
 
     public static void writePage(ByteBuf out, IndexPage page) {
         out.writeInt(page.size());
+        byte[] bytes = page.array();
         for (int i = 0; i < page.size(); i++) {
-            byte[] indexKey = page.indexKey(i);
-            Wire.writeBlob(out, indexKey, 0, indexKey.length);
-            out.writeInt(page.key(i).length);
+            Wire.writeBlob(out, bytes, page.indexKeyOffset(i), page.indexKeyLength(i));
+            out.writeInt(page.keyLength(i));
             byte[] value = page.value(i);
             Wire.writeBlob(out, value, 0, value.length);
         }
         out.writeByte(page.more() ? 1 : 0);
     }
 
+    /** An answer's page: its index keys read into one array, each value into one of its own. */
     public static IndexPage readPage(ByteBuf in) {
         int n = Wire.readCount(in, 12, "entry");
         IndexPage page = new IndexPage(n);
         for (int i = 0; i < n; i++) {
-            byte[] indexKey = Wire.readBlob(in, "index key");
+            int indexKeyLength = Wire.readLength(in, "index key");
+            int k = page.reserve(indexKeyLength);
+            in.readBytes(page.array(), k, indexKeyLength);
+            int entry = page.addEntry(k, indexKeyLength);
             int keyLength = Wire.readInt(in, "key length");
-            if (keyLength < 1 || keyLength > indexKey.length) {
+            if (keyLength < 1 || keyLength > indexKeyLength) {
                 throw new Wire.MalformedFrameException("key length " + keyLength + " of an index key of "
-                        + indexKey.length + " bytes");
+                        + indexKeyLength + " bytes");
             }
-            byte[] key = Arrays.copyOfRange(indexKey, indexKey.length - keyLength, indexKey.length);
-            page.add(indexKey, key, Wire.readBlob(in, "value"));
+            page.setValue(entry, keyLength, Wire.readBlob(in, "value"));
         }
         return page.more(Wire.readByte(in, "more") != 0);
     }

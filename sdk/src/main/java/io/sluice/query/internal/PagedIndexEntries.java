@@ -31,7 +31,8 @@ public abstract class PagedIndexEntries implements IndexEntries {
 
     /**
      * Reads up to {@code max} entries after {@code after} (a full index key this source returned, or null for the
-     * start). A page with fewer entries and {@code more} set is allowed (the next fetch goes on after its last).
+     * start). A page with fewer entries and {@code more} set is allowed (the next fetch goes on after its last). The
+     * page may be the one the previous fetch returned, cleared and filled again (this source no longer reads it).
      */
     protected abstract IndexPage fetch(byte[] after, int max);
 
@@ -50,7 +51,7 @@ public abstract class PagedIndexEntries implements IndexEntries {
             if (fetched.size() == 0) {
                 return false;
             }
-            after = fetched.indexKey(fetched.size() - 1);
+            after = fetched.indexKey(fetched.size() - 1); // a copy: the page may be refilled
         }
         at++;
         wanted--;
@@ -58,13 +59,23 @@ public abstract class PagedIndexEntries implements IndexEntries {
     }
 
     @Override
-    public final byte[] indexKey() {
-        return page.indexKey(at);
+    public final byte[] array() {
+        return page.array();
     }
 
     @Override
-    public final byte[] key() {
-        return page.key(at);
+    public final int indexKeyOffset() {
+        return page.indexKeyOffset(at);
+    }
+
+    @Override
+    public final int indexKeyLength() {
+        return page.indexKeyLength(at);
+    }
+
+    @Override
+    public final int keyLength() {
+        return page.keyLength(at);
     }
 
     @Override

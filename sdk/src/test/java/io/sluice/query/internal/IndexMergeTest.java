@@ -78,6 +78,62 @@ class IndexMergeTest {
         }
     }
 
+    /**
+     * The tree of losers against the model with many sources (not a power of two, up to a node's 1,024 partitions)
+     * and keys that share their first 16 bytes or more (compared past the two longs), keys shorter than 16 bytes that
+     * are prefixes of others or end in zeros (the longs' zero padding must not make them equal), sources that run dry
+     * at different times, limits and pages resumed after the last key.
+     */
+    @Test
+    void mergeOfManySourcesEqualsTheModelForKeysSharingLongPrefixes() {
+        long seed = System.nanoTime();
+        System.out.println("IndexMergeTest many sources seed " + seed);
+        Random random = new Random(seed);
+        byte[][] prefixes = {new byte[0], new byte[]{0}, new byte[]{0, 0, 0}, new byte[7], "0123456789abcdef".getBytes(),
+                "0123456789abcdef0123".getBytes(), new byte[]{(byte) 0xFF, (byte) 0xFF, 1, 2, 3, 4, 5, 6, 7, 8, 9}};
+        for (int round = 0; round < 60; round++) {
+            int n = round < 3 ? new int[]{1024, 1000, 3}[round] : 1 + random.nextInt(300);
+            TreeMap<byte[], Boolean> model = new TreeMap<>(Arrays::compareUnsigned);
+            List<List<byte[]>> lists = new ArrayList<>();
+            for (int s = 0; s < n; s++) {
+                TreeMap<byte[], Boolean> one = new TreeMap<>(Arrays::compareUnsigned);
+                int size = random.nextInt(n > 100 ? 6 : 30);
+                for (int i = 0; i < size; i++) {
+                    byte[] prefix = prefixes[random.nextInt(prefixes.length)];
+                    int tail = random.nextInt(4);
+                    ByteBuffer k = ByteBuffer.allocate(prefix.length + tail + 2);
+                    k.put(prefix);
+                    for (int t = 0; t < tail; t++) {
+                        k.put((byte) (random.nextBoolean() ? 0 : random.nextInt(256)));
+                    }
+                    k.putShort((short) s); // the source's number ends the key, as the entry key ends an index key
+                    one.put(k.array(), true);
+                    model.put(k.array(), true);
+                }
+                lists.add(new ArrayList<>(one.keySet()));
+            }
+            byte[] after = random.nextInt(3) > 0 ? null : prefixes[random.nextInt(prefixes.length)];
+            long limit = random.nextBoolean() ? Long.MAX_VALUE : 1 + random.nextInt(200);
+            List<IndexEntries> sources = new ArrayList<>();
+            for (List<byte[]> l : lists) {
+                sources.add(new ListSource(l, after, limit));
+            }
+            List<byte[]> expected = new ArrayList<>(after == null ? model.keySet() : model.tailMap(after, false).keySet());
+            expected = expected.subList(0, (int) Math.min(limit, expected.size()));
+            List<byte[]> got = new ArrayList<>();
+            try (IndexMerge merge = new IndexMerge(sources)) {
+                while (got.size() < limit && merge.next()) {
+                    got.add(merge.indexKey());
+                    assertThat(merge.key()).isEqualTo(merge.indexKey()); // ListSource's keys are whole index keys
+                    assertThat(merge.value()).isEqualTo(merge.indexKey());
+                }
+                assertThat(got.size() < limit && merge.next()).as("nothing after the end").isFalse();
+            }
+            assertThat(got).as("round %d, %d sources (seed %d)", round, n, seed)
+                    .usingElementComparator(Arrays::compareUnsigned).containsExactlyElementsOf(expected);
+        }
+    }
+
     @Test
     void pagesGrowWhileTheSourceIsRead() {
         List<byte[]> keys = new ArrayList<>();

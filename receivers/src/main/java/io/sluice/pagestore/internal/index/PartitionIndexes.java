@@ -1,5 +1,7 @@
 package io.sluice.pagestore.internal.index;
 
+import io.sluice.query.internal.IndexPage;
+
 import io.sluice.binary.internal.BinaryContext;
 import io.sluice.protocol.internal.EntryBatch;
 import io.sluice.pagestore.internal.page.RowBatchWriter;
@@ -215,6 +217,34 @@ public final class PartitionIndexes {
      */
     public void scan(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
                      byte[] after, IndexVisitor visitor) {
+        IndexScan.scan(readable(id).tree, rows, lower, lowerInclusive, upper, upperInclusive, after, visitor);
+    }
+
+    /**
+     * Up to {@code max} entries of index {@code id} within the bounds, after {@code after}, appended to the page in
+     * index order ({@link IndexScan#readPage}).
+     *
+     * @return whether the page was filled (more may follow)
+     * @throws UnknownIndexException if there is no such index
+     * @throws IllegalStateException if the index is incomplete
+     */
+    public boolean readPage(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
+                            byte[] after, int max, IndexPage page) {
+        return IndexScan.readPage(readable(id).tree, rows, lower, lowerInclusive, upper, upperInclusive, after, max,
+                page);
+    }
+
+    /**
+     * The first index key of index {@code id} at or after {@code from}, or null if there is none; reads no entry.
+     *
+     * @throws UnknownIndexException if there is no such index
+     * @throws IllegalStateException if the index is incomplete
+     */
+    public byte[] firstKey(int id, byte[] from) {
+        return IndexScan.firstKey(readable(id).tree, rows, from);
+    }
+
+    private IndexTree readable(int id) {
         IndexTree index = find(id);
         if (index == null) {
             throw new UnknownIndexException(id);
@@ -224,7 +254,7 @@ public final class PartitionIndexes {
             throw new IllegalStateException("index " + id + " " + index.spec.fields()
                     + " of this partition is incomplete (" + incomplete + "); drop it and create it again");
         }
-        IndexScan.scan(index.tree, rows, lower, lowerInclusive, upper, upperInclusive, after, visitor);
+        return index;
     }
 
     private IndexTree find(int id) {

@@ -287,6 +287,99 @@ public final class RowStore {
         return value;
     }
 
+    /**
+     * The row's value, with its key's length put in {@code keyLength[0]}: the head read under its data page's read
+     * lock once (a row that goes on in fragment pages is read by {@link #read}).
+     */
+    public byte[] value(long link, int[] keyLength) {
+        long page = pageOf(link);
+        ByteBuffer b = memory.buffer(page);
+        int p = memory.offset(page);
+        memory.readLock(page);
+        try {
+            int row = DataPageIO.rowOffset(b, p, itemOf(link));
+            if (DataPageIO.payloadLength(b, row) >= EntryBatch.ENTRY_HEADER && !DataPageIO.continued(b, row)) {
+                int at = DataPageIO.payloadOffset(b, row);
+                keyLength[0] = b.getInt(at);
+                byte[] value = new byte[b.getInt(at + 4)];
+                b.get(at + EntryBatch.ENTRY_HEADER + keyLength[0], value, 0, value.length);
+                return value;
+            }
+        } finally {
+            memory.readUnlock(page);
+        }
+        byte[] lengths = new byte[EntryBatch.ENTRY_HEADER]; // rare: a row of fragments
+        read(link, 0, lengths, 0, EntryBatch.ENTRY_HEADER);
+        keyLength[0] = intAt(lengths, 0);
+        byte[] value = new byte[intAt(lengths, 4)];
+        read(link, EntryBatch.ENTRY_HEADER + (long) keyLength[0], value, 0, value.length);
+        return value;
+    }
+
+    /**
+     * Copies the key and value of each of the rows into arrays of their own, in order: rows read one after another
+     * share data pages (a partition's rows in key order, as a scan reads them), so a page's read lock is held across
+     * a run of rows in that page, taken once for them; a row that goes on in fragment pages is read by
+     * {@link #read}, the page's lock released first.
+     */
+    public void readEntries(long[] links, int n, byte[][] keys, byte[][] values) {
+        long locked = PageMemory.NULL_PAGE;
+        try {
+            for (int i = 0; i < n; i++) {
+                long page = pageOf(links[i]);
+                if (page != locked) {
+                    if (locked != PageMemory.NULL_PAGE) {
+                        memory.readUnlock(locked);
+                        locked = PageMemory.NULL_PAGE;
+                    }
+                    memory.readLock(page);
+                    locked = page;
+                }
+                ByteBuffer b = memory.buffer(page);
+                int row = DataPageIO.rowOffset(b, memory.offset(page), itemOf(links[i]));
+                if (DataPageIO.payloadLength(b, row) >= EntryBatch.ENTRY_HEADER && !DataPageIO.continued(b, row)) {
+                    int at = DataPageIO.payloadOffset(b, row) + EntryBatch.ENTRY_HEADER;
+                    byte[] key = new byte[b.getInt(at - EntryBatch.ENTRY_HEADER)];
+                    byte[] value = new byte[b.getInt(at - 4)];
+                    b.get(at, key, 0, key.length);
+                    b.get(at + key.length, value, 0, value.length);
+                    keys[i] = key;
+                    values[i] = value;
+                } else {
+                    memory.readUnlock(locked);
+                    locked = PageMemory.NULL_PAGE;
+                    keys[i] = key(links[i]);
+                    values[i] = value(links[i]);
+                }
+            }
+        } finally {
+            if (locked != PageMemory.NULL_PAGE) {
+                memory.readUnlock(locked);
+            }
+        }
+    }
+
+    /**
+     * Reads, without locks, the item slot and the first byte of each row's head, so that the cache and TLB misses
+     * of rows in random pages (an index's hits) overlap instead of coming one at a time under each page's lock:
+     * the reads the caller then makes under the locks find the lines in the cache. A slot read while another
+     * partition's writer moves rows in the page is only a wrong hint (kept inside the page); nothing is trusted.
+     *
+     * @return a value made of the bytes read (so that the reads are not dropped as unused)
+     */
+    public int touch(long[] links, int n) {
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            long page = pageOf(links[i]);
+            ByteBuffer b = memory.buffer(page);
+            int p = memory.offset(page);
+            int slot = p + DataPageIO.ITEMS + 2 * (itemOf(links[i]) % (pageSize >>> 2));
+            int row = b.getShort(slot) & (pageSize - 1);
+            sum += b.get(p + row);
+        }
+        return sum;
+    }
+
     private static int intAt(byte[] a, int at) {
         return (a[at] & 0xFF) << 24 | (a[at + 1] & 0xFF) << 16 | (a[at + 2] & 0xFF) << 8 | (a[at + 3] & 0xFF);
     }

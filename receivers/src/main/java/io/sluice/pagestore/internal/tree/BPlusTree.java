@@ -216,6 +216,21 @@ public final class BPlusTree {
     }
 
     /**
+     * Receives entries in key order with the place of the key when its item holds it whole (an index tree's page
+     * read copies it from there, allocating nothing); returns false to stop. The buffer is the leaf's, valid only
+     * during the call.
+     */
+    public interface ItemVisitor {
+        /**
+         * @param link      the item's link (the caller's own value when the item holds the key, else the key's row)
+         * @param page      the leaf's buffer
+         * @param keyAt     where the key's bytes start in {@code page} when the item holds it whole, else -1
+         * @param keyLength the key's length
+         */
+        boolean visit(long link, ByteBuffer page, int keyAt, int keyLength);
+    }
+
+    /**
      * Visits entries in key order from the first key greater than {@code after} ({@code null}: from
      * the first key) until the visitor stops or the entries end.
      */
@@ -229,14 +244,22 @@ public final class BPlusTree {
      */
     public void scanFrom(byte[] from, boolean inclusive, Visitor visitor) {
         if (root != PageMemory.NULL_PAGE) {
-            LeafScan.visit(memory, rows, separators, item, root, height, from, inclusive, visitor, null, 0);
+            LeafScan.visit(memory, rows, separators, item, root, height, from, inclusive, visitor, null, null, 0);
         }
     }
 
     /** {@link #scanFrom} for a tree that may keep keys in items: each entry with its key if its item holds it. */
     public void scanKeysFrom(byte[] from, boolean inclusive, KeyVisitor visitor) {
         if (root != PageMemory.NULL_PAGE) {
-            LeafScan.visit(memory, rows, separators, item, root, height, from, inclusive, null, visitor,
+            LeafScan.visit(memory, rows, separators, item, root, height, from, inclusive, null, visitor, null,
+                    keysInItems ? prefix : 0);
+        }
+    }
+
+    /** {@link #scanKeysFrom} handing each key's place in the leaf instead of a copy of it. */
+    public void scanItemsFrom(byte[] from, boolean inclusive, ItemVisitor visitor) {
+        if (root != PageMemory.NULL_PAGE) {
+            LeafScan.visit(memory, rows, separators, item, root, height, from, inclusive, null, null, visitor,
                     keysInItems ? prefix : 0);
         }
     }

@@ -21,10 +21,11 @@ final class LeafScan {
      * Visits entries from the first key greater than {@code after} (or equal to it, if {@code inclusive};
      * {@code null}: the first key) until the visitor stops: {@code visitor} with each link, or, if it is null,
      * {@code keys} with each link and the key of an item that holds a key of up to {@code inItem} bytes whole
-     * (0: none does).
+     * (0: none does), or, if both are null, {@code items} with each link and where such a key lies in the leaf.
      */
     static void visit(PageMemory memory, RowStore rows, int separators, int item, long root, int height, byte[] after,
-                      boolean inclusive, BPlusTree.Visitor visitor, BPlusTree.KeyVisitor keys, int inItem) {
+                      boolean inclusive, BPlusTree.Visitor visitor, BPlusTree.KeyVisitor keys,
+                      BPlusTree.ItemVisitor items, int inItem) {
         long[] pages = new long[height];
         int[] index = new int[height];
         long k0 = after == null ? 0 : TreePageIO.prefixHigh(after, 0, after.length);
@@ -58,10 +59,16 @@ final class LeafScan {
                     if (!visitor.visit(TreePageIO.link(b, at))) {
                         return;
                     }
-                } else {
+                } else if (keys != null) {
                     int keyLength = TreePageIO.keyLength(b, at);
                     byte[] key = keyLength <= inItem ? TreePageIO.itemKey(b, at, keyLength) : null;
                     if (!keys.visit(TreePageIO.link(b, at), key)) {
+                        return;
+                    }
+                } else {
+                    int keyLength = TreePageIO.keyLength(b, at);
+                    if (!items.visit(TreePageIO.link(b, at), b, keyLength <= inItem ? TreePageIO.keyAt(at) : -1,
+                            keyLength)) {
                         return;
                     }
                 }

@@ -264,6 +264,14 @@ public final class TreePageIO {
         return key;
     }
 
+    /**
+     * Where an item's key bytes start in the buffer: bytes 0-11 (and 12-27 of a wide item) follow one another
+     * there in order, so a key the item holds whole is the range [keyAt, keyAt + keyLength).
+     */
+    static int keyAt(int item) {
+        return item + PREFIX_HIGH;
+    }
+
     static long extensionHigh(ByteBuffer b, int item) {
         return b.getLong(item + EXTENSION_HIGH);
     }
