@@ -23,6 +23,7 @@ import java.util.stream.Stream;
  * <pre>
  * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load [entries] [rounds]
  * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load-one [entries] [rounds] indexed|plain
+ * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load-threads [entries] [rounds] indexed|plain
  * java -Xmx2g -XX:MaxDirectMemorySize=10g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench query [entries] [queries]
  * </pre>
  * {@code load}: per round the same load into a cache without indexes and into one with indexes on {@code secCode}
@@ -54,6 +55,7 @@ public final class IndexBench {
         switch (what) {
             case "load" -> load(entries, rounds);
             case "load-one" -> loadOne(entries, rounds, args.length > 3 && args[3].equals("indexed"));
+            case "load-threads" -> LoadThreads.run(entries, rounds, args.length > 3 && args[3].equals("indexed"));
             case "query" -> query(entries, rounds);
             default -> throw new IllegalArgumentException("load, load-one or query, not " + what);
         }
@@ -79,8 +81,12 @@ public final class IndexBench {
         return NodeConfig.builder().dataRegionMaxSize(Math.max(1L << 30, entries * 400)).build();
     }
 
+    static NodeConfig nodeFor(long entries) {
+        return node(entries);
+    }
+
     /** Streams the entries; returns the wall nanoseconds. */
-    private static long stream(SluiceNode node, String cache, long entries) {
+    static long stream(SluiceNode node, String cache, long entries) {
         long start = System.nanoTime();
         BinaryObjectBuilder builder = node.binary().builder("StockOrder");
         try (DataStreamer<Long, BinaryObject> streamer = node.dataStreamer(cache)) {
@@ -94,6 +100,24 @@ public final class IndexBench {
             throw new IllegalStateException("loaded " + entries + " entries but the cache holds " + size);
         }
         return nanos;
+    }
+
+    /** Streams the entries as {@link #stream} does, calling {@code closing} before the streamer's close; returns when. */
+    static long streamMarkingClose(SluiceNode node, String cache, long entries, Runnable closing) {
+        BinaryObjectBuilder builder = node.binary().builder("StockOrder");
+        long closeAt;
+        try (DataStreamer<Long, BinaryObject> streamer = node.dataStreamer(cache)) {
+            for (long k = 0; k < entries; k++) {
+                streamer.addData(k, order(builder, k));
+            }
+            closing.run();
+            closeAt = System.nanoTime();
+        }
+        long size = node.cache(cache).size();
+        if (size != entries) {
+            throw new IllegalStateException("loaded " + entries + " entries but the cache holds " + size);
+        }
+        return closeAt;
     }
 
     /** Entries/s wall and entries per process CPU-second (robust to other processes' load) of one load. */
