@@ -48,32 +48,6 @@ class BinaryObjectBuilderTest {
     }
 
     @Test
-    void anObjectBuiltInTheBuildersArrayIsTheSameBytesAsBuiltAlone() {
-        BinaryObjectBuilder inPlace = binary.builder("InPlace");
-        BinaryObjectBuilder alone = binary.builder("InPlace");
-        io.sluice.binary.internal.ReusedArrayBuilder reused = (io.sluice.binary.internal.ReusedArrayBuilder) inPlace;
-        // small objects (1-byte offsets: the values stay where they are), then 2- and 4-byte offsets (moved right),
-        // a field order of its own (the general path), and the same order again (the fast path)
-        for (String text : List.of("S", "SBER", "x".repeat(300), "y".repeat(70_000), "L01-00000F00", "z")) {
-            for (boolean reordered : new boolean[] {false, true, false}) {
-                (reordered ? inPlace.setField("t", text).setLong("n", text.length())
-                        : inPlace.setLong("n", text.length()).setField("t", text)).setBoolean("b", true);
-                (reordered ? alone.setField("t", text).setLong("n", text.length())
-                        : alone.setLong("n", text.length()).setField("t", text)).setBoolean("b", true);
-                BinaryObject built = reused.buildInReusedArray();
-                BinaryObject expected = alone.build();
-                assertThat(built.toBytes()).as(text.length() + " " + reordered).isEqualTo(expected.toBytes());
-                assertThat((String) built.field("t")).isEqualTo(text);
-                assertThat((long) built.field("n")).isEqualTo(text.length());
-                assertThat(built).isEqualTo(expected);
-                // the same builder's next object, built alone, does not share the reused bytes
-                BinaryObject own = inPlace.setLong("n", 7).setField("t", "own").setBoolean("b", false).build();
-                assertThat((String) own.field("t")).isEqualTo("own");
-            }
-        }
-    }
-
-    @Test
     void aStringFromACharRangeIsTheSameBytesAsFromAString() {
         BinaryObjectBuilder fromChars = binary.builder("Text");
         BinaryObjectBuilder fromString = binary.builder("Text");

@@ -19,7 +19,7 @@ import static io.sluice.binary.internal.ObjectLayout.MIN_HEADER;
  * allocation, and {@link #build()} reuses the previous schema. Anything else (a new order, a
  * replaced or removed field, an explicit type) switches to the general path for that object.
  */
-final class BinaryObjectBuilderImpl implements BinaryObjectBuilder, AsciiStringBuilder, ReusedArrayBuilder {
+final class BinaryObjectBuilderImpl implements BinaryObjectBuilder, AsciiStringBuilder {
 
     private final BinaryContext context;
     private final TypeMeta type;
@@ -264,16 +264,6 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder, AsciiStringB
 
     @Override
     public BinaryObject build() {
-        return build(false);
-    }
-
-    /** The object in {@link #buf}'s array: valid until the next set overwrites it (see ReusedArrayBuilder). */
-    @Override
-    public BinaryObject buildInReusedArray() {
-        return build(true);
-    }
-
-    private BinaryObject build(boolean inPlace) {
         if (sameOrder && count != lastCount) {
             leaveFastPath(buf.position());
         }
@@ -292,22 +282,11 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder, AsciiStringB
         int s = ObjectLayout.offsetSize(values, count);
         int total = ObjectLayout.length(values, count, s);
         int header = FIXED_HEADER + s;
-        int shift = header - MIN_HEADER;
-        byte[] out;
-        if (inPlace) {
-            // in the builder's own buffer: the values are where they are (moved right only if the header needs more
-            // than one offset byte), the footer goes after them
-            buf.ensureRemaining(total - MIN_HEADER - values);
-            out = buf.array();
-            if (shift != 0) {
-                System.arraycopy(out, MIN_HEADER, out, header, values);
-            }
-        } else {
-            out = new byte[total];
-            System.arraycopy(buf.array(), MIN_HEADER, out, header, values);
-        }
+        byte[] out = new byte[total];
         ObjectLayout.writeHeader(out, 0, s, type.id, schema.id, total);
+        System.arraycopy(buf.array(), MIN_HEADER, out, header, values);
         int footer = header + values;
+        int shift = header - MIN_HEADER;
         for (int i = 0; i < count; i++) {
             ObjectLayout.writeSized(out, footer + i * s, s, starts[i] + shift);
         }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.io.NumberInput;
 import io.sluice.binary.BinaryObject;
 import io.sluice.binary.BinaryObjectBuilder;
 import io.sluice.binary.internal.AsciiStringBuilder;
-import io.sluice.binary.internal.ReusedArrayBuilder;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -196,12 +195,8 @@ final class FlatJsonReader {
         return true;
     }
 
-    /**
-     * Builds the scanned object: the builder calls JsonValues makes for it.
-     *
-     * @param inReusedArray build it in the builder's reused array ({@link ReusedArrayBuilder}), if it has one
-     */
-    BinaryObject build(BinaryObjectBuilder b, boolean inReusedArray) {
+    /** Builds the scanned object: the builder calls JsonValues makes for it. */
+    BinaryObject build(BinaryObjectBuilder b) {
         AsciiStringBuilder ascii = b instanceof AsciiStringBuilder a ? a : null;
         String[] names = fieldNames;
         for (int i = 0; i < count; i++) {
@@ -230,7 +225,7 @@ final class FlatJsonReader {
             }
         }
         bytes = null;
-        return inReusedArray && b instanceof ReusedArrayBuilder r ? r.buildInReusedArray() : b.build();
+        return b.build();
     }
 
     /**

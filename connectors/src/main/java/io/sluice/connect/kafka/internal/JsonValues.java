@@ -42,29 +42,15 @@ public final class JsonValues {
     /** An ASCII String's chars as bytes, for the flat reader; reused. */
     private byte[] ascii = new byte[1024];
     private final boolean flatReader;
-    /** Whether flat records are built in the builder's reused array (see {@link #JsonValues(BinaryValues, boolean, boolean)}). */
-    private final boolean reusedArrays;
 
-    /** Every object returned is the caller's to keep. */
     public JsonValues(BinaryValues values) {
-        this(values, true, false);
+        this(values, true);
     }
 
     /** With {@code flatReader} false every record goes through Jackson (the reference the tests compare with). */
     JsonValues(BinaryValues values, boolean flatReader) {
-        this(values, flatReader, false);
-    }
-
-    /**
-     * @param reusedArrays true: an object read by the flat reader is built in an array its builder reuses
-     *                     ({@link io.sluice.binary.internal.ReusedArrayBuilder}), valid only until the next object
-     *                     of its type is read; for a caller that copies it at once (the sink task hands it to a
-     *                     streamer). Saves an array per record, about a tenth of a task's allocation per record.
-     */
-    public JsonValues(BinaryValues values, boolean flatReader, boolean reusedArrays) {
         this.values = values;
         this.flatReader = flatReader;
-        this.reusedArrays = reusedArrays;
     }
 
     /** @throws ConversionException if the text is not one JSON object */
@@ -102,7 +88,7 @@ public final class JsonValues {
     private BinaryObject flat(String typeName) {
         BinaryObjectBuilder b = values.builder(typeName);
         try {
-            return flat.build(b, reusedArrays);
+            return flat.build(b);
         } catch (RuntimeException e) {
             values.discard(typeName); // the builder holds the fields set before the failure
             throw e;

@@ -29,11 +29,7 @@ public final class RecordConverter {
     /** What to do with one record. */
     public enum Action { PUT, REMOVE, SKIP }
 
-    /**
-     * The result of {@link #convert}; reused between calls. A value read from JSON bytes or text may be built in an
-     * array the converter reuses: it is valid only until the next {@code convert}, so it must be handed to the
-     * streamer (whose {@code addData} copies it) before then and not kept.
-     */
+    /** The result of {@link #convert}; reused between calls. */
     public static final class Converted {
         public Action action;
         public Object key;
@@ -65,7 +61,7 @@ public final class RecordConverter {
         this.nullValues = settings.onNullValue();
         this.nullKeys = settings.onNullKey();
         this.values = new BinaryValues(binary);
-        this.json = new JsonValues(values, true, true); // values only reach addData, which copies them
+        this.json = new JsonValues(values);
     }
 
     /**

@@ -30,8 +30,6 @@ import java.util.Map;
  *   <caption>Stages</caption>
  *   <tr><th>stage</th><th>what one record costs</th></tr>
  *   <tr><td>{@code convert}</td><td>the connector's {@code JsonValues.fromJson(byte[], type)}: the whole conversion</td></tr>
- *   <tr><td>{@code convert-reused}</td><td>the same as the sink task converts: each object built in its builder's
- *       reused array (kept as a reference only, as {@code convert} keeps its objects)</td></tr>
  *   <tr><td>{@code string}</td><td>what {@code StringConverter} + {@code sluice.value.string.format=JSON} cost: the
  *       converter's {@code toConnectData} (the bytes decoded into a String), then {@code JsonValues.fromJson(String, type)}</td></tr>
  *   <tr><td>{@code jsonconverter}</td><td>what {@code JsonConverter} ({@code schemas.enable=false}) costs: its
@@ -63,7 +61,7 @@ public final class JsonConversionCost {
 
     public static void main(String[] args) {
         if (args.length < 1) {
-            System.err.println("usage: JsonConversionCost convert|convert-reused|string|jsonconverter|tokens|open|build [records [rounds [warmup]]]");
+            System.err.println("usage: JsonConversionCost convert|string|jsonconverter|tokens|open|build [records [rounds [warmup]]]");
             System.exit(2);
         }
         String stage = args[0];
@@ -103,15 +101,6 @@ public final class JsonConversionCost {
                 yield () -> {
                     for (int k = 0; k < records; k++) {
                         SINK[k & 1023] = json.fromJson(ring[k & (RING - 1)], TYPE);
-                    }
-                };
-            }
-            case "convert-reused" -> {
-                // what the sink task does: the object built in its builder's reused array (valid until the next)
-                JsonValues json = new JsonValues(new BinaryValues(context), true, true);
-                yield () -> {
-                    for (int k = 0; k < records; k++) {
-                        SINK[k & 1023] = json.fromJson(ring[k & (RING - 1)], TYPE); // as convert (a reference only)
                     }
                 };
             }
