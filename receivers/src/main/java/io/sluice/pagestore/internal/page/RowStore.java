@@ -264,32 +264,12 @@ public final class RowStore {
 
     /** The row's value. */
     public byte[] value(long link) {
-        long page = pageOf(link);
-        ByteBuffer b = memory.buffer(page);
-        int p = memory.offset(page);
-        memory.readLock(page);
-        try {
-            int row = DataPageIO.rowOffset(b, p, itemOf(link));
-            if (DataPageIO.payloadLength(b, row) >= EntryBatch.ENTRY_HEADER && !DataPageIO.continued(b, row)) {
-                int at = DataPageIO.payloadOffset(b, row);
-                int keyLength = b.getInt(at);
-                byte[] value = new byte[b.getInt(at + 4)];
-                b.get(at + EntryBatch.ENTRY_HEADER + keyLength, value, 0, value.length);
-                return value;
-            }
-        } finally {
-            memory.readUnlock(page);
-        }
-        byte[] lengths = new byte[EntryBatch.ENTRY_HEADER];
-        read(link, 0, lengths, 0, EntryBatch.ENTRY_HEADER);
-        byte[] value = new byte[intAt(lengths, 4)];
-        read(link, EntryBatch.ENTRY_HEADER + (long) intAt(lengths, 0), value, 0, value.length);
-        return value;
+        return value(link, null);
     }
 
     /**
-     * The row's value, with its key's length put in {@code keyLength[0]}: the head read under its data page's read
-     * lock once (a row that goes on in fragment pages is read by {@link #read}).
+     * The row's value, with its key's length put in {@code keyLength[0]} unless that is null: the head read under its
+     * data page's read lock once (a row that goes on in fragment pages is read by {@link #read}).
      */
     public byte[] value(long link, int[] keyLength) {
         long page = pageOf(link);
@@ -300,9 +280,12 @@ public final class RowStore {
             int row = DataPageIO.rowOffset(b, p, itemOf(link));
             if (DataPageIO.payloadLength(b, row) >= EntryBatch.ENTRY_HEADER && !DataPageIO.continued(b, row)) {
                 int at = DataPageIO.payloadOffset(b, row);
-                keyLength[0] = b.getInt(at);
+                int keyBytes = b.getInt(at);
+                if (keyLength != null) {
+                    keyLength[0] = keyBytes;
+                }
                 byte[] value = new byte[b.getInt(at + 4)];
-                b.get(at + EntryBatch.ENTRY_HEADER + keyLength[0], value, 0, value.length);
+                b.get(at + EntryBatch.ENTRY_HEADER + keyBytes, value, 0, value.length);
                 return value;
             }
         } finally {
@@ -310,9 +293,12 @@ public final class RowStore {
         }
         byte[] lengths = new byte[EntryBatch.ENTRY_HEADER]; // rare: a row of fragments
         read(link, 0, lengths, 0, EntryBatch.ENTRY_HEADER);
-        keyLength[0] = intAt(lengths, 0);
+        int keyBytes = intAt(lengths, 0);
+        if (keyLength != null) {
+            keyLength[0] = keyBytes;
+        }
         byte[] value = new byte[intAt(lengths, 4)];
-        read(link, EntryBatch.ENTRY_HEADER + (long) keyLength[0], value, 0, value.length);
+        read(link, EntryBatch.ENTRY_HEADER + (long) keyBytes, value, 0, value.length);
         return value;
     }
 
