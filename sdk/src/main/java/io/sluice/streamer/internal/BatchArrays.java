@@ -1,6 +1,6 @@
 package io.sluice.streamer.internal;
 
-import java.lang.ref.SoftReference;
+import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -55,21 +55,23 @@ public final class BatchArrays {
      * worker) takes the arrays the previous one left instead of allocating its first batches afresh, which
      * the collector had to copy into the old generation (they live until their batch fills) and then collect
      * from there when the previous client closed: a full collection per task start. Owners hold the pool
-     * strongly while open; once none is, it is held softly, so the collector may drop it under memory pressure.
+     * strongly while open; once none is, it is held weakly: the next collection of the old generation drops it
+     * (a softly held pool of a closed client kept its arrays until the heap was nearly full, and a worker's
+     * heap went through back-to-back full collections, docs/benchmarks-results.md 2026-11-27 08:11).
      */
     public static BatchArrays shared() {
         synchronized (BatchArrays.class) {
             BatchArrays pool = jvmPool.get();
             if (pool == null) {
                 pool = new BatchArrays(4096, Math.min(128L << 20, Runtime.getRuntime().maxMemory() / 8));
-                jvmPool = new SoftReference<>(pool);
+                jvmPool = new WeakReference<>(pool);
             }
             return pool;
         }
     }
 
     /** The pool {@link #shared()} hands out; guarded by the class's monitor. */
-    private static SoftReference<BatchArrays> jvmPool = new SoftReference<>(null);
+    private static WeakReference<BatchArrays> jvmPool = new WeakReference<>(null);
 
     /** A pool that keeps nothing. */
     static BatchArrays disabled() {
