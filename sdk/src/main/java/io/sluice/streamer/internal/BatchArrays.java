@@ -56,8 +56,8 @@ public final class BatchArrays {
      * the collector had to copy into the old generation (they live until their batch fills) and then collect
      * from there when the previous client closed: a full collection per task start. Owners hold the pool
      * strongly while open; once none is, it is held weakly: the next collection of the old generation drops it
-     * (a softly held pool of a closed client kept its arrays until the heap was nearly full, and a worker's
-     * heap went through back-to-back full collections, docs/benchmarks-results.md 2026-11-27 08:11).
+     * (not softly: the collector keeps softly held objects until the heap is nearly full, and a Connect worker's
+     * heap near full already goes through back-to-back full collections).
      */
     public static BatchArrays shared() {
         synchronized (BatchArrays.class) {
