@@ -1,6 +1,5 @@
 package io.sluice.streamer.internal;
 
-import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -9,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Arrays of batches the node has applied, kept for the next batches so that a steady load allocates
  * no batch bytes (without it, every entry's encoded bytes were allocated a second time: the batch
  * array that holds them). Bounded by a number of arrays and a number of bytes; past the bounds an
- * array is left to the collector. One pool serves every streamer of every client and node of the JVM (see
+ * array is left to the collector. One pool serves every streamer of a client or a node (see
  * {@link #shared()}), so a new streamer's first batches take the arrays earlier streamers left.
  *
  * <p>Lock-free: the arrays sit in slots taken and filled with one atomic swap, found from a rotating
@@ -49,29 +48,12 @@ public final class BatchArrays {
     }
 
     /**
-     * The pool every client and node of this JVM shares among its streamers: up to 4,096 arrays and an
-     * eighth of the maximum heap, at most 128 MiB, for the JVM as a whole. One per JVM rather than one per
-     * owner: a new client (a Kafka Connect task started again after a rebalance or a restart, in the same
-     * worker) takes the arrays the previous one left instead of allocating its first batches afresh, which
-     * the collector had to copy into the old generation (they live until their batch fills) and then collect
-     * from there when the previous client closed: a full collection per task start. Owners hold the pool
-     * strongly while open; once none is, it is held weakly: the next collection of the old generation drops it
-     * (not softly: the collector keeps softly held objects until the heap is nearly full, and a Connect worker's
-     * heap near full already goes through back-to-back full collections).
+     * The pool a client or a node shares among its streamers: up to 4,096 arrays and an eighth of the
+     * maximum heap, at most 128 MiB.
      */
     public static BatchArrays shared() {
-        synchronized (BatchArrays.class) {
-            BatchArrays pool = jvmPool.get();
-            if (pool == null) {
-                pool = new BatchArrays(4096, Math.min(128L << 20, Runtime.getRuntime().maxMemory() / 8));
-                jvmPool = new WeakReference<>(pool);
-            }
-            return pool;
-        }
+        return new BatchArrays(4096, Math.min(128L << 20, Runtime.getRuntime().maxMemory() / 8));
     }
-
-    /** The pool {@link #shared()} hands out; guarded by the class's monitor. */
-    private static WeakReference<BatchArrays> jvmPool = new WeakReference<>(null);
 
     /** A pool that keeps nothing. */
     static BatchArrays disabled() {

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The streamers one owner (an embedded node, a remote client) has open, and closing them all when the owner
- * closes. Every streamer shares the JVM's {@link BatchArrays} ({@link BatchArrays#shared()}).
+ * closes. Every streamer shares the owner's {@link BatchArrays}.
  *
  * <p>A streamer opened while {@link #closeAll} runs is never leaked: {@link #open} adds it and then looks at the
  * closing flag, {@code closeAll} sets the flag and then lists the streamers; whichever order the two threads run
@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class StreamerRegistry {
 
     private final Set<Streamer<?, ?>> streamers = ConcurrentHashMap.newKeySet();
-    /** Batch arrays shared by every owner's streamers: a new streamer starts with the arrays earlier ones left. */
+    /** Batch arrays shared by this owner's streamers: a new streamer starts with the arrays earlier ones left. */
     private final BatchArrays batchArrays = BatchArrays.shared();
     private final StreamerTransport transport;
     private final ValueCodec codec;

@@ -25,16 +25,6 @@ class BatchArraysTest {
     }
 
     @Test
-    void everyOwnerOfTheJvmSharesOnePoolSoANewClientTakesTheArraysAClosedOneLeft() {
-        BatchArrays first = BatchArrays.shared(); // held strongly, as an open client or node holds it
-        byte[] left = new byte[4096];
-        first.give(left);
-        BatchArrays next = BatchArrays.shared(); // e.g. a Connect task's client started again in the same worker
-        assertThat(next).isSameAs(first);
-        assertThat(next.take(4096, 4096)).isSameAs(left);
-    }
-
-    @Test
     void boundedByArraysAndBytes() {
         BatchArrays byBytes = new BatchArrays(16, 2500);
         for (int i = 0; i < 5; i++) {
