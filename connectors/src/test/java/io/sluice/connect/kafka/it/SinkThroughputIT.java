@@ -122,10 +122,13 @@ class SinkThroughputIT {
                      Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
                     for (int pass = 1; pass <= passes; pass++) {
                         String name = (pass == passes ? "bench-" : "warm" + pass + "-") + variant;
+                        // the wall clock at a pass's start and end, to match a JFR recording or a compilation log to it
+                        System.out.printf("BENCH pass %s starts at %s%n", name, java.time.Instant.now());
                         Cpu cpu = Cpu.start(node);
                         SinkFigures f = sinkPass(broker, worker, client, node.address(), name, variant, topic,
                                 partitions, tasks, records);
                         Cpu used = cpu.stop(node, records);
+                        System.out.printf("BENCH pass %s ends at %s%n", name, java.time.Instant.now());
                         String what = "sink (" + variant + "), standalone worker, " + tasks + " task(s)"
                                 + passName(pass, passes);
                         print(what, records, f.seconds);
