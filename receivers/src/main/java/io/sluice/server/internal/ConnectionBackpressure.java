@@ -65,6 +65,12 @@ final class ConnectionBackpressure {
                 paused = true;
             }
             onEventLoop(this::applyAutoRead);
+            // Releases between the add above and the pause saw no pause to end: if they brought the count down to
+            // half, nothing else may ever resume (no bytes left in flight), so look again now. A release after the
+            // pause sees it itself; resume() checks again, so resuming twice is harmless.
+            if (queued.get() <= maxQueuedBytes / 2 && channel.isActive()) {
+                onEventLoop(this::resume);
+            }
         }
     }
 
