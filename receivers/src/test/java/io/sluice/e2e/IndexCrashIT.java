@@ -10,6 +10,7 @@ import io.sluice.client.SluiceClient;
 import io.sluice.server.internal.NodeProcess;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,9 +59,19 @@ class IndexCrashIT {
     private final AtomicLongArray recent = new AtomicLongArray(4096);
     private final AtomicLong acked = new AtomicLong();
 
+    /** The node of the moment, for {@link HangWatch}. */
+    private volatile NodeProcess current;
+    private HangWatch watch;
+
     @Test
     void fsyncKeepsEveryAcknowledgedEntryFindableThroughEachIndex() {
-        assertTimeoutPreemptively(Duration.ofSeconds(60 + 50L * KILLS), this::crashLoop);
+        Duration bound = Duration.ofSeconds(60 + 50L * KILLS);
+        try (HangWatch w = HangWatch.start("IndexCrashIT", bound.minusSeconds(10), () -> current)) {
+            watch = w;
+            assertTimeoutPreemptively(bound, this::crashLoop);
+        } catch (AssertionFailedError failed) { // a timeout, or an assertion: either way, say in which phase
+            throw new AssertionError(failed.getMessage() + " " + watch.where(failed), failed);
+        }
     }
 
     private static Order order(Random random) {
@@ -83,10 +94,16 @@ class IndexCrashIT {
         Map<Long, Order> inFlight = new ConcurrentHashMap<>(); // an overwrite not answered when the node died
         long nextKey = 0;
         for (int round = 0; round <= KILLS; round++) {
+            long started = System.nanoTime();
+            watch.phase("round " + round + ": starting the node");
             NodeProcess node = NodeProcesses.start(config, List.of());
+            current = node;
             try {
                 assertThat(node.log()).contains("store check after recovery: consistent");
-                verify(node, acknowledged, inFlight, round);
+                long verifying = System.nanoTime();
+                verify(node, acknowledged, inFlight, round, watch);
+                System.out.printf("restart %d: node up in %d ms, verified in %d ms%n", round,
+                        (verifying - started) / 1_000_000, (System.nanoTime() - verifying) / 1_000_000);
                 if (round == KILLS) {
                     break;
                 }
@@ -114,6 +131,7 @@ class IndexCrashIT {
         AtomicLong next = new AtomicLong(firstKey);
         AtomicLong overwrites = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
+        watch.phase("connecting the loading client");
         Sluice client = SluiceClient.connect(ClientConfig.builder().addresses(node.address())
                 .requestTimeout(Duration.ofSeconds(5)).retryAttempts(1).build());
         DataStreamer<Long, Order> streamer = client.dataStreamer("orders", StreamerOptions.builder()
@@ -161,19 +179,30 @@ class IndexCrashIT {
             }
         }, "index-crash-overwriter");
         long ackedBefore = acked.get();
+        long loading = System.nanoTime();
+        watch.phase("loading until " + killAfterKeys + " keys are offered");
         loader.start();
         overwriter.start();
         // Offering runs far ahead of FSYNC's acknowledgements (tens of thousands of keys in flight): the kill also
         // waits for this round's first acknowledgement, so a slow disk cannot leave every round with nothing to check.
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
                 next.get() - firstKey >= killAfterKeys && acked.get() > ackedBefore || !loader.isAlive());
+        long killed = System.nanoTime();
+        watch.phase("killing the node");
         node.kill(); // kill -9: no drain, no final fsync
         stop.set(true);
+        watch.phase("waiting for the loaders to stop after the kill");
         loader.join(30_000);
         overwriter.join(30_000);
+        long joined = System.nanoTime();
+        watch.phase("closing the streamer with cancel after the kill");
         streamer.close(true);
+        watch.phase("closing the client after the kill");
         client.close();
-        System.out.println("  " + overwrites.get() + " overwrites acknowledged");
+        System.out.printf("  %d overwrites acknowledged; loaded for %d ms, the loaders stopped in %d ms after the kill"
+                        + " (%s), closed in %d ms%n", overwrites.get(), (killed - loading) / 1_000_000,
+                (joined - killed) / 1_000_000, loader.isAlive() || overwriter.isAlive() ? "one still running" : "both ended",
+                (System.nanoTime() - joined) / 1_000_000);
         return next.get();
     }
 
@@ -181,9 +210,12 @@ class IndexCrashIT {
      * Each index finds exactly the cache's entries (a scan), in index order, and every acknowledged entry is there with
      * its value (or, for a key whose overwrite was in flight at the kill, with that value).
      */
-    private static void verify(NodeProcess node, Map<Long, Order> acknowledged, Map<Long, Order> inFlight, int round) {
+    private static void verify(NodeProcess node, Map<Long, Order> acknowledged, Map<Long, Order> inFlight, int round,
+                               HangWatch watch) {
+        watch.phase("restart " + round + ": connecting to verify");
         try (Sluice client = SluiceClient.connect(ClientConfig.addresses(node.address()))) {
             Cache<Long, Order> cache = client.cache("orders");
+            watch.phase("restart " + round + ": scanning the cache");
             Map<Long, Order> stored = new HashMap<>();
             cache.scan().forEach(e -> stored.put(e.getKey(), e.getValue()));
             long missing = 0;
@@ -205,6 +237,7 @@ class IndexCrashIT {
                 List<Long> expected = stored.entrySet().stream().filter(e -> e.getValue().secCode().equals(code))
                         .map(Map.Entry::getKey).sorted().toList();
                 List<Map.Entry<Long, Order>> result;
+                watch.phase("restart " + round + ": querying secCode " + code);
                 try (var s = cache.query(IndexQuery.on("secCode").eq(code))) {
                     result = s.toList();
                 }
@@ -219,12 +252,14 @@ class IndexCrashIT {
                         .sorted(Map.Entry.<Long, Order>comparingByValue(Comparator.comparingDouble(Order::price))
                                 .thenComparing(Map.Entry.comparingByKey()))
                         .map(Map.Entry::getKey).toList();
+                watch.phase("restart " + round + ": querying account " + account);
                 try (var s = cache.query(IndexQuery.on("account", "price").eq(account))) {
                     assertThat(s.map(Map.Entry::getKey).toList()).as("restart %d: account %s", round, account)
                             .isEqualTo(expected);
                 }
             }
             assertThat(found).isEqualTo(stored.size());
+            watch.phase("restart " + round + ": closing the verifying client");
             System.out.println("restart " + round + ": " + stored.size() + " stored, " + acknowledged.size()
                     + " acknowledged; both indexes find exactly the stored entries");
         }
