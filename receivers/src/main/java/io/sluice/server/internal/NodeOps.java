@@ -308,12 +308,21 @@ final class NodeOps {
                 if (t != null) {
                     out.writeByte(1).writeByte(ErrorKind.of(t).code);
                     Wire.writeString(out, io.sluice.protocol.internal.StreamCodec.truncate(ErrorKind.messageOf(t)));
-                } else {
-                    encoded.reset();
-                    binary.encode(okResults.get(key), encoded);
-                    out.writeByte(0);
-                    Wire.writeBlob(out, encoded.array(), 0, encoded.position());
+                    continue;
                 }
+                encoded.reset();
+                try {
+                    binary.encode(okResults.get(key), encoded);
+                } catch (RuntimeException unsendable) {
+                    // The processor ran and what it wrote stands; only its result cannot travel: the key fails
+                    // with the reason, and the answer still goes.
+                    out.writeByte(1).writeByte(ErrorKind.of(unsendable).code);
+                    Wire.writeString(out, io.sluice.protocol.internal.StreamCodec.truncate("its result cannot be"
+                            + " sent to the client: " + ErrorKind.messageOf(unsendable)));
+                    continue;
+                }
+                out.writeByte(0);
+                Wire.writeBlob(out, encoded.array(), 0, encoded.position());
             }
         };
     }

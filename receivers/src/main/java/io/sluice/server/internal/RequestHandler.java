@@ -141,7 +141,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                     if (error != null) {
                         fail(channel, requestId, error);
                     } else {
-                        backpressure.send(Frames.ok(channel.alloc(), requestId, out -> StreamCodec.encodeResponse(out, outcomes)));
+                        answer(channel, requestId, out -> StreamCodec.encodeResponse(out, outcomes));
                     }
                     backpressure.release(size); // after the answer is counted: no resume in between
                 });
@@ -158,8 +158,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         try {
             gate.replicate(records, refusals -> node.whenDurable(error -> {
                 if (error == null) {
-                    backpressure.send(Frames.ok(channel.alloc(), requestId,
-                            out -> ReplicaCodec.writeRefusals(out, refusals)));
+                    answer(channel, requestId, out -> ReplicaCodec.writeRefusals(out, refusals));
                 } else {
                     fail(channel, requestId, error);
                 }
@@ -210,7 +209,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             replicated = gate.takeReplicationWait();
         }
         if (!writes) {
-            backpressure.send(Frames.ok(channel.alloc(), requestId, body));
+            answer(channel, requestId, body);
             return;
         }
         if (replicated != null) {
@@ -234,11 +233,26 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                 fail(channel, requestId, new io.sluice.protocol.internal.NotOwnerException("this node may not"
                         + " acknowledge writes now: its ZooKeeper lease lapsed"));
             } else if (error == null) {
-                backpressure.send(Frames.ok(channel.alloc(), requestId, body));
+                answer(channel, requestId, body);
             } else {
                 fail(channel, requestId, error);
             }
         });
+    }
+
+    /**
+     * Sends a call's answer; a body that throws while it is written (a value that cannot be encoded) is answered
+     * with its error instead, so that no request goes unanswered (the client would wait its whole timeout).
+     */
+    private void answer(Channel channel, long requestId, Consumer<ByteBuf> body) {
+        ByteBuf frame;
+        try {
+            frame = Frames.ok(channel.alloc(), requestId, body);
+        } catch (RuntimeException e) {
+            fail(channel, requestId, e);
+            return;
+        }
+        backpressure.send(frame);
     }
 
     private void fail(Channel channel, long requestId, Throwable error) {

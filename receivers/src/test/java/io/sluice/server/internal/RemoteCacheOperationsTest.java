@@ -50,6 +50,8 @@ class RemoteCacheOperationsTest {
                     }
                     return "ok:" + arg;
                 })
+                .processor("unsendable-on-5", () -> (MutableEntry<Long, Object> e, Object arg) ->
+                        e.key() == 5L ? new Shadowing() : "ok")
                 .build());
         server = SluiceServer.start(node, ServerConfig.defaults().withPort(0));
         client = connect();
@@ -132,6 +134,40 @@ class RemoteCacheOperationsTest {
         assertThat(e.failures()).containsOnlyKeys(7L);
         assertThatThrownBy(() -> cache.invoke(1L, Processors.named("nope")))
                 .isInstanceOf(EntryProcessorException.class).hasMessageContaining("is not registered");
+    }
+
+    /** A result the node cannot encode: its field {@code x} is declared twice (marshalling refuses it). */
+    static class Shadowed {
+        int x = 1;
+    }
+
+    static class Shadowing extends Shadowed {
+        int x = 2;
+    }
+
+    /**
+     * A processor's result that cannot be encoded fails its key with the reason, and the other keys get theirs: the
+     * answer is not lost (the client would wait its whole request timeout), and the writes stand as for a failure
+     * the processor threw.
+     */
+    @Test
+    void aResultTheNodeCannotEncodeFailsItsKeyAndTheAnswerStillComes() {
+        Cache<Long, String> cache = client.createCache(CacheConfig.named("u").withPartitions(16));
+        cache.put(4L, "four");
+        cache.put(5L, "five");
+        long start = System.nanoTime();
+
+        EntryProcessorException e = (EntryProcessorException) org.assertj.core.api.Assertions.catchThrowable(
+                () -> cache.invokeAll(Set.of(4L, 5L), Processors.named("unsendable-on-5")));
+
+        assertThat(e).isNotNull();
+        assertThat(e.results()).containsEntry(4L, "ok");
+        assertThat(e.failures()).containsOnlyKeys(5L);
+        assertThat(e.failures().get(5L)).hasMessageContaining("cannot be marshalled")
+                .hasMessageContaining(Shadowing.class.getName());
+        assertThat(e).hasMessageContaining("unsendable-on-5");
+        assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).as("answered, not timed out")
+                .isLessThan(ClientConfig.DEFAULT_REQUEST_TIMEOUT.toSeconds());
     }
 
     @Test

@@ -26,8 +26,13 @@ public final class Frames {
     /** A successful response frame with the body the writer adds. */
     public static ByteBuf ok(ByteBufAllocator alloc, long requestId, Consumer<ByteBuf> body) {
         ByteBuf frame = alloc.buffer(64);
-        frame.writeInt(0).writeLong(requestId).writeByte(Wire.STATUS_OK);
-        body.accept(frame);
+        try {
+            frame.writeInt(0).writeLong(requestId).writeByte(Wire.STATUS_OK);
+            body.accept(frame);
+        } catch (RuntimeException | Error e) {
+            frame.release(); // a body that cannot be written leaves no buffer behind
+            throw e;
+        }
         frame.setInt(0, frame.readableBytes() - Wire.LENGTH_FIELD);
         return frame;
     }
