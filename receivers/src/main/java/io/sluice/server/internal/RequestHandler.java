@@ -241,14 +241,15 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Sends a call's answer; a body that throws while it is written (a value that cannot be encoded) is answered
-     * with its error instead, so that no request goes unanswered (the client would wait its whole timeout).
+     * Sends a call's answer; a body that throws while it is written (a value that cannot be encoded, no memory for
+     * the frame) is answered with its error instead, so that no request goes unanswered (the client would wait its
+     * whole timeout).
      */
     private void answer(Channel channel, long requestId, Consumer<ByteBuf> body) {
         ByteBuf frame;
         try {
             frame = Frames.ok(channel.alloc(), requestId, body);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too: out of direct memory for a large answer, say
             fail(channel, requestId, e);
             return;
         }
