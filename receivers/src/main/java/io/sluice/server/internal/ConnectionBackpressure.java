@@ -133,4 +133,11 @@ final class ConnectionBackpressure {
             frame.release();
         }
     }
+
+    /** For diagnostics; not synchronized with the event loop (held's size may be stale). */
+    @Override
+    public String toString() {
+        return "ConnectionBackpressure{queued=" + queued.get() + " of " + maxQueuedBytes + ", paused=" + isPaused()
+                + ", held=" + held.size() + ", autoRead=" + channel.config().isAutoRead() + '}';
+    }
 }
