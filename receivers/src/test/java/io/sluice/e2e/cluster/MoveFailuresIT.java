@@ -7,9 +7,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -197,13 +199,18 @@ class MoveFailuresIT {
     }
 
     private static void flipMiddleByte(Path file) throws IOException {
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            long at = f.length() / 2;
-            f.seek(at);
-            int b = f.read();
-            f.seek(at);
-            f.write(b ^ 0xFF);
-        } catch (java.io.FileNotFoundException | NoSuchFileException gone) {
+        // READ and WRITE without CREATE: a file the supplier deleted meanwhile is not made again (RandomAccessFile's
+        // "rw" would create it, and the empty file left behind then failed the leftovers check on JDK 25 in CI).
+        try (FileChannel f = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long at = f.size() / 2;
+            ByteBuffer b = ByteBuffer.allocate(1);
+            if (f.read(b, at) != 1) {
+                System.out.printf("MoveFailuresIT: %s was emptied before it could be changed%n", file.getFileName());
+                return;
+            }
+            b.put(0, (byte) (b.get(0) ^ 0xFF)).rewind();
+            f.write(b, at);
+        } catch (NoSuchFileException gone) {
             System.out.printf("MoveFailuresIT: %s was sent and deleted before it could be changed%n",
                     file.getFileName());
         }

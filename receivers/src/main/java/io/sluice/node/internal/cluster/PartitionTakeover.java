@@ -15,9 +15,11 @@ import java.util.function.Predicate;
  * and the caches' entries of the partition are pulled from that member page by page and applied here in logged
  * batches ({@link PartitionPull}) - all caches, or, when this node was a backup in sync with that last owner
  * ({@link BackupReplication}), only the caches that are not replicated (backups 0): the replicated ones are here
- * already. If the last owner is this node, nobody, or a node the map no longer names, the local data is served as
- * it is (a node back within the rebalance delay keeps its own; a backup promoted after its primary died serves
- * what it was sent). Then this node records itself as the owner, which bumps the partition's epoch, leads the
+ * already. If the last owner is a node the map no longer names and this node was not in sync with it (a copy still
+ * catching up when its primary died), the partition is pulled from a backup the map names, if there is one. If the
+ * last owner is this node or nobody, or this node was in sync with it, or no other copy is left, the local data is
+ * served as it is (a node back within the rebalance delay keeps its own; a backup promoted after its primary died
+ * serves what it was sent). Then this node records itself as the owner, which bumps the partition's epoch, leads the
  * partition's replication at that epoch ({@link PrimaryReplication}) and starts serving. Runs on Helix's threads,
  * holding the partition's move lock.
  */
@@ -69,12 +71,12 @@ final class PartitionTakeover {
             String last = membership.owners().lastOwner(partition);
             if (last != null && !last.equals(self)) {
                 if (!last.equals(inSyncWith)) {
-                    pullFromLastOwner(partition, last, name -> true);
+                    pullFromLastOwner(partition, last, name -> true, false);
                 } else if (local.caches().stream().anyMatch(name -> !local.replicated(name))) {
                     // Caught up: only the caches without backups come from the last owner, if it can be reached;
                     // the replicated ones are served either way (a failed pull leaves the others as they are).
                     try {
-                        pullFromLastOwner(partition, last, name -> !local.replicated(name));
+                        pullFromLastOwner(partition, last, name -> !local.replicated(name), true);
                     } catch (RuntimeException e) {
                         LOG.warn("partition {}: the caches without backups could not be pulled from '{}': {}",
                                 partition, last, e.toString());
@@ -94,10 +96,21 @@ final class PartitionTakeover {
         }
     }
 
-    private void pullFromLastOwner(int partition, String last, Predicate<String> caches) throws InterruptedException {
+    private void pullFromLastOwner(int partition, String last, Predicate<String> caches, boolean inSync)
+            throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             ClusterMap map = membership.map();
             ClusterMap.Member from = map.member(last);
+            if (from == null && !inSync) {
+                // This node's copy may be partial (a backup still catching up, promoted once its primary died): a
+                // backup the map names had everything the last owner acknowledged, so the partition comes from it.
+                from = otherBackup(map, partition);
+                if (from != null && attempt == 1) {
+                    LOG.info("partition {}: its last owner '{}' is not in the map (version {}) and this node was not"
+                            + " in sync with it: taking the partition from its backup '{}'", partition, last,
+                            map.version(), from.id());
+                }
+            }
             if (from == null) {
                 LOG.info("partition {}: its last owner '{}' is not in the map (version {}); serving this node's"
                         + " data of it as it is", partition, last, map.version());
@@ -111,10 +124,22 @@ final class PartitionTakeover {
                     throw e;
                 }
                 LOG.warn("partition {}: pulling it from '{}' at {} failed (attempt {} of {}), trying again: {}",
-                        partition, last, from.address(), attempt, PULL_ATTEMPTS, e.toString());
+                        partition, from.id(), from.address(), attempt, PULL_ATTEMPTS, e.toString());
                 Thread.sleep(1000L * attempt);
             }
         }
+    }
+
+    /** A backup of the partition in the map other than this node, or null. */
+    private ClusterMap.Member otherBackup(ClusterMap map, int partition) {
+        String self = membership.nodeId();
+        for (int i = 0; i < map.backupCount(partition); i++) {
+            ClusterMap.Member m = map.nodes().get(map.backupIndex(partition, i));
+            if (!m.id().equals(self)) {
+                return m;
+            }
+        }
+        return null;
     }
 
     private void pull(int partition, ClusterMap.Member from, Predicate<String> caches) {

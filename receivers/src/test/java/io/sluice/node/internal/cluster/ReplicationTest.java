@@ -255,6 +255,44 @@ class ReplicationTest {
         }
     }
 
+    /**
+     * A node made MASTER of a partition it is not in sync with, after the partition's last owner left the map, takes
+     * the partition from a backup the map names instead of serving its own copy: MoveFailuresIT lost 23 acknowledged
+     * entries when node-4, still catching up a partition it was joining for, was promoted after its supplier was
+     * killed while the supplier's in-sync backup held them all.
+     */
+    @Test
+    void aNodeNotInSyncPromotedAfterTheLastOwnerLeftTakesThePartitionFromABackup() throws Exception {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            TwoNodes.Node a = c.start("a");
+            TwoNodes.Node b = c.start("b");
+            TwoNodes.Node x = c.start("x");
+            c.cluster.assign("a");
+            a.cluster().createCache(config(WriteSyncMode.FULL_SYNC, 1), true);
+            int p = partitionOf(11L);
+            c.cluster.addBackup(p, "b");
+            awaitInSync(a, p, "b");
+            List<Long> keys = new ArrayList<>();
+            try (Sluice client = connect(a)) {
+                for (long k = 0; keys.size() < 200; k++) {
+                    if (partitionOf(k) == p) {
+                        client.<Long, String>cache(CACHE).put(k, "v" + k); // FULL_SYNC: b has it when acknowledged
+                        keys.add(k);
+                    }
+                }
+            }
+            c.stop(a);
+            c.cluster.lose("a");
+
+            c.cluster.roles("x").lead(p); // x never backed p
+
+            NodeCache<Object, Object> onX = x.engine().nodeCache(CACHE);
+            for (long k : keys) {
+                assertThat(onX.get(k)).as("key %d on the new owner", k).isEqualTo("v" + k);
+            }
+        }
+    }
+
     @Test
     void aBackupCatchingUpWhileWritesGoOnEndsEqualToItsPrimary() throws Exception {
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
