@@ -181,7 +181,7 @@ final class NodeOps {
             case NODE_STATUS -> () -> {
                 String status = gate.clustered() ? gate.statusJson() : standaloneStatus();
                 if (status.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 0xFFFF) {
-                    // Checked here: a body writer that throws would leave the request unanswered.
+                    // Checked here, to say what is too long (the protocol string's writer would only say it fails).
                     throw new IllegalStateException("the node's status is longer than a protocol string (65,535"
                             + " UTF-8 bytes)");
                 }
