@@ -458,6 +458,30 @@ public final class PartitionStore {
     }
 
     /**
+     * Applies the index changes this partition holds ({@link io.sluice.pagestore.internal.index.HeldIndexChanges}),
+     * if any, under the write lock: every index read does so itself; a query over many partitions calls this first
+     * to apply them on several threads. Nothing if the partition was destroyed.
+     */
+    public void applyHeldIndexChanges() {
+        lock.readLock().lock();
+        try {
+            if (!indexes.holding()) {
+                return;
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+        lock.writeLock().lock();
+        try {
+            if (owner.retired == null) {
+                batchWriters.get().applyHeld(indexes);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
      * For a checkpoint: if writes were made since the journal counted {@code sinceChanges} (see
      * {@link StoreJournal#changes()}), copies every entry into {@code out} (cleared first, key order) under the
      * read lock, so the copy is this partition exactly between two writes; writers wait only for the copy.

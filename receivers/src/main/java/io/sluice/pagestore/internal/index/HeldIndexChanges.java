@@ -27,7 +27,7 @@ import io.sluice.pagestore.internal.tree.SortedWalk;
 public final class HeldIndexChanges {
 
     /** An index's held changes are applied once they reach this many. */
-    public static final int THRESHOLD = Integer.getInteger("sluice.index.heldThreshold", 2048);
+    public static final int THRESHOLD = 2048;
 
     private final HeldChangesBudget budget;
     /** Bytes counted against the budget for this partition's held arrays. */
