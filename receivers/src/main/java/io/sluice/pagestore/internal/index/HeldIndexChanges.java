@@ -11,9 +11,9 @@ import io.sluice.pagestore.internal.tree.SortedWalk;
  * pass). A batch's changes go into its indexes' held arrays ({@link IndexTree#held}) instead of their trees; they are
  * applied once an index holds {@value #THRESHOLD} changes, once the region's {@link HeldChangesBudget} is spent, and
  * before anything reads or writes the index trees otherwise: a query's page or first key, a consistency check, a
- * single-entry write (which applies its changes one by one), an index created on the partition (the others' held
- * changes stay: they are per tree), and at a partition's clear, drop or destroy the held changes are dropped with
- * their trees.
+ * single-entry write (which applies its changes one by one). A partition's clear, an index's drop and a partition's
+ * destroy drop the held changes with their trees; an index created on the partition starts with none (the others'
+ * stay held: they are per tree).
  *
  * <p>Changes of one index key from several batches (an entry put, then moved or removed) need no netting as they
  * are gathered: the sort is stable and only the last change of a key is applied

@@ -23,6 +23,10 @@ import java.util.Arrays;
  * changes.applySorted(walk, writer); // or applyEach()
  * }</pre>
  *
+ * <p>A streamed batch uses {@link #hold} instead of {@link #begin}: its changes are added to the partition's held
+ * ones ({@link HeldIndexChanges}) and applied with later batches'; {@link #begin} requires that none are held
+ * ({@link #applyHeld} first).
+ *
  * <p>Reused from write to write (one per writing thread for batches, one per partition for single entries);
  * not thread-safe: used under the written partition's write lock. An index the region has no room for is
  * marked incomplete ({@link PartitionIndexes}) and the write that filled the region stands.
