@@ -1,6 +1,8 @@
 package io.sluice.pagestore.internal.index;
 
+import java.lang.ref.SoftReference;
 import java.util.ArrayDeque;
+import java.util.Iterator;
 
 /**
  * The heap a region's partitions may spend on index changes they hold ({@link HeldIndexChanges}), and the change
@@ -16,19 +18,27 @@ import java.util.ArrayDeque;
  * once it applied them; the pool keeps at most the largest limit of the regions that gave arrays back): arrays of
  * a few hundred MiB made afresh for each load, and held across young collections, cost the load more in copying
  * than the longer passes save (measured: +46 ns per entry of G1 evacuation with a pool per region, in a benchmark
- * that starts a node per load; the same as without holding with one pool per JVM). An idle JVM keeps the pooled
- * arrays (at most that limit) for the next load.
+ * that starts a node per load; the same as without holding with one pool per JVM). The pool keeps up to
+ * {@link #STRONG_POOL} bytes of arrays strongly and the rest (up to that limit) softly: an idle JVM keeps them for
+ * the next load only while its heap has room for them (the collector clears soft references before it runs out of
+ * heap, and once they have not been used for a while), so a finished load does not pin a quarter of the heap.
  */
 public final class HeldChangesBudget {
 
     /** The default limit: a quarter of the JVM's maximum heap, at most 256 MiB (a node has one region). */
     public static final long DEFAULT_LIMIT = Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 4);
 
+    /** Bytes of pooled arrays kept strongly; the rest of the pool is held softly. */
+    static final long STRONG_POOL = 8L << 20;
+
     private static final ArrayDeque<IndexOps> POOL = new ArrayDeque<>(); // guarded by the class
     private static long pooledBytes; // guarded by the class
+    private static final ArrayDeque<SoftOps> SOFT_POOL = new ArrayDeque<>(); // guarded by the class
+    private static long softBytes; // guarded by the class (cleared references count until they are purged)
 
     private final long limit;
-    private long held; // guarded by this
+    /** Written under this object's lock, read without it. */
+    private volatile long held;
 
     /** @throws IllegalArgumentException if the limit is negative */
     public HeldChangesBudget(long limit) {
@@ -48,7 +58,7 @@ public final class HeldChangesBudget {
     }
 
     /** Bytes of changes held now by the region's partitions. */
-    public synchronized long held() {
+    public long held() {
         return held;
     }
 
@@ -66,6 +76,13 @@ public final class HeldChangesBudget {
                 pooledBytes -= ops.capacityBytes();
                 return ops;
             }
+            for (SoftOps soft; (soft = SOFT_POOL.pollLast()) != null; ) {
+                softBytes -= soft.bytes;
+                ops = soft.get();
+                if (ops != null) {
+                    return ops;
+                }
+            }
         }
         return new IndexOps();
     }
@@ -75,10 +92,46 @@ public final class HeldChangesBudget {
         ops.clear();
         long bytes = ops.capacityBytes();
         synchronized (HeldChangesBudget.class) {
-            if (pooledBytes + bytes <= limit) {
+            if (pooledBytes + bytes <= Math.min(STRONG_POOL, limit)) {
                 POOL.addLast(ops);
                 pooledBytes += bytes;
+                return;
             }
+            if (pooledBytes + softBytes + bytes > limit) {
+                purgeCleared();
+            }
+            if (pooledBytes + softBytes + bytes <= limit) {
+                SOFT_POOL.addLast(new SoftOps(ops, bytes));
+                softBytes += bytes;
+            }
+        }
+    }
+
+    /** Bytes of arrays the JVM's pool keeps strongly (tests). */
+    static long strongPoolBytes() {
+        synchronized (HeldChangesBudget.class) {
+            return pooledBytes;
+        }
+    }
+
+    /** Drops the soft pool's cleared references (under the class's lock). */
+    private static void purgeCleared() {
+        for (Iterator<SoftOps> i = SOFT_POOL.iterator(); i.hasNext(); ) {
+            SoftOps soft = i.next();
+            if (soft.get() == null) {
+                i.remove();
+                softBytes -= soft.bytes;
+            }
+        }
+    }
+
+    /** Pooled arrays held softly, with their size when pooled. */
+    private static final class SoftOps extends SoftReference<IndexOps> {
+        final long bytes;
+
+        SoftOps(IndexOps ops, long bytes) {
+            super(ops);
+            this.bytes = bytes;
         }
     }
 }
