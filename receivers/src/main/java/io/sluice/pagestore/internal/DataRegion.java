@@ -58,6 +58,11 @@ public final class DataRegion implements AutoCloseable {
         this.batchWriters = ThreadLocal.withInitial(() -> new BatchWriter(rows));
     }
 
+    /** Bytes of index changes the region's partitions hold now, not yet applied (0: none); read without a lock. */
+    public long heldIndexChangeBytes() {
+        return heldIndexChanges.held();
+    }
+
     /** A new, empty partition whose tree and rows live in this region; its writes are not journaled. */
     public PartitionStore createPartition() {
         return createPartition(StoreJournal.NONE);

@@ -458,6 +458,14 @@ public final class PartitionStore {
     }
 
     /**
+     * The most index changes one of this partition's indexes holds, not yet applied (0: none); read without the
+     * lock, so a hint of which partition to apply first ({@link #applyHeldIndexChanges}).
+     */
+    public int heldIndexChanges() {
+        return indexes.heldChanges();
+    }
+
+    /**
      * Applies the index changes this partition holds ({@link io.sluice.pagestore.internal.index.HeldIndexChanges}),
      * if any, under the write lock: every index read does so itself; a query over many partitions calls this first
      * to apply them on several threads. Nothing if the partition was destroyed.

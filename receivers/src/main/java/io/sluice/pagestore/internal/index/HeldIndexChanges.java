@@ -34,6 +34,8 @@ public final class HeldIndexChanges {
     private long counted;
     /** Writes whose changes are held (a pass needs no netting of repeated keys for one). */
     private int writes;
+    /** The most changes an index of this partition holds: written under the write lock, read without a lock. */
+    private volatile int largest;
 
     HeldIndexChanges(HeldChangesBudget budget) {
         this.budget = budget;
@@ -42,6 +44,14 @@ public final class HeldIndexChanges {
     /** Whether changes are held (then the index trees are behind the entries until {@link #apply}). */
     public boolean any() {
         return writes > 0;
+    }
+
+    /**
+     * The most changes one index of the partition holds (0: none), read without the partition's lock: a hint for
+     * choosing which partition to apply first, not a guarantee.
+     */
+    public int largest() {
+        return largest;
     }
 
     /** The held arrays of each tree, taken from the budget's pool when a tree holds none (a write starts). */
@@ -73,6 +83,7 @@ public final class HeldIndexChanges {
         }
         boolean within = budget.add(bytes - counted);
         counted = bytes;
+        largest = most;
         if (most >= THRESHOLD || !within) {
             apply(trees, walk, writer, scratch);
         }
@@ -131,5 +142,6 @@ public final class HeldIndexChanges {
         budget.add(-counted);
         counted = 0;
         writes = 0;
+        largest = 0;
     }
 }

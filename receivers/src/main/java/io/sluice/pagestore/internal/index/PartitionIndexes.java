@@ -59,6 +59,11 @@ public final class PartitionIndexes {
         return held.any();
     }
 
+    /** The most changes one index holds (0: none); read without the partition's lock, a hint (see {@link #holding}). */
+    public int heldChanges() {
+        return held.largest();
+    }
+
     IndexTree[] trees() {
         return trees;
     }
