@@ -46,8 +46,19 @@ public final class IndexReads {
         for (int p = 0; p < partitions.length; p++) {
             partitions[p] = core.store(p);
         }
+        applyHeld(partitions);
         checkTypes(core.config().name(), partitions, spec, bounds);
         return open(partitions, spec, bounds, null, limit);
+    }
+
+    /**
+     * Applies the index changes the partitions hold (after a streamed load, up to a few batches' each), on the
+     * common pool's threads and this one: each partition's read would apply its own, one partition after another.
+     */
+    private static void applyHeld(PartitionStore[] partitions) {
+        if (partitions.length > 1) {
+            java.util.Arrays.stream(partitions).parallel().forEach(PartitionStore::applyHeldIndexChanges);
+        }
     }
 
     /**
@@ -67,6 +78,7 @@ public final class IndexReads {
             stores[i] = core.store(partitions[i]);
         }
         if (after == null) {
+            applyHeld(stores);
             checkTypes(core.config().name(), stores, spec, bounds);
         }
         return page(stores, spec, bounds, after, pageSize);

@@ -133,6 +133,7 @@ public final class NodeEngine implements NodeRuntime {
             region.close();
             throw e;
         }
+        stripes.idleWork(new HeldChangesIdleApply(region, catalogue, stripes));
         this.adoption = new NodePartitionAdoption(state, catalogue, durability, wal, adopted);
         this.reattachment = new StoreReattachment(config, state, catalogue, recoveredKeys, wal, checkpointer, capture,
                 durability, binary);

@@ -13,6 +13,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Tasks implement {@link StripeTask}: a task that will never run because the executor stopped
  * is {@linkplain StripeTask#abandon(Throwable) abandoned} instead of silently dropped, so whoever
  * waits for it is told.
+ *
+ * <p>A stripe whose queue is empty runs its {@link IdleWork} (if one is set) one step at a time, looking at its
+ * queue again after each step: a task queued meanwhile waits for at most one step. The work is told whether the
+ * stripe has had no task for {@link #SETTLE_MILLIS} (settled) or has just run out.
  */
 final class StripedExecutor {
 
@@ -21,6 +25,21 @@ final class StripedExecutor {
         /** Called instead of {@link #run()} when the executor stopped before the task ran. */
         void abandon(Throwable reason);
     }
+
+    /** Work a stripe does while its queue is empty, in short steps. */
+    interface IdleWork {
+        /**
+         * Does one short step of work for the stripe (its thread calls).
+         *
+         * @param settled whether the stripe has had no task for {@link #SETTLE_MILLIS} (else it has just run out)
+         * @return whether it did something (then the stripe looks at its queue and calls again if it is empty),
+         *         false if there is nothing to do (then the stripe waits for a task)
+         */
+        boolean step(int stripe, boolean settled);
+    }
+
+    /** A stripe with no task for this long is settled ({@link IdleWork#step}). */
+    static final long SETTLE_MILLIS = 1000;
 
     private static final StripeTask POISON = new StripeTask() {
         @Override
@@ -37,6 +56,8 @@ final class StripedExecutor {
     private volatile boolean stopped;
     /** Queued tasks are abandoned instead of run (the stop timeout passed). */
     private volatile boolean abandoning;
+    /** What a stripe does while its queue is empty, or null. */
+    private volatile IdleWork idleWork;
 
     /**
      * Starts the threads.
@@ -55,6 +76,11 @@ final class StripedExecutor {
         for (Stripe stripe : this.stripes) {
             stripe.thread.start();
         }
+    }
+
+    /** Sets what the stripes do while their queues are empty (null: nothing). */
+    void idleWork(IdleWork work) {
+        this.idleWork = work;
     }
 
     /** Number of stripes. */
@@ -155,21 +181,38 @@ final class StripedExecutor {
     private final class Stripe implements Runnable {
         final BlockingQueue<StripeTask> queue = new LinkedBlockingQueue<>();
         final Thread thread;
+        final int index;
 
         Stripe(String name, int index) {
+            this.index = index;
             this.thread = new StripeThread(this, name, index);
             this.thread.setDaemon(true);
         }
 
         @Override
         public void run() {
+            boolean settled = false; // no task for SETTLE_MILLIS since the last one
             while (true) {
-                StripeTask task;
-                try {
-                    task = queue.take();
-                } catch (InterruptedException e) {
-                    continue; // only stop() interrupts, and it has queued the poison
+                StripeTask task = queue.poll();
+                if (task == null) {
+                    if (idleStep(settled)) {
+                        continue;
+                    }
+                    try {
+                        if (!settled && idleWork != null) {
+                            task = queue.poll(SETTLE_MILLIS, TimeUnit.MILLISECONDS);
+                            if (task == null) {
+                                settled = true;
+                                continue;
+                            }
+                        } else {
+                            task = queue.take();
+                        }
+                    } catch (InterruptedException e) {
+                        continue; // only stop() interrupts, and it has queued the poison
+                    }
                 }
+                settled = false;
                 if (task == POISON) {
                     return;
                 }
@@ -184,6 +227,20 @@ final class StripedExecutor {
                     Thread.UncaughtExceptionHandler handler = thread.getUncaughtExceptionHandler();
                     handler.uncaughtException(thread, t);
                 }
+            }
+        }
+
+        /** One step of the idle work; false if there was none (or it failed: the stripe then waits for a task). */
+        private boolean idleStep(boolean settled) {
+            IdleWork work = idleWork;
+            if (work == null || stopped) {
+                return false;
+            }
+            try {
+                return work.step(index, settled);
+            } catch (Throwable t) {
+                thread.getUncaughtExceptionHandler().uncaughtException(thread, t);
+                return false;
             }
         }
     }

@@ -84,7 +84,10 @@ final class BatchWriter {
         int applied = 0;
         boolean indexed = !indexes.isEmpty();
         IndexChanges changes = indexChanges;
-        if (indexed) {
+        if (indexed && sortedIndexPass) {
+            changes.hold(indexes); // applied with later batches' changes once enough are held (HeldIndexChanges)
+        } else if (indexed) {
+            applyHeld(indexes);
             changes.begin(indexes);
         }
         rowWriter.begin();
@@ -156,6 +159,16 @@ final class BatchWriter {
             }
         }
         return new BatchResult(inserted, updated, skipped, removed);
+    }
+
+    /**
+     * Applies the partition's held index changes ({@link io.sluice.pagestore.internal.index.HeldIndexChanges}),
+     * one sorted pass per index, with this thread's walk and row writer (under the partition's write lock).
+     */
+    void applyHeld(PartitionIndexes indexes) {
+        if (indexes.holding()) {
+            indexChanges.applyHeld(indexes, walk, rowWriter);
+        }
     }
 
     /** Marks entries that a later entry of the same key overrides (open addressing over entry indexes). */

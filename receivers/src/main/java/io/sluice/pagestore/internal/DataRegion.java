@@ -30,6 +30,8 @@ public final class DataRegion implements AutoCloseable {
     private boolean closed; // guarded by this
     /** The type registry field indexes find fields by (schema id to field positions). */
     private final BinaryContext binary;
+    /** The heap the partitions' held index changes may take, and their arrays for reuse (one per region). */
+    private final io.sluice.pagestore.internal.index.HeldChangesBudget heldIndexChanges;
 
     /**
      * A region whose partitions' field indexes read binary objects through a registry of their own (empty: such
@@ -41,12 +43,24 @@ public final class DataRegion implements AutoCloseable {
 
     /** A region whose partitions' field indexes locate fields through {@code binary}'s schemas (the node's registry). */
     public DataRegion(DataRegionConfig config, BinaryContext binary) {
+        this(config, binary, io.sluice.pagestore.internal.index.HeldChangesBudget.withDefaultLimit());
+    }
+
+    /** {@link #DataRegion(DataRegionConfig, BinaryContext)} whose partitions hold index changes within this budget. */
+    DataRegion(DataRegionConfig config, BinaryContext binary,
+               io.sluice.pagestore.internal.index.HeldChangesBudget heldIndexChanges) {
+        this.heldIndexChanges = heldIndexChanges;
         this.binary = java.util.Objects.requireNonNull(binary, "binary");
         this.config = config;
         this.memory = new PageMemory(config.pageSize(), config.initialSize(), config.maxSize());
         this.freeList = new FreeList(memory);
         this.rows = new RowStore(memory, freeList);
         this.batchWriters = ThreadLocal.withInitial(() -> new BatchWriter(rows));
+    }
+
+    /** Bytes of index changes the region's partitions hold now, not yet applied (0: none); read without a lock. */
+    public long heldIndexChangeBytes() {
+        return heldIndexChanges.held();
     }
 
     /** A new, empty partition whose tree and rows live in this region; its writes are not journaled. */
@@ -56,7 +70,8 @@ public final class DataRegion implements AutoCloseable {
 
     /** A new, empty partition whose tree and rows live in this region and whose writes go to the journal. */
     public PartitionStore createPartition(StoreJournal journal) {
-        PartitionStore partition = new PartitionStore(rows, batchWriters, journal, partitions::remove, binary);
+        PartitionStore partition = new PartitionStore(rows, batchWriters, journal, partitions::remove, binary,
+                heldIndexChanges);
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("the data region is closed");

@@ -24,7 +24,11 @@ final class EntryWriter {
     /** Removes a key, first reading its old index keys. */
     private final BPlusTree.InvokeClosure removeIndexed;
 
-    EntryWriter(RowStore rows, BPlusTree tree, PartitionIndexes indexes) {
+    /** Applies the partition's held index changes (before a write that applies its own one by one). */
+    private final Runnable applyHeld;
+
+    EntryWriter(RowStore rows, BPlusTree tree, PartitionIndexes indexes, Runnable applyHeld) {
+        this.applyHeld = applyHeld;
         this.rows = rows;
         this.tree = tree;
         this.indexes = indexes;
@@ -46,7 +50,7 @@ final class EntryWriter {
             rows.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
             return;
         }
-        changes.begin(indexes);
+        beginChanges();
         try {
             changes.removed(link);
             rows.overwriteValue(link, keyLength, valueLength, at, src, srcOffset, length);
@@ -62,7 +66,7 @@ final class EntryWriter {
               boolean overwrite) {
         boolean indexed = !indexes.isEmpty();
         if (indexed) {
-            changes.begin(indexes);
+            beginChanges();
         }
         put.set(key, keyOffset, keyLength, value, valueOffset, valueLength, overwrite, indexed);
         long old;
@@ -85,7 +89,7 @@ final class EntryWriter {
         if (indexes.isEmpty()) {
             return tree.invoke(key, keyOffset, keyLength, REMOVE) != 0;
         }
-        changes.begin(indexes);
+        beginChanges();
         try {
             boolean removed = tree.invoke(key, keyOffset, keyLength, removeIndexed) != 0;
             changes.applyEach();
@@ -143,5 +147,13 @@ final class EntryWriter {
             written = rows.add(key, keyOffset, keyLength, value, valueOffset, valueLength);
             return written;
         }
+    }
+
+    /** Starts a write's index changes, the held ones applied first (a descent per change must not overtake them). */
+    private void beginChanges() {
+        if (indexes.holding()) {
+            applyHeld.run();
+        }
+        changes.begin(indexes);
     }
 }

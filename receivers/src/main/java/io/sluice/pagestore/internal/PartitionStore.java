@@ -49,16 +49,17 @@ public final class PartitionStore {
     private final PartitionIndexes indexes;
 
     PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters, StoreJournal journal,
-                   java.util.function.Consumer<PartitionStore> onRetire, io.sluice.binary.internal.BinaryContext binary) {
+                   java.util.function.Consumer<PartitionStore> onRetire, io.sluice.binary.internal.BinaryContext binary,
+                   io.sluice.pagestore.internal.index.HeldChangesBudget heldBudget) {
         this.onRetire = onRetire;
-        this.indexes = new PartitionIndexes(rows, binary);
+        this.indexes = new PartitionIndexes(rows, binary, heldBudget);
 
         this.journal = journal;
         this.rows = rows;
         this.tree = new BPlusTree(rows);
         this.batchWriters = batchWriters;
         this.lock = new ReentrantReadWriteLock();
-        this.writer = new EntryWriter(rows, tree, indexes);
+        this.writer = new EntryWriter(rows, tree, indexes, () -> batchWriters.get().applyHeld(indexes));
         this.owner = this;
         this.skipStore = false;
     }
@@ -410,7 +411,7 @@ public final class PartitionStore {
      */
     public void indexScan(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
                           byte[] after, IndexVisitor visitor) {
-        lock.readLock().lock();
+        lockForIndexRead();
         try {
             checkAlive();
             indexes.scan(id, lower, lowerInclusive, upper, upperInclusive, after, visitor);
@@ -430,7 +431,7 @@ public final class PartitionStore {
      */
     public boolean indexPage(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
                              byte[] after, int max, IndexPage page) {
-        lock.readLock().lock();
+        lockForIndexRead();
         try {
             checkAlive();
             return indexes.readPage(id, lower, lowerInclusive, upper, upperInclusive, after, max, page);
@@ -447,12 +448,44 @@ public final class PartitionStore {
      * @throws IllegalStateException if the partition was destroyed, or the index is incomplete
      */
     public byte[] indexFirstKey(int id, byte[] from) {
-        lock.readLock().lock();
+        lockForIndexRead();
         try {
             checkAlive();
             return indexes.firstKey(id, from);
         } finally {
             lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * The most index changes one of this partition's indexes holds, not yet applied (0: none); read without the
+     * lock, so a hint of which partition to apply first ({@link #applyHeldIndexChanges}).
+     */
+    public int heldIndexChanges() {
+        return indexes.heldChanges();
+    }
+
+    /**
+     * Applies the index changes this partition holds ({@link io.sluice.pagestore.internal.index.HeldIndexChanges}),
+     * if any, under the write lock: every index read does so itself; a query over many partitions calls this first
+     * to apply them on several threads. Nothing if the partition was destroyed.
+     */
+    public void applyHeldIndexChanges() {
+        lock.readLock().lock();
+        try {
+            if (!indexes.holding()) {
+                return;
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+        lock.writeLock().lock();
+        try {
+            if (owner.retired == null) {
+                batchWriters.get().applyHeld(indexes);
+            }
+        } finally {
+            lock.writeLock().unlock();
         }
     }
 
@@ -521,7 +554,28 @@ public final class PartitionStore {
 
     /** Takes the partition's read lock for a consistency check: writers wait, readers go on. */
     void lockForCheck() {
+        lockForIndexRead();
+    }
+
+    /**
+     * Takes the read lock with no index changes held ({@link PartitionIndexes#holding()}): if some are, takes the
+     * write lock, applies them and keeps the read lock (a downgrade), so the reader sees the indexes exact.
+     */
+    private void lockForIndexRead() {
         lock.readLock().lock();
+        if (!indexes.holding()) {
+            return;
+        }
+        lock.readLock().unlock();
+        lock.writeLock().lock();
+        try {
+            if (owner.retired == null) {
+                batchWriters.get().applyHeld(indexes);
+            }
+            lock.readLock().lock();
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     void unlockForCheck() {

@@ -164,4 +164,42 @@ class StripedExecutorTest {
                 .hasMessageContaining("closed before this batch was applied");
         assertThat(stuck.done.await(10, TimeUnit.SECONDS)).as("the stuck task was interrupted").isTrue();
     }
+
+    @Test
+    void aSettledStripeDoesItsIdleWorkAStepAtATimeAndATaskQueuedMeanwhileWaitsForOneStepAtMost() throws Exception {
+        StripedExecutor executor = new StripedExecutor(1, "test-stripe");
+        try {
+            AtomicInteger settledSteps = new AtomicInteger();
+            CountDownLatch inFirstStep = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            executor.idleWork((stripe, settled) -> {
+                if (!settled) {
+                    return false; // the stripe has just run out of tasks: it waits to settle first
+                }
+                if (settledSteps.incrementAndGet() == 1) {
+                    inFirstStep.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return true; // always more to do
+            });
+            Recorded first = new Recorded(() -> { });
+            executor.execute(0, first);
+            assertThat(first.done.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(inFirstStep.await(10, TimeUnit.SECONDS)).as("settled after the task, idle work started").isTrue();
+
+            AtomicInteger stepsBeforeTask = new AtomicInteger(-1);
+            Recorded queued = new Recorded(() -> stepsBeforeTask.set(settledSteps.get()));
+            executor.execute(0, queued);
+            release.countDown();
+
+            assertThat(queued.done.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(stepsBeforeTask.get()).as("the task ran right after the step under way").isEqualTo(1);
+        } finally {
+            executor.stop(5, TimeUnit.SECONDS);
+        }
+    }
 }

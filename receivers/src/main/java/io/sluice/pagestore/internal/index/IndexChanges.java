@@ -23,6 +23,10 @@ import java.util.Arrays;
  * changes.applySorted(walk, writer); // or applyEach()
  * }</pre>
  *
+ * <p>A streamed batch uses {@link #hold} instead of {@link #begin}: its changes are added to the partition's held
+ * ones ({@link HeldIndexChanges}) and applied with later batches'; {@link #begin} requires that none are held
+ * ({@link #applyHeld} first).
+ *
  * <p>Reused from write to write (one per writing thread for batches, one per partition for single entries);
  * not thread-safe: used under the written partition's write lock. An index the region has no room for is
  * marked incomplete ({@link PartitionIndexes}) and the write that filled the region stands.
@@ -36,7 +40,14 @@ public final class IndexChanges {
     private IndexedFields fields = IndexedFields.NONE;
     /** The located fields of the value at hand ({@link IndexedFields#locate}). */
     private long[] ranges = new long[4];
+    /** The changes of the write at hand, per index: {@link #own}, or the partition's held ones ({@link #hold}). */
     private IndexOps[] ops = new IndexOps[0];
+    /** This writer's own change arrays (a write applied at once). */
+    private IndexOps[] own = new IndexOps[0];
+    /** Lends its sort arrays to held changes' passes ({@link HeldIndexChanges}): they keep none. */
+    private final IndexOps scratch = new IndexOps();
+    /** The partition whose changes this write adds to its held ones, or null (applied at once). */
+    private PartitionIndexes holder;
     /** Per index, the change {@link #removed} made for the entry being written, or -1. */
     private int[] oldOp = new int[0];
     private final byte[] lengths = new byte[EntryBatch.ENTRY_HEADER];
@@ -48,23 +59,58 @@ public final class IndexChanges {
 
     /** Starts gathering the changes of one write to the partition whose indexes these are. */
     public void begin(PartitionIndexes indexes) {
+        if (indexes.holding()) {
+            throw new IllegalStateException("the partition holds index changes: apply them first (applyHeld)");
+        }
+        begin(indexes, false);
+    }
+
+    /**
+     * Starts gathering the changes of a batch into the partition's held changes ({@link HeldIndexChanges}):
+     * {@link #applySorted} then applies them with the ones held before, or keeps them all for a later pass.
+     */
+    public void hold(PartitionIndexes indexes) {
+        begin(indexes, true);
+    }
+
+    private void begin(PartitionIndexes indexes, boolean hold) {
         trees = indexes.trees();
         fields = indexes.fields();
         if (ranges.length < fields.count()) {
             ranges = new long[fields.count()];
         }
         int n = trees.length;
-        if (ops.length < n) {
-            int from = ops.length;
-            ops = Arrays.copyOf(ops, n);
+        if (own.length < n) {
+            int from = own.length;
+            own = Arrays.copyOf(own, n);
             for (int i = from; i < n; i++) {
-                ops[i] = new IndexOps();
+                own[i] = new IndexOps();
             }
+            ops = new IndexOps[n];
             oldOp = new int[n];
         }
+        holder = hold ? indexes : null;
+        if (hold) {
+            indexes.held().opsFor(trees, ops);
+        } else {
+            for (int i = 0; i < n; i++) {
+                ops[i] = own[i];
+                ops[i].clear();
+            }
+        }
         for (int i = 0; i < n; i++) {
-            ops[i].clear();
             oldOp[i] = -1;
+        }
+    }
+
+    /**
+     * Applies the partition's held changes ({@link HeldIndexChanges}), one sorted pass per index: before its
+     * index trees are read, or written otherwise. Under the partition's write lock; not during a write of this
+     * writer.
+     */
+    public void applyHeld(PartitionIndexes indexes, SortedWalk walk, RowBatchWriter writer) {
+        if (indexes.holding()) {
+            indexes.held().apply(indexes.trees(), walk, writer, scratch);
         }
     }
 
@@ -140,8 +186,19 @@ public final class IndexChanges {
         put(row, 0, keyLength, row, keyLength, valueLength, link, afterRemoved);
     }
 
-    /** Applies the changes: one sorted pass per index (a batch). */
+    /**
+     * Applies the changes: one sorted pass per index (a batch). Changes {@link #hold held} are added to the
+     * partition's, applied with them once enough are held ({@link HeldIndexChanges#written}).
+     */
     public void applySorted(SortedWalk walk, RowBatchWriter writer) {
+        if (holder != null) {
+            try {
+                holder.held().written(trees, walk, writer, scratch);
+            } finally {
+                end();
+            }
+            return;
+        }
         for (int i = 0; i < trees.length; i++) {
             if (ops[i].count() > 0) {
                 try {
@@ -171,8 +228,12 @@ public final class IndexChanges {
     /** Forgets the write's changes and the partition's trees (keeps the arrays for the next write). */
     public void end() {
         for (int i = 0; i < trees.length; i++) {
-            ops[i].clear();
+            if (holder == null) {
+                ops[i].clear();
+            }
+            ops[i] = null;
         }
+        holder = null;
         trees = NONE;
         fields = IndexedFields.NONE;
     }

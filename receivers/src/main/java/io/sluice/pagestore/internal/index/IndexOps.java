@@ -69,6 +69,57 @@ final class IndexOps {
         return count;
     }
 
+    /** Heap bytes the changes' own arrays take (not the sort's): what holding them costs ({@link HeldIndexChanges}). */
+    long capacityBytes() {
+        return bytes.length + 5L * start.length;
+    }
+
+    /**
+     * Swaps the sort's arrays with another's: held changes ({@link HeldIndexChanges}) keep none of their own and
+     * borrow the applying thread's for their pass (swap back after it).
+     */
+    void swapSortArrays(IndexOps other) {
+        long[] h = high;
+        high = other.high;
+        other.high = h;
+        int[] l = low;
+        low = other.low;
+        other.low = l;
+        int[] o = order;
+        order = other.order;
+        other.order = o;
+        int[] s = scratch;
+        scratch = other.scratch;
+        other.scratch = s;
+        long[] p = packed;
+        packed = other.packed;
+        other.packed = p;
+        long[] q = spare;
+        spare = other.spare;
+        other.spare = q;
+    }
+
+    /**
+     * After {@link #sorted()}: marks every change that a later change of the same index key overrides as
+     * {@link #SKIP} (changes gathered over several writes may repeat a key: an entry put, then removed or moved).
+     * A removal removes its key if present and a put puts it with its link, so the last change of a key decides
+     * what the tree holds; the sort is stable, so that is the last of its run.
+     */
+    void keepLastOfEachKey(int[] sortedOrder) {
+        int later = -1; // the next change in index order that is not skipped
+        for (int k = count - 1; k >= 0; k--) {
+            int e = sortedOrder[k];
+            if (kind[e] == SKIP) {
+                continue;
+            }
+            if (later >= 0 && high[e] == high[later] && low[e] == low[later] && sameKey(e, later)) {
+                kind[e] = SKIP;
+            } else {
+                later = e;
+            }
+        }
+    }
+
     byte[] bytes() {
         return bytes;
     }

@@ -50,6 +50,8 @@ final class IndexTree {
     final IndexSpec spec;
     final BPlusTree tree;
     final IndexKeys keys;
+    /** Changes gathered over several batches and not yet applied ({@link HeldIndexChanges}), or null. */
+    IndexOps held;
     private final RowStore rows;
     private final EachChange each = new EachChange();
     /** Changes made to the tree so far (index rows inserted, removed or relinked). */
@@ -87,12 +89,24 @@ final class IndexTree {
      * @throws io.sluice.DataRegionFullException if the region filled up (changes before the failing one applied)
      */
     void applySorted(IndexOps ops, SortedWalk walk, RowBatchWriter writer) {
+        applySorted(ops, walk, writer, false);
+    }
+
+    /**
+     * {@link #applySorted(IndexOps, SortedWalk, RowBatchWriter)}; {@code repeats}: the changes come from several
+     * writes and may change one index key more than once (held changes, {@link HeldIndexChanges}): only the last
+     * change of each key is applied.
+     */
+    void applySorted(IndexOps ops, SortedWalk walk, RowBatchWriter writer, boolean repeats) {
         int n = ops.count();
         if (n == 0) {
             return;
         }
         chooseItems();
         int[] order = ops.sorted();
+        if (repeats) {
+            ops.keepLastOfEachKey(order);
+        }
         byte[] b = ops.bytes();
         long ahead = ops.length() + 4L * n; // rows still to write, with their slots: lets the writer pick a roomy page
         writer.begin();

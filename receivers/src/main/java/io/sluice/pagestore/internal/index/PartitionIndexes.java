@@ -33,9 +33,35 @@ public final class PartitionIndexes {
     /** The trees' fields, located once per entry for all of them; replaced with {@link #trees} (the write lock). */
     private IndexedFields fields = IndexedFields.NONE;
 
+    /** Index changes of streamed batches not yet applied to the trees (under the write lock). */
+    private final HeldIndexChanges held;
+
     public PartitionIndexes(RowStore rows, BinaryContext binary) {
+        this(rows, binary, HeldChangesBudget.withDefaultLimit());
+    }
+
+    /** Indexes whose batches' changes are held within the region's {@code budget} ({@link HeldIndexChanges}). */
+    public PartitionIndexes(RowStore rows, BinaryContext binary, HeldChangesBudget budget) {
         this.rows = rows;
         this.binary = binary;
+        this.held = new HeldIndexChanges(budget);
+    }
+
+    HeldIndexChanges held() {
+        return held;
+    }
+
+    /**
+     * Whether index changes are held, not yet in the trees: apply them ({@link IndexChanges#applyHeld}) under the
+     * write lock before the trees are read or written otherwise. Under the partition's lock (read or write).
+     */
+    public boolean holding() {
+        return held.any();
+    }
+
+    /** The most changes one index holds (0: none); read without the partition's lock, a hint (see {@link #holding}). */
+    public int heldChanges() {
+        return held.largest();
     }
 
     IndexTree[] trees() {
@@ -179,6 +205,7 @@ public final class PartitionIndexes {
                 System.arraycopy(t, 0, rest, 0, i);
                 System.arraycopy(t, i + 1, rest, i, t.length - i - 1);
                 trees(rest);
+                held.drop(t[i]);
                 t[i].destroy();
                 return true;
             }
@@ -194,6 +221,7 @@ public final class PartitionIndexes {
             fresh[i] = new IndexTree(t[i].spec, rows);
         }
         trees(fresh);
+        held.drop(t);
         for (IndexTree index : t) {
             index.destroy();
         }
@@ -203,6 +231,7 @@ public final class PartitionIndexes {
     public void destroy() {
         IndexTree[] t = trees;
         trees(new IndexTree[0]);
+        held.drop(t);
         for (IndexTree index : t) {
             index.destroy();
         }

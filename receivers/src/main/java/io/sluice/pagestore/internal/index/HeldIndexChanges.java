@@ -1,0 +1,147 @@
+package io.sluice.pagestore.internal.index;
+
+import io.sluice.DataRegionFullException;
+import io.sluice.pagestore.internal.page.RowBatchWriter;
+import io.sluice.pagestore.internal.tree.SortedWalk;
+
+/**
+ * A partition's index changes gathered over several streamed batches and applied in one sorted pass per index: the
+ * pass pays per leaf it lands in and per key it gallops past, so four batches' keys in one pass cost much less than
+ * four passes (the 2026-11-27 07:20 entry of benchmarks-results.md: the indexes' extra CPU −45% with 4× the keys per
+ * pass). A batch's changes go into its indexes' held arrays ({@link IndexTree#held}) instead of their trees; they are
+ * applied once an index holds {@value #THRESHOLD} changes, once the region's {@link HeldChangesBudget} is spent, and
+ * before anything reads or writes the index trees otherwise: a query's page or first key, a consistency check, a
+ * single-entry write (which applies its changes one by one). A partition's clear, an index's drop and a partition's
+ * destroy drop the held changes with their trees; an index created on the partition starts with none (the others'
+ * stay held: they are per tree).
+ *
+ * <p>Changes of one index key from several batches (an entry put, then moved or removed) need no netting as they
+ * are gathered: the sort is stable and only the last change of a key is applied
+ * ({@link IndexOps#keepLastOfEachKey}). Nothing held needs logging: indexes are derived data, rebuilt from the
+ * entries when a partition loads (its held changes die with the process; the entries they came from are in the
+ * log or the checkpoint).
+ *
+ * <p>Under the partition's write lock (reading {@link #any()} under the read lock is enough: it changes only under
+ * the write lock).
+ */
+public final class HeldIndexChanges {
+
+    /** An index's held changes are applied once they reach this many. */
+    public static final int THRESHOLD = 2048;
+
+    private final HeldChangesBudget budget;
+    /** Bytes counted against the budget for this partition's held arrays. */
+    private long counted;
+    /** Writes whose changes are held (a pass needs no netting of repeated keys for one). */
+    private int writes;
+    /** The most changes an index of this partition holds: written under the write lock, read without a lock. */
+    private volatile int largest;
+
+    HeldIndexChanges(HeldChangesBudget budget) {
+        this.budget = budget;
+    }
+
+    /** Whether changes are held (then the index trees are behind the entries until {@link #apply}). */
+    public boolean any() {
+        return writes > 0;
+    }
+
+    /**
+     * The most changes one index of the partition holds (0: none), read without the partition's lock: a hint for
+     * choosing which partition to apply first, not a guarantee.
+     */
+    public int largest() {
+        return largest;
+    }
+
+    /** The held arrays of each tree, taken from the budget's pool when a tree holds none (a write starts). */
+    IndexOps[] opsFor(IndexTree[] trees, IndexOps[] into) {
+        for (int i = 0; i < trees.length; i++) {
+            IndexOps ops = trees[i].held;
+            if (ops == null) {
+                ops = budget.take();
+                trees[i].held = ops;
+            }
+            into[i] = ops;
+        }
+        return into;
+    }
+
+    /**
+     * A write's changes were added to the held arrays: applies them all now if an index holds
+     * {@value #THRESHOLD} or the budget is spent, else keeps them.
+     */
+    void written(IndexTree[] trees, SortedWalk walk, RowBatchWriter writer, IndexOps scratch) {
+        writes++;
+        long bytes = 0;
+        int most = 0;
+        for (IndexTree t : trees) {
+            if (t.held != null) {
+                bytes += t.held.capacityBytes();
+                most = Math.max(most, t.held.count());
+            }
+        }
+        boolean within = budget.add(bytes - counted);
+        counted = bytes;
+        largest = most;
+        if (most >= THRESHOLD || !within) {
+            apply(trees, walk, writer, scratch);
+        }
+    }
+
+    /** Applies every held change, one sorted pass per index, and gives the arrays back. */
+    void apply(IndexTree[] trees, SortedWalk walk, RowBatchWriter writer, IndexOps scratch) {
+        if (writes == 0) {
+            return;
+        }
+        boolean repeats = writes > 1;
+        for (IndexTree t : trees) {
+            IndexOps ops = t.held;
+            if (ops == null) {
+                continue;
+            }
+            t.held = null;
+            if (ops.count() > 0) {
+                ops.swapSortArrays(scratch);
+                try {
+                    t.applySorted(ops, walk, writer, repeats);
+                } catch (DataRegionFullException e) {
+                    t.markIncomplete(e.getMessage());
+                } finally {
+                    ops.swapSortArrays(scratch);
+                }
+            }
+            budget.giveBack(ops);
+        }
+        forget();
+    }
+
+    /** Drops the held changes of these trees (they are being destroyed or emptied with their partition). */
+    void drop(IndexTree[] trees) {
+        for (IndexTree t : trees) {
+            if (t.held != null) {
+                budget.giveBack(t.held);
+                t.held = null;
+            }
+        }
+        forget();
+    }
+
+    /** Drops one tree's held changes (the index is dropped); the others' stay. */
+    void drop(IndexTree tree) {
+        if (tree.held != null) {
+            long bytes = tree.held.capacityBytes();
+            budget.giveBack(tree.held);
+            tree.held = null;
+            budget.add(-bytes);
+            counted -= bytes;
+        }
+    }
+
+    private void forget() {
+        budget.add(-counted);
+        counted = 0;
+        writes = 0;
+        largest = 0;
+    }
+}
