@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.CacheConfig;
 import io.sluice.Sluice;
 import io.sluice.protocol.internal.ClusterMap;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -43,14 +44,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a cache without backups holding {@code -Dsluice.move.figures.entries=1000000} StockOrders, every node building
  * partitions by that method with no rate limit ({@code moveBytesPerSecond} 0); a client streams more StockOrders as
  * fast as it goes ({@code -Dsluice.move.figures.rate=N}: N entries/s at most; {@code -Dsluice.move.figures.load=false}:
- * no load); after a 10 s baseline window a fourth node
+ * no load); after a baseline window (10 s worth of a limited load's entries, 1,000,000 of an unlimited one) a fourth node
  * (same id, same partitions in both runs: rendezvous hashing) joins and takes its quarter of the partitions.
  * Printed, per method:
  * <ul>
  *   <li>the move: the span from node-4's first move seen in its status (polled every 20 ms) to the last one done,
  *   the sum of its per-partition times (its log), the bytes it reports (entries' bytes, or files' bytes), and
  *   MB/s;</li>
- *   <li>the load: entries/s acknowledged during the 10 s before the join and during the moves' span, and the
+ *   <li>the load: entries/s acknowledged during the window before the join and during the moves' span, and the
  *   ratio.</li>
  * </ul>
  * Then the ceiling: the partition files node-4 adopted (killed with kill -9 first, so that no checkpoint deletes
@@ -63,7 +64,8 @@ class MoveFiguresIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TOOK = Pattern.compile("took it over from .*: (\\d+) entries, (\\d+) bytes in (\\d+) ms");
-    private static final Duration WINDOW = Duration.ofSeconds(10);
+    /** The moves' status is read this often while node-4 joins. */
+    private static final Duration POLL = Duration.ofMillis(20);
 
     private ClusterProcesses cluster;
 
@@ -119,6 +121,48 @@ class MoveFiguresIT {
         }
     }
 
+    /** Entries the rate before a join is measured over: 10 s of a limited load, 1,000,000 of an unlimited one. */
+    private static long windowEntries(int rate) {
+        return rate > 0 ? 10L * rate : 1_000_000;
+    }
+
+    /** Node-4's moves as the status shows them, read once per poll: when they began and when all were done. */
+    private final class MoveWatch {
+        private final AckedOrders load;
+        long first;
+        long last;
+        long ackedAtFirst;
+        long ackedAtLast;
+        long done;
+
+        MoveWatch(AckedOrders load) {
+            this.load = load;
+        }
+
+        /** True once node-4 moves nothing and has taken every partition the settled map gives it. */
+        boolean allMoved() throws IOException {
+            long now = System.nanoTime();
+            long acked = load == null ? 0 : load.acknowledged();
+            JsonNode moves = JSON.readTree(cluster.status("node-4")).path("moves");
+            int inProgress = moves.path("inProgress").asInt();
+            done = moves.path("done").asLong();
+            if (first == 0 && (inProgress > 0 || done > 0)) {
+                first = now;
+                ackedAtFirst = acked;
+            }
+            if (first == 0 || inProgress > 0) {
+                return false;
+            }
+            ClusterMap map = cluster.map("node-4");
+            if (done != ReplicaMaps.primaryOf(map, "node-4").size() || !settled(map)) {
+                return false;
+            }
+            last = now;
+            ackedAtLast = acked;
+            return true;
+        }
+    }
+
     private Join join(String method, long n, int partitions, boolean withLoad) throws Exception {
         cluster = ClusterProcesses.create("figures-" + method.toLowerCase(Locale.ROOT), Duration.ofSeconds(60),
                 partitions);
@@ -132,66 +176,46 @@ class MoveFiguresIT {
                 MoveTests.preload(client, n);
                 System.out.printf("MoveFiguresIT %s: %,d StockOrders preloaded in %.1f s%n", method, n,
                         (System.nanoTime() - t0) / 1e9);
-                AckedOrders load = withLoad ? AckedOrders.start(client, MoveTests.CACHE, n,
-                        Integer.getInteger("sluice.move.figures.rate", 0), 50_000_000)
-                        : null;
+                int rate = Integer.getInteger("sluice.move.figures.rate", 0);
+                AckedOrders load = withLoad ? AckedOrders.start(client, MoveTests.CACHE, n, rate, 50_000_000) : null;
                 double baseline = Double.NaN;
                 if (load != null) {
                     load.awaitProgress(1, Duration.ofSeconds(60));
+                    // The rate before the join: the time the load takes for a window's worth of entries.
                     long a0 = load.acknowledged();
                     long w0 = System.nanoTime();
-                    Thread.sleep(WINDOW.toMillis()); // a measuring window, not a wait for a condition
+                    load.awaitProgress(windowEntries(rate), Duration.ofMinutes(2));
                     baseline = (load.acknowledged() - a0) / ((System.nanoTime() - w0) / 1e9);
                 }
                 cluster.start("node-4");
-                long first = 0;
-                long last;
-                long ackedAtFirst = 0;
-                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-                while (true) {
-                    assertThat(System.nanoTime()).as("node-4's moves done within 10 minutes").isLessThan(deadline);
-                    long now = System.nanoTime();
-                    long acked = load == null ? 0 : load.acknowledged();
-                    JsonNode moves = JSON.readTree(cluster.status("node-4")).path("moves");
-                    int inProgress = moves.path("inProgress").asInt();
-                    long done = moves.path("done").asLong();
-                    if (first == 0 && (inProgress > 0 || done > 0)) {
-                        first = now;
-                        ackedAtFirst = acked;
-                    }
-                    if (first != 0 && inProgress == 0) {
-                        ClusterMap map = cluster.map("node-4");
-                        if (done == ReplicaMaps.primaryOf(map, "node-4").size() && settled(map)) {
-                            last = now;
-                            double during = load == null ? Double.NaN
-                                    : (acked - ackedAtFirst) / ((last - first) / 1e9);
-                            if (load != null) {
-                                load.stop();
-                                assertThat(load.failed()).as("entries the load failed: %s", load.failures()).isZero();
-                            }
-                            long sum = 0;
-                            for (String line : cluster.node("node-4").output().split("\n")) {
-                                Matcher m = TOOK.matcher(line);
-                                if (m.find()) {
-                                    sum += Long.parseLong(m.group(3));
-                                }
-                            }
-                            JsonNode end = JSON.readTree(cluster.status("node-4")).path("moves");
-                            long adopted = MoveTests.adopted(cluster, "node-4");
-                            System.out.printf("MoveFiguresIT %s: node-4 took %d partitions (%d adopted as files,"
-                                    + " %d fallbacks); status moves %s%n", method, done, adopted,
-                                    MoveTests.fileFallbacks(cluster, "node-4"), end);
-                            if (method.equals("FILES")) {
-                                assertThat(adopted).as("partitions adopted as files").isEqualTo(done);
-                            }
-                            cluster.kill("node-4"); // its adopted files stay for the plain copy
-                            List<Path> files = adoptedFiles(cluster.dataDirectory("node-4").resolve("moves"));
-                            return new Join(method, (int) done, end.path("bytes").asLong(),
-                                    end.path("entries").asLong(), (last - first) / 1e9, sum, baseline, during, files);
-                        }
-                    }
-                    Thread.sleep(20); // the status's poll interval
+                MoveWatch watch = new MoveWatch(load);
+                Awaitility.await("node-4's moves done").atMost(Duration.ofMinutes(10)).pollInSameThread()
+                        .pollInterval(POLL).until(watch::allMoved);
+                double during = load == null ? Double.NaN
+                        : (watch.ackedAtLast - watch.ackedAtFirst) / ((watch.last - watch.first) / 1e9);
+                if (load != null) {
+                    load.stop();
+                    assertThat(load.failed()).as("entries the load failed: %s", load.failures()).isZero();
                 }
+                long sum = 0;
+                for (String line : cluster.node("node-4").output().split("\n")) {
+                    Matcher m = TOOK.matcher(line);
+                    if (m.find()) {
+                        sum += Long.parseLong(m.group(3));
+                    }
+                }
+                JsonNode end = JSON.readTree(cluster.status("node-4")).path("moves");
+                long adopted = MoveTests.adopted(cluster, "node-4");
+                System.out.printf("MoveFiguresIT %s: node-4 took %d partitions (%d adopted as files,"
+                        + " %d fallbacks); status moves %s%n", method, watch.done, adopted,
+                        MoveTests.fileFallbacks(cluster, "node-4"), end);
+                if (method.equals("FILES")) {
+                    assertThat(adopted).as("partitions adopted as files").isEqualTo(watch.done);
+                }
+                cluster.kill("node-4"); // its adopted files stay for the plain copy
+                List<Path> files = adoptedFiles(cluster.dataDirectory("node-4").resolve("moves"));
+                return new Join(method, (int) watch.done, end.path("bytes").asLong(), end.path("entries").asLong(),
+                        (watch.last - watch.first) / 1e9, sum, baseline, during, files);
             }
         } catch (AssertionError | RuntimeException e) {
             System.err.println(cluster.logs());
