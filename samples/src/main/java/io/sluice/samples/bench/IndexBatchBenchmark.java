@@ -112,16 +112,21 @@ public class IndexBatchBenchmark {
 
     static long load(PartitionStore p, EntryBatch[] batches, int variant) {
         for (EntryBatch b : batches) {
-            if (variant == 2) {
-                RowByRowBaseline.applyIndexesEntryByEntry(p, b, BatchMode.INSERT_IF_ABSENT);
-            } else {
-                p.applyBatch(b, BatchMode.INSERT_IF_ABSENT);
-            }
+            apply(p, b, variant);
         }
         if (variant == 1) { // index changes the partition still holds (HeldIndexChanges) are part of the load
             p.applyHeldIndexChanges();
         }
         return p.size();
+    }
+
+    /** One batch as the variant applies it (0 and 1: the store's batch path; 2: index changes entry by entry). */
+    static void apply(PartitionStore p, EntryBatch b, int variant) {
+        if (variant == 2) {
+            RowByRowBaseline.applyIndexesEntryByEntry(p, b, BatchMode.INSERT_IF_ABSENT);
+        } else {
+            p.applyBatch(b, BatchMode.INSERT_IF_ABSENT);
+        }
     }
 
     /** The benchmark's batches: StockOrder values (binary objects registered in {@code binary}). */
