@@ -47,7 +47,7 @@ public final class DataRegion implements AutoCloseable {
     }
 
     /** {@link #DataRegion(DataRegionConfig, BinaryContext)} whose partitions hold index changes within this budget. */
-    DataRegion(DataRegionConfig config, BinaryContext binary,
+    public DataRegion(DataRegionConfig config, BinaryContext binary,
                io.sluice.pagestore.internal.index.HeldChangesBudget heldIndexChanges) {
         this.heldIndexChanges = heldIndexChanges;
         this.binary = java.util.Objects.requireNonNull(binary, "binary");

@@ -10,6 +10,7 @@ import io.sluice.pagestore.internal.DataRegion;
 import io.sluice.pagestore.internal.DataRegionConfig;
 import io.sluice.pagestore.internal.PartitionStore;
 import io.sluice.pagestore.internal.StoreJournal;
+import io.sluice.pagestore.internal.index.HeldChangesBudget;
 import io.sluice.protocol.internal.EntryBatch;
 
 import java.lang.management.ManagementFactory;
@@ -34,7 +35,8 @@ import java.util.List;
  * java -Xmx2g -XX:MaxDirectMemorySize=4g -cp samples/target/benchmarks.jar \
  *     io.sluice.samples.bench.IndexPassInTheLoad [entries (2000000)] [rounds (5)]
  * </pre>
- * Prints per round and as medians the thread CPU per entry of each way, the indexes' cost ({@code with/without}:
+ * {@code -Dsluice.bench.heldLimit=N}: the region's limit on held index changes in bytes (default
+ * {@link HeldChangesBudget#DEFAULT_LIMIT}; 0 applies each batch's changes in a pass of its own). Prints per round and as medians the thread CPU per entry of each way, the indexes' cost ({@code with/without}:
  * CPU without ÷ with the sorted pass) and the index pass's gain ({@code (each - none) / (sorted - none)}). The ways
  * alternate within a round; the first round warms up and is not counted.
  */
@@ -48,17 +50,18 @@ public final class IndexPassInTheLoad {
     public static void main(String[] args) {
         int entries = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        long heldLimit = Long.getLong("sluice.bench.heldLimit", HeldChangesBudget.DEFAULT_LIMIT);
         BinaryContext binary = new BinaryContext();
         List<Sealed> batches = sealedBatches(binary, entries, CacheConfig.DEFAULT_PARTITIONS,
                 StreamerOptions.DEFAULT_PER_PARTITION_BUFFER_SIZE);
-        System.out.printf("%,d entries in %,d batches over %,d partitions%n", entries, batches.size(),
-                CacheConfig.DEFAULT_PARTITIONS);
+        System.out.printf("%,d entries in %,d batches over %,d partitions; held index changes up to %,d bytes%n",
+                entries, batches.size(), CacheConfig.DEFAULT_PARTITIONS, heldLimit);
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         double[][] nsPerEntry = new double[WAYS.length][rounds];
         for (int round = -1; round < rounds; round++) {
             for (int way = 0; way < WAYS.length; way++) {
                 try (DataRegion region = new DataRegion(new DataRegionConfig(4096, 256L << 20,
-                        Math.max(1L << 30, entries * 400L)), binary)) {
+                        Math.max(1L << 30, entries * 400L)), binary, new HeldChangesBudget(heldLimit))) {
                     PartitionStore[] partitions = new PartitionStore[CacheConfig.DEFAULT_PARTITIONS];
                     for (int p = 0; p < partitions.length; p++) {
                         partitions[p] = way == 0 ? region.createPartition()
