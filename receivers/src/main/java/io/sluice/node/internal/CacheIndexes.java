@@ -123,7 +123,7 @@ final class CacheIndexes {
                 t.start();
             } else {
                 for (int p = 0; p < partitions; p++) {
-                    stores.apply(p).createIndex(index.spec);
+                    stores.apply(p).index().create(index.spec);
                 }
                 index.built = partitions;
             }
@@ -195,7 +195,7 @@ final class CacheIndexes {
                     if (index.dropped) {
                         return;
                     }
-                    stores.apply(p).createIndex(index.spec);
+                    stores.apply(p).index().create(index.spec);
                 }
                 index.built = p + 1;
             }
@@ -217,7 +217,7 @@ final class CacheIndexes {
             index.dropped = true;
             for (int p = 0; p < partitions; p++) {
                 try {
-                    stores.apply(p).dropIndex(index.spec.id());
+                    stores.apply(p).index().drop(index.spec.id());
                 } catch (IllegalStateException destroyed) {
                     return; // the cache was destroyed: its partitions' pages are gone with it
                 }

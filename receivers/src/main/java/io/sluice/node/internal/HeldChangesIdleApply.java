@@ -7,7 +7,7 @@ import io.sluice.pagestore.internal.PartitionStore;
  * An apply thread that has had no batch for {@link StripedExecutor#SETTLE_MILLIS} applies the index changes its
  * partitions hold ({@link io.sluice.pagestore.internal.index.HeldIndexChanges}): one partition a step, the one whose
  * index holds the most first, under the partition's write lock as a query would
- * ({@link PartitionStore#applyHeldIndexChanges}). So a load too short for the threshold does not leave its index
+ * ({@link io.sluice.pagestore.internal.PartitionIndexAccess#applyHeld}). So a load too short for the threshold does not leave its index
  * changes (and their arrays) held until a query; a batch queued meanwhile waits for one partition's pass at most
  * ({@link StripedExecutor.IdleWork}).
  *
@@ -41,7 +41,7 @@ final class HeldChangesIdleApply implements StripedExecutor.IdleWork {
             int partitions = cache.partitions();
             for (int p = stripe; p < partitions; p += step) {
                 PartitionStore store = cache.store(p);
-                int held = store.heldIndexChanges();
+                int held = store.index().heldChanges();
                 if (held > most) {
                     most = held;
                     largest = store;
@@ -51,8 +51,8 @@ final class HeldChangesIdleApply implements StripedExecutor.IdleWork {
         if (largest == null) {
             return false;
         }
-        largest.applyHeldIndexChanges();
+        largest.index().applyHeld();
         // Still held: the partition was destroyed meanwhile (nothing applies); wait for a task rather than spin.
-        return largest.heldIndexChanges() == 0;
+        return largest.index().heldChanges() == 0;
     }
 }

@@ -57,7 +57,7 @@ public final class IndexReads {
      */
     private static void applyHeld(PartitionStore[] partitions) {
         if (partitions.length > 1) {
-            java.util.Arrays.stream(partitions).parallel().forEach(PartitionStore::applyHeldIndexChanges);
+            java.util.Arrays.stream(partitions).parallel().forEach(p -> p.index().applyHeld());
         }
     }
 
@@ -175,7 +175,7 @@ public final class IndexReads {
         if (from > 0xFF) {
             return -1;
         }
-        byte[] first = store.indexFirstKey(indexId, new byte[]{(byte) from});
+        byte[] first = store.index().firstKey(indexId, new byte[]{(byte) from});
         return first == null ? -1 : first[0] & 0xFF;
     }
 }

@@ -30,7 +30,7 @@ final class PartitionIndexEntries extends PagedIndexEntries {
             page = new IndexPage(max);
         }
         page.clear();
-        boolean full = store.indexPage(indexId, bounds.lower(), bounds.lowerInclusive(), bounds.upper(),
+        boolean full = store.index().page(indexId, bounds.lower(), bounds.lowerInclusive(), bounds.upper(),
                 bounds.upperInclusive(), after, max, page);
         return page.more(full);
     }

@@ -88,7 +88,7 @@ public final class DataRegion implements AutoCloseable {
     public PartitionStore createPartition(StoreJournal journal, java.util.List<io.sluice.pagestore.internal.index.IndexSpec> indexes) {
         PartitionStore partition = createPartition(journal);
         for (io.sluice.pagestore.internal.index.IndexSpec spec : indexes) {
-            partition.createIndex(spec);
+            partition.index().create(spec);
         }
         return partition;
     }

@@ -2,9 +2,6 @@ package io.sluice.pagestore.internal;
 
 import io.sluice.DataRegionFullException;
 import io.sluice.protocol.internal.EntryBatch;
-import io.sluice.pagestore.internal.index.IndexSpec;
-import io.sluice.pagestore.internal.index.IndexVisitor;
-import io.sluice.query.internal.IndexPage;
 import io.sluice.pagestore.internal.index.PartitionIndexes;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
@@ -19,7 +16,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <p>A write that cannot get memory throws {@link DataRegionFullException} and changes nothing.
  *
- * <p>Field indexes ({@link #createIndex}) are kept by every write path under the same write lock: a batch
+ * <p>Field indexes ({@link #index()}) are kept by every write path under the same write lock: a batch
  * gathers its index changes while its own tree pass runs and applies them in one sorted pass per index
  * ({@link BatchWriter}); a single-entry write ({@link #put}, {@link #remove}, {@link StoredEntry}) one descent
  * per index whose key changed. A write whose index rows find the region full still stands; that index is marked
@@ -47,13 +44,14 @@ public final class PartitionStore {
     private volatile PartitionStore skippingStore;
     /** The partition's field indexes (shared with the skip-store view). */
     private final PartitionIndexes indexes;
+    /** What callers do with the indexes (the owner's; the skip-store view uses it). */
+    private final PartitionIndexAccess indexAccess;
 
     PartitionStore(RowStore rows, ThreadLocal<BatchWriter> batchWriters, StoreJournal journal,
                    java.util.function.Consumer<PartitionStore> onRetire, io.sluice.binary.internal.BinaryContext binary,
                    io.sluice.pagestore.internal.index.HeldChangesBudget heldBudget) {
         this.onRetire = onRetire;
         this.indexes = new PartitionIndexes(rows, binary, heldBudget);
-
         this.journal = journal;
         this.rows = rows;
         this.tree = new BPlusTree(rows);
@@ -62,6 +60,7 @@ public final class PartitionStore {
         this.writer = new EntryWriter(rows, tree, indexes, () -> batchWriters.get().applyHeld(indexes));
         this.owner = this;
         this.skipStore = false;
+        this.indexAccess = new PartitionIndexAccess(this);
     }
 
     /** The skip-store view of {@code owner}: the same partition (tree, rows, lock, state). */
@@ -76,7 +75,7 @@ public final class PartitionStore {
         this.owner = owner;
         this.skipStore = true;
         this.indexes = owner.indexes;
-
+        this.indexAccess = owner.indexAccess;
     }
 
     /**
@@ -355,138 +354,9 @@ public final class PartitionStore {
         indexes.clear();
     }
 
-    /**
-     * Adds a field index to this partition and fills it from the partition's rows, under the write lock (writers
-     * wait for the fill). Idempotent: an index with the same id and fields is left as it is. Values that are not
-     * binary objects, or lack the index's first field, are not in the index; a missing later field of a composite
-     * index is indexed as NULL. The index is derived data: the journal records nothing, and after a restart the
-     * node creates its indexes again before the partition is loaded (the load and the replay fill them).
-     *
-     * @throws IllegalArgumentException if an index with this id but other fields exists
-     * @throws DataRegionFullException  if the region has no room for the index (the index is not added)
-     * @throws IllegalStateException    if the partition was destroyed
-     */
-    public void createIndex(IndexSpec spec) {
-        lock.writeLock().lock();
-        try {
-            checkAlive();
-            indexes.create(spec, tree);
-        } finally {
-            lock.writeLock().unlock();
-        }
-    }
-
-    /** Drops the index and frees its pages; nothing if there is none with this id. @throws IllegalStateException if destroyed */
-    public void dropIndex(int id) {
-        lock.writeLock().lock();
-        try {
-            checkAlive();
-            indexes.drop(id);
-        } finally {
-            lock.writeLock().unlock();
-        }
-    }
-
-    /** The ids of this partition's indexes, ascending. */
-    public int[] indexIds() {
-        lock.readLock().lock();
-        try {
-            checkAlive();
-            return indexes.ids();
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
-
-    /**
-     * Visits, in index order under the read lock, the entries whose index key's field part lies within the
-     * bounds. A bound compares with the first {@code bound.length} bytes of an index key (a key that starts with
-     * the bound compares equal), so {@code [enc(v), enc(v)]} inclusive is "equals v" and a bound made of a
-     * composite index's first fields is a prefix; a null bound is open. {@code after} (a full index key a visit
-     * received, or null) resumes a paged scan after that key.
-     *
-     * @throws io.sluice.pagestore.internal.index.UnknownIndexException if the partition has no such index
-     * @throws IllegalStateException if the partition was destroyed, or the index is incomplete (the region
-     *                               filled up while it was written: drop and create it again)
-     */
-    public void indexScan(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
-                          byte[] after, IndexVisitor visitor) {
-        lockForIndexRead();
-        try {
-            checkAlive();
-            indexes.scan(id, lower, lowerInclusive, upper, upperInclusive, after, visitor);
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
-
-    /**
-     * Reads a page of an index scan (see {@link #indexScan} for the bounds and {@code after}): up to {@code max}
-     * entries appended to {@code page} in index order, all under one read lock, so that a streamed batch is seen
-     * wholly or not at all in it.
-     *
-     * @return whether the page got {@code max} entries (more may follow)
-     * @throws io.sluice.pagestore.internal.index.UnknownIndexException if the partition has no such index
-     * @throws IllegalStateException if the partition was destroyed, or the index is incomplete
-     */
-    public boolean indexPage(int id, byte[] lower, boolean lowerInclusive, byte[] upper, boolean upperInclusive,
-                             byte[] after, int max, IndexPage page) {
-        lockForIndexRead();
-        try {
-            checkAlive();
-            return indexes.readPage(id, lower, lowerInclusive, upper, upperInclusive, after, max, page);
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
-
-    /**
-     * The first index key of index {@code id} at or after {@code from} (null: the first), or null if there is none;
-     * reads no entry.
-     *
-     * @throws io.sluice.pagestore.internal.index.UnknownIndexException if the partition has no such index
-     * @throws IllegalStateException if the partition was destroyed, or the index is incomplete
-     */
-    public byte[] indexFirstKey(int id, byte[] from) {
-        lockForIndexRead();
-        try {
-            checkAlive();
-            return indexes.firstKey(id, from);
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
-
-    /**
-     * The most index changes one of this partition's indexes holds, not yet applied (0: none); read without the
-     * lock, so a hint of which partition to apply first ({@link #applyHeldIndexChanges}).
-     */
-    public int heldIndexChanges() {
-        return indexes.heldChanges();
-    }
-
-    /**
-     * Applies the index changes this partition holds ({@link io.sluice.pagestore.internal.index.HeldIndexChanges}),
-     * if any, under the write lock: every index read does so itself; a query over many partitions calls this first
-     * to apply them on several threads. Nothing if the partition was destroyed.
-     */
-    public void applyHeldIndexChanges() {
-        lock.readLock().lock();
-        try {
-            if (!indexes.holding()) {
-                return;
-            }
-        } finally {
-            lock.readLock().unlock();
-        }
-        lock.writeLock().lock();
-        try {
-            if (owner.retired == null) {
-                batchWriters.get().applyHeld(indexes);
-            }
-        } finally {
-            lock.writeLock().unlock();
-        }
+    /** This partition's field indexes: declaring, reading, applying held changes (each under this partition's lock). */
+    public PartitionIndexAccess index() {
+        return owner.indexAccess;
     }
 
     /**
@@ -552,6 +422,41 @@ public final class PartitionStore {
         lock.writeLock().unlock();
     }
 
+    /** Takes the partition's read lock. @throws IllegalStateException if destroyed */
+    void lockForRead() {
+        lock.readLock().lock();
+        try {
+            checkAlive();
+        } catch (RuntimeException e) {
+            lock.readLock().unlock();
+            throw e;
+        }
+    }
+
+    void unlockForRead() {
+        lock.readLock().unlock();
+    }
+
+    /** Applies the index changes the partition holds, if any, under the write lock; nothing if it was destroyed. */
+    void applyHeldIndexChanges() {
+        lock.readLock().lock();
+        try {
+            if (!indexes.holding()) {
+                return;
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+        lock.writeLock().lock();
+        try {
+            if (owner.retired == null) {
+                batchWriters.get().applyHeld(indexes);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
     /** Takes the partition's read lock for a consistency check: writers wait, readers go on. */
     void lockForCheck() {
         lockForIndexRead();
@@ -561,7 +466,7 @@ public final class PartitionStore {
      * Takes the read lock with no index changes held ({@link PartitionIndexes#holding()}): if some are, takes the
      * write lock, applies them and keeps the read lock (a downgrade), so the reader sees the indexes exact.
      */
-    private void lockForIndexRead() {
+    void lockForIndexRead() {
         lock.readLock().lock();
         if (!indexes.holding()) {
             return;
@@ -657,7 +562,7 @@ public final class PartitionStore {
         return writer.delete(key, keyOffset, keyLength);
     }
 
-    private void checkAlive() {
+    void checkAlive() {
         String reason = owner.retired;
         if (reason != null) {
             throw new IllegalStateException(reason);

@@ -48,7 +48,7 @@ class HeldChangesIdleApplyTest {
         NodeCache<Object, Object> stored = node.nodeCache("orders");
 
         Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
-                .until(() -> IntStream.range(0, 16).allMatch(p -> stored.store(p).heldIndexChanges() == 0));
+                .until(() -> IntStream.range(0, 16).allMatch(p -> stored.store(p).index().heldChanges() == 0));
 
         assertThat(IndexQueryNodeTest.keys(cache.query(IndexQuery.on("secCode").eq("SBER"))))
                 .isEqualTo(IndexQueryNodeTest.model(orders, o -> o.secCode().equals("SBER"),

@@ -321,15 +321,15 @@ class BulkBuildTest {
             }
             assertThat(tail).as(at + ": scan after a key").containsExactlyElementsOf(expected.tailMap(middle, false).keySet());
         }
-        assertThat(actual.indexIds()).isEqualTo(reference.indexIds());
-        for (int id : actual.indexIds()) {
+        assertThat(actual.index().ids()).isEqualTo(reference.index().ids());
+        for (int id : actual.index().ids()) {
             assertThat(indexScan(actual, id)).as(at + ": index " + id).containsExactlyElementsOf(indexScan(reference, id));
         }
     }
 
     private static List<String> indexScan(PartitionStore store, int id) {
         List<String> visits = new ArrayList<>();
-        store.indexScan(id, null, true, null, true, null, (indexKey, key, value) -> {
+        store.index().scan(id, null, true, null, true, null, (indexKey, key, value) -> {
             visits.add(Arrays.toString(indexKey) + Arrays.toString(key) + Arrays.hashCode(value));
             return true;
         });

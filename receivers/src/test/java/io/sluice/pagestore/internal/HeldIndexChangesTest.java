@@ -143,7 +143,7 @@ class HeldIndexChangesTest {
     private List<String> keys(IndexSpec index, String value) {
         byte[] bound = value == null ? null : enc(value);
         List<String> keys = new ArrayList<>();
-        store.indexScan(index.id(), bound, true, bound, true, null, (ik, key, v) -> {
+        store.index().scan(index.id(), bound, true, bound, true, null, (ik, key, v) -> {
             keys.add(new String(key, StandardCharsets.UTF_8));
             return true;
         });

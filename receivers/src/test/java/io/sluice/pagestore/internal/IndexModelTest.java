@@ -105,8 +105,8 @@ class IndexModelTest {
                         restart(at);
                     } else {
                         int id = SPECS.get(random.nextInt(SPECS.size())).id();
-                        store.dropIndex(id);
-                        store.createIndex(SPECS.stream().filter(s -> s.id() == id).findFirst().orElseThrow());
+                        store.index().drop(id);
+                        store.index().create(SPECS.stream().filter(s -> s.id() == id).findFirst().orElseThrow());
                     }
                 }
                 for (IndexSpec spec : SPECS) {
@@ -395,7 +395,7 @@ class IndexModelTest {
             byte[][] after = {null};
             while (true) {
                 int[] got = {0};
-                store.indexScan(spec.id(), lower, lowerInclusive, upper, upperInclusive, after[0], (ik, key, value) -> {
+                store.index().scan(spec.id(), lower, lowerInclusive, upper, upperInclusive, after[0], (ik, key, value) -> {
                     actual.add(describe(ik, key, value));
                     after[0] = ik;
                     return ++got[0] < page;
@@ -407,14 +407,14 @@ class IndexModelTest {
             assertThat(actual).as(at + ": index " + spec + " lower " + hex(lower) + (lowerInclusive ? "]" : ")")
                     + " upper " + hex(upper) + (upperInclusive ? "]" : ")") + " pages of " + page)
                     .containsExactlyElementsOf(expected);
-            // The same range read as a query reads it: pages of index keys and values (PartitionStore.indexPage),
+            // The same range read as a query reads it: pages of index keys and values (PartitionIndexAccess.page),
             // one page object refilled, each page resuming after the last index key of the one before.
             List<String> paged = new ArrayList<>();
             IndexPage p = new IndexPage(1);
             byte[] resume = null;
             while (true) {
                 p.clear();
-                boolean full = store.indexPage(spec.id(), lower, lowerInclusive, upper, upperInclusive, resume, page, p);
+                boolean full = store.index().page(spec.id(), lower, lowerInclusive, upper, upperInclusive, resume, page, p);
                 assertThat(p.size()).as(at + ": a page's size").isLessThanOrEqualTo(page);
                 assertThat(full).as(at + ": full exactly when the page got what it asked for").isEqualTo(p.size() == page);
                 for (int i = 0; i < p.size(); i++) {
@@ -425,7 +425,7 @@ class IndexModelTest {
                 }
                 resume = p.indexKey(p.size() - 1);
             }
-            assertThat(paged).as(at + ": index " + spec + " read in pages of " + page + " (indexPage)")
+            assertThat(paged).as(at + ": index " + spec + " read in pages of " + page + " (page)")
                     .containsExactlyElementsOf(expected);
         }
 

@@ -82,7 +82,7 @@ class IndexRegionFullTest {
         index.forEach((ik, key) -> expected.add(IndexModelTest.hex(ik)));
         List<String> actual = new ArrayList<>();
         try {
-            store.indexScan(spec.id(), null, true, null, true, null, (ik, key, value) -> actual.add(IndexModelTest.hex(ik)));
+            store.index().scan(spec.id(), null, true, null, true, null, (ik, key, value) -> actual.add(IndexModelTest.hex(ik)));
         } catch (IllegalStateException e) {
             assertThat(e).as(at).hasMessageContaining("incomplete");
             return;

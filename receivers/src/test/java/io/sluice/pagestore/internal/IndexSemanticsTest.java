@@ -87,7 +87,7 @@ class IndexSemanticsTest {
         int pages = 0;
         while (true) {
             int[] n = {0};
-            store.indexScan(SEC.id(), enc("EVEN"), true, enc("EVEN"), true, after[0], (ik, key, value) -> {
+            store.index().scan(SEC.id(), enc("EVEN"), true, enc("EVEN"), true, after[0], (ik, key, value) -> {
                 all.add(text(key));
                 after[0] = ik;
                 return ++n[0] < 4;
@@ -115,7 +115,7 @@ class IndexSemanticsTest {
         assertThat(keys(SEC, null, true, null, true)).containsExactly("nullSec", "noPrice");
         List<byte[]> indexKeys = new ArrayList<>();
         List<String> keys = new ArrayList<>();
-        store.indexScan(ACCOUNT_PRICE.id(), null, true, null, true, null, (ik, key, value) -> {
+        store.index().scan(ACCOUNT_PRICE.id(), null, true, null, true, null, (ik, key, value) -> {
             indexKeys.add(ik);
             keys.add(text(key));
             return true;
@@ -189,16 +189,16 @@ class IndexSemanticsTest {
         }
         long used = region.usedPages();
         IndexSpec price = new IndexSpec(9, List.of("price"));
-        store.createIndex(price);
-        store.createIndex(price);
+        store.index().create(price);
+        store.index().create(price);
         assertThat(keys(price, enc(3.0), true, enc(5.0), true)).containsExactly("k3", "k4", "k5");
-        assertThat(store.indexIds()).containsExactly(1, 2, 9);
-        assertThatThrownBy(() -> store.createIndex(new IndexSpec(9, List.of("sec"))))
+        assertThat(store.index().ids()).containsExactly(1, 2, 9);
+        assertThatThrownBy(() -> store.index().create(new IndexSpec(9, List.of("sec"))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("index 9");
         ConsistencyCheckTest.assertConsistent(region, "with index 9");
-        store.dropIndex(9);
+        store.index().drop(9);
         assertThat(region.usedPages()).isEqualTo(used);
-        assertThatThrownBy(() -> store.indexScan(9, null, true, null, true, null, (a, b, c) -> true))
+        assertThatThrownBy(() -> store.index().scan(9, null, true, null, true, null, (a, b, c) -> true))
                 .isInstanceOf(UnknownIndexException.class).hasMessageContaining("no index 9");
         store.destroy();
         assertThat(region.usedPages()).isZero();
@@ -267,7 +267,7 @@ class IndexSemanticsTest {
     private List<String> keys(IndexSpec index, byte[] lower, boolean lowerInclusive, byte[] upper,
                               boolean upperInclusive) {
         List<String> keys = new ArrayList<>();
-        store.indexScan(index.id(), lower, lowerInclusive, upper, upperInclusive, null, (ik, key, value) -> {
+        store.index().scan(index.id(), lower, lowerInclusive, upper, upperInclusive, null, (ik, key, value) -> {
             keys.add(text(key));
             return true;
         });

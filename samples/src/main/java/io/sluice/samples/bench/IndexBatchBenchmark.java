@@ -115,7 +115,7 @@ public class IndexBatchBenchmark {
             apply(p, b, variant);
         }
         if (variant == 1) { // index changes the partition still holds (HeldIndexChanges) are part of the load
-            p.applyHeldIndexChanges();
+            p.index().applyHeld();
         }
         return p.size();
     }

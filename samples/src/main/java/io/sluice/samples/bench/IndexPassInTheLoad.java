@@ -103,7 +103,7 @@ public final class IndexPassInTheLoad {
         }
         if (way == 1) {
             for (PartitionStore p : partitions) {
-                p.applyHeldIndexChanges();
+                p.index().applyHeld();
             }
         }
     }

@@ -1,7 +1,7 @@
 package io.sluice.pagestore.internal.index;
 
 /**
- * Receives the entries of an index scan ({@link io.sluice.pagestore.internal.PartitionStore#indexScan}) in index
+ * Receives the entries of an index scan ({@link io.sluice.pagestore.internal.PartitionIndexAccess#scan}) in index
  * order, under the partition's read lock: it must not write to the partition.
  */
 @FunctionalInterface

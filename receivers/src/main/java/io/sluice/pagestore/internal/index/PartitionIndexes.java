@@ -239,7 +239,7 @@ public final class PartitionIndexes {
 
     /**
      * Entries of index {@code id} within the bounds, in index order (see
-     * {@link io.sluice.pagestore.internal.PartitionStore#indexScan} for the bounds' meaning).
+     * {@link io.sluice.pagestore.internal.PartitionIndexAccess#scan} for the bounds' meaning).
      *
      * @throws UnknownIndexException if there is no such index
      * @throws IllegalStateException if the index is incomplete
