@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a cache without backups holding {@code -Dsluice.move.figures.entries=1000000} StockOrders, every node building
  * partitions by that method with no rate limit ({@code moveBytesPerSecond} 0); a client streams more StockOrders as
  * fast as it goes ({@code -Dsluice.move.figures.rate=N}: N entries/s at most; {@code -Dsluice.move.figures.load=false}:
- * no load); after a baseline window (10 s worth of a limited load's entries, 1,000,000 of an unlimited one) a fourth node
+ * no load; {@code -Dsluice.move.figures.permits=N}: {@code maxConcurrentMoves} N instead of the default); after a
+ * baseline window (10 s worth of a limited load's entries, 1,000,000 of an unlimited one) a fourth node
  * (same id, same partitions in both runs: rendezvous hashing) joins and takes its quarter of the partitions.
  * Printed, per method:
  * <ul>
@@ -52,7 +53,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   the sum of its per-partition times (its log), the bytes it reports (entries' bytes, or files' bytes), and
  *   MB/s;</li>
  *   <li>the load: entries/s acknowledged during the window before the join and during the moves' span, and the
- *   ratio.</li>
+ *   ratio;</li>
+ *   <li>the CPU seconds node-4's process and node-1..3's together used over the span (the latter serve the load
+ *   too).</li>
  * </ul>
  * Then the ceiling: the partition files node-4 adopted (killed with kill -9 first, so that no checkpoint deletes
  * them) copied over a loopback socket by {@code FileChannel.transferTo} into {@code FileChannel.transferFrom}
@@ -78,7 +81,8 @@ class MoveFiguresIT {
 
     /** What one join measured. */
     private record Join(String method, int partitions, long bytes, long entries, double spanSeconds, long sumMillis,
-                        double baseline, double during, List<Path> files) {
+                        double baseline, double during, List<Path> files, double demanderCpu,
+                        double suppliersCpu) {
     }
 
     @Test
@@ -97,6 +101,8 @@ class MoveFiguresIT {
                             + " %,.0f during = %.0f%%%n", j.method(), j.partitions(), j.entries(), j.bytes(),
                     j.spanSeconds(), j.bytes() / 1e6 / j.spanSeconds(), j.sumMillis() / 1e3, j.baseline(),
                     j.during(), 100 * j.during() / j.baseline());
+            System.out.printf(Locale.ROOT, "FIGURE move %-7s: process CPU over the span: node-4 %.2f s, node-1..3"
+                    + " %.2f s (they also serve the load)%n", j.method(), j.demanderCpu(), j.suppliersCpu());
         }
         Join files = joins.stream().filter(j -> j.method().equals("FILES")).findFirst().orElse(null);
         Join entries = joins.stream().filter(j -> j.method().equals("ENTRIES")).findFirst().orElse(null);
@@ -134,6 +140,9 @@ class MoveFiguresIT {
         long ackedAtFirst;
         long ackedAtLast;
         long done;
+        /** CPU seconds of node-1, -2, -3 and -4 at the first move seen and when all were done. */
+        double[] cpuAtFirst;
+        double[] cpuAtLast;
 
         MoveWatch(AckedOrders load) {
             this.load = load;
@@ -149,6 +158,7 @@ class MoveFiguresIT {
             if (first == 0 && (inProgress > 0 || done > 0)) {
                 first = now;
                 ackedAtFirst = acked;
+                cpuAtFirst = cpuSeconds();
             }
             if (first == 0 || inProgress > 0) {
                 return false;
@@ -159,6 +169,7 @@ class MoveFiguresIT {
             }
             last = now;
             ackedAtLast = acked;
+            cpuAtLast = cpuSeconds();
             return true;
         }
     }
@@ -167,6 +178,10 @@ class MoveFiguresIT {
         cluster = ClusterProcesses.create("figures-" + method.toLowerCase(Locale.ROOT), Duration.ofSeconds(60),
                 partitions);
         MoveTests.withMethod(cluster, method).clusterSetting("moveBytesPerSecond", "0");
+        String permits = System.getProperty("sluice.move.figures.permits"); // maxConcurrentMoves; the default if unset
+        if (permits != null) {
+            cluster.clusterSetting("maxConcurrentMoves", permits);
+        }
         try {
             cluster.startAll("node-1", "node-2", "node-3");
             cluster.awaitSettled(ClusterProcesses.SETTLE);
@@ -215,7 +230,9 @@ class MoveFiguresIT {
                 cluster.kill("node-4"); // its adopted files stay for the plain copy
                 List<Path> files = adoptedFiles(cluster.dataDirectory("node-4").resolve("moves"));
                 return new Join(method, (int) watch.done, end.path("bytes").asLong(), end.path("entries").asLong(),
-                        (watch.last - watch.first) / 1e9, sum, baseline, during, files);
+                        (watch.last - watch.first) / 1e9, sum, baseline, during, files,
+                        watch.cpuAtLast[3] - watch.cpuAtFirst[3], watch.cpuAtLast[0] + watch.cpuAtLast[1]
+                                + watch.cpuAtLast[2] - watch.cpuAtFirst[0] - watch.cpuAtFirst[1] - watch.cpuAtFirst[2]);
             }
         } catch (AssertionError | RuntimeException e) {
             System.err.println(cluster.logs());
@@ -224,6 +241,17 @@ class MoveFiguresIT {
             cluster.close();
             cluster = null;
         }
+    }
+
+    /** The CPU seconds (user and system) node-1..4's processes have used so far, in that order. */
+    private double[] cpuSeconds() {
+        double[] cpu = new double[4];
+        for (int i = 0; i < 4; i++) {
+            long pid = cluster.node("node-" + (i + 1)).pid();
+            cpu[i] = ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration())
+                    .map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
+        }
+        return cpu;
     }
 
     /** Every partition owned, the owners the running nodes. */

@@ -286,6 +286,26 @@ class PartitionAdoptionTest {
     }
 
     @Test
+    void aFileCutShortFailsLeavesThePartitionEmptyAndIsDeleted() throws IOException {
+        startSender(6_000);
+        node = start(dir);
+        writeStale(node);
+        Path file = transfer(2, node);
+        long size = Files.size(file);
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(size - 40); // the end block's header and part of the last block: read block by block
+        }
+
+        assertThatThrownBy(() -> node.partitionAdoption().adopt("orders", 2, file))
+                .isInstanceOf(IOException.class).hasMessageContaining("position");
+
+        assertThat(node.nodeCache("orders").store(2).size()).isZero();
+        assertThat(file).doesNotExist();
+        assertThat(moves(dir)).isEmpty();
+        assertThat(node.checkConsistency().ok()).isTrue();
+    }
+
+    @Test
     void aFileOfAnotherPartitionIsRefused() throws IOException {
         startSender(2_000);
         node = start(dir);

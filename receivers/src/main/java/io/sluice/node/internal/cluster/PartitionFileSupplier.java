@@ -11,10 +11,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.lang.ref.SoftReference;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -40,12 +42,20 @@ public final class PartitionFileSupplier implements AutoCloseable {
      * less to send, write and check than to compress (docs/cluster.md § Moving a partition, the figures).
      */
     public static final int LEVEL = Deflater.NO_COMPRESSION;
+    /** Images kept between sends: as many as a demander's default permits ask for at once. */
+    static final int KEPT_IMAGES = 2;
 
     private final NodeEngine node;
     private final IntPredicate inSync;
     private final MoveStats stats;
     private final TransferRate rate;
     private final AtomicLong sequence = new AtomicLong();
+    /**
+     * Images of earlier sends, kept for the next ones softly (the collector takes them back when the heap needs
+     * them): a 10 MB partition copied into a fresh image grew it from 64 KiB by doubling, ~3x its size in young
+     * garbage per send, whose collections paused the supplier mid-move.
+     */
+    private final ConcurrentLinkedQueue<SoftReference<EntryImage>> images = new ConcurrentLinkedQueue<>();
     private final boolean temporary;
     private volatile Path directory;
     /** Called with each transfer file once its checks are computed, before it is sent (tests corrupt it). */
@@ -81,7 +91,7 @@ public final class PartitionFileSupplier implements AutoCloseable {
         }
         int cacheId = node.cacheId(cache);
         long t0 = System.nanoTime();
-        EntryImage image = new EntryImage();
+        EntryImage image = takeImage();
         try {
             c.store(partition).copyIfChanged(Long.MIN_VALUE, image); // under the partition's read lock
         } catch (IllegalStateException e) {
@@ -105,10 +115,15 @@ public final class PartitionFileSupplier implements AutoCloseable {
             LOG.debug("cache '{}' partition {}: {} entries copied in {} ms, written as {} bytes in {} ms", cache,
                     partition, image.count(), copied / 1_000_000, out.length(),
                     (System.nanoTime() - t0 - copied) / 1_000_000);
+            giveBack(image);
+            image = null;
             afterWrite.accept(file);
             return new OutgoingPartitionFile(file, header, out.chunkCrcs(),
                     stats.transferStarted(partition, peer, false, out.length()), rate);
         } catch (IOException | RuntimeException e) {
+            if (image != null) {
+                giveBack(image);
+            }
             if (file != null) {
                 try {
                     Files.deleteIfExists(file);
@@ -121,6 +136,26 @@ public final class PartitionFileSupplier implements AutoCloseable {
             }
             throw new MoveRefusedException("node '" + node.id() + "' could not write cache '" + cache
                     + "' partition " + partition + " as a file: " + e);
+        }
+    }
+
+    /** An image kept from an earlier send, or a new one. */
+    private EntryImage takeImage() {
+        SoftReference<EntryImage> kept;
+        while ((kept = images.poll()) != null) {
+            EntryImage image = kept.get();
+            if (image != null) {
+                return image;
+            }
+        }
+        return new EntryImage();
+    }
+
+    /** Keeps the image for a later send, up to {@link #KEPT_IMAGES} of them. */
+    private void giveBack(EntryImage image) {
+        image.clear();
+        if (images.size() < KEPT_IMAGES) {
+            images.offer(new SoftReference<>(image));
         }
     }
 

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
@@ -130,48 +129,69 @@ public final class PartitionFile {
 
     private static long read(Path file, boolean foreign, int cacheId, int partition, long number, Target target)
             throws IOException {
-        long size = Files.size(file);
-        if (size > Integer.MAX_VALUE - 16) {
-            throw new CheckpointCorruptedException(file + " is " + size + " bytes, larger than a partition file can be");
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = in.size();
+            if (size > Integer.MAX_VALUE - 16) {
+                throw new CheckpointCorruptedException(file + " is " + size + " bytes, larger than a partition file can"
+                        + " be");
+            }
+            // Block by block through one buffer, not the whole file into the heap: an adoption or a restart then
+            // allocates its batch only (a 10 MB file read whole, then gathered, was ~4x its size in young garbage).
+            byte[] head = new byte[CheckpointFormat.PARTITION_HEADER];
+            ByteBuffer header = ByteBuffer.wrap(head);
+            if (size < CheckpointFormat.PARTITION_HEADER || !readFully(in, head, 0, CheckpointFormat.PARTITION_HEADER)
+                    || header.getLong(0) != CheckpointFormat.PARTITION_MAGIC
+                    || header.getInt(8) != CheckpointFormat.PARTITION_VERSION
+                    || header.getInt(36) != CheckpointFormat.crc(head, 0, 36)) {
+                throw new CheckpointCorruptedException(file + " position 0: bad partition file header (short, magic,"
+                        + " version or CRC32C)");
+            }
+            if (foreign ? header.getInt(16) != partition
+                    : header.getInt(12) != cacheId || header.getInt(16) != partition || header.getLong(20) != number) {
+                throw new CheckpointCorruptedException(file + " position 0: the header names cache "
+                        + header.getInt(12) + " partition " + header.getInt(16) + " checkpoint " + header.getLong(20)
+                        + (foreign ? "; expected partition " + partition : "; the manifest expects cache " + cacheId
+                        + " partition " + partition + " checkpoint " + number));
+            }
+            return readBlocks(in, file, size, header.getLong(28), target);
         }
-        byte[] data = Files.readAllBytes(file);
-        ByteBuffer in = ByteBuffer.wrap(data);
-        if (data.length < CheckpointFormat.PARTITION_HEADER
-                || in.getLong(0) != CheckpointFormat.PARTITION_MAGIC
-                || in.getInt(8) != CheckpointFormat.PARTITION_VERSION
-                || in.getInt(36) != CheckpointFormat.crc(data, 0, 36)) {
-            throw new CheckpointCorruptedException(file + " position 0: bad partition file header (short, magic,"
-                    + " version or CRC32C)");
-        }
-        if (foreign ? in.getInt(16) != partition
-                : in.getInt(12) != cacheId || in.getInt(16) != partition || in.getLong(20) != number) {
-            throw new CheckpointCorruptedException(file + " position 0: the header names cache " + in.getInt(12)
-                    + " partition " + in.getInt(16) + " checkpoint " + in.getLong(20) + (foreign ? "; expected partition "
-                    + partition : "; the manifest expects cache " + cacheId + " partition " + partition + " checkpoint "
-                    + number));
-        }
-        long expected = in.getLong(28);
+    }
+
+    /** The blocks from the channel's position (after the header) to the end block, checked, into the target. */
+    private static long readBlocks(FileChannel in, Path file, long size, long expected, Target target)
+            throws IOException {
         long entries = 0;
-        int at = CheckpointFormat.PARTITION_HEADER;
+        long at = CheckpointFormat.PARTITION_HEADER;
+        byte[] block = new byte[CheckpointFormat.BLOCK_HEADER + CheckpointFormat.BLOCK_BYTES + 1024];
+        ByteBuffer view = ByteBuffer.wrap(block);
         Inflater inflater = new Inflater(true);
         try {
             while (true) {
-                if (data.length - at < CheckpointFormat.BLOCK_HEADER) {
+                if (size - at < CheckpointFormat.BLOCK_HEADER
+                        || !readFully(in, block, 0, CheckpointFormat.BLOCK_HEADER)) {
                     throw new CheckpointCorruptedException(file + " position " + at + ": the file ends inside a block"
-                            + " header (" + (data.length - at) + " bytes left); the file is truncated");
+                            + " header (" + (size - at) + " bytes left); the file is truncated");
                 }
-                int length = in.getInt(at);
-                int raw = in.getInt(at + 4);
-                int count = in.getInt(at + 8);
-                if (length < 0 || raw < 0 || count < 0 || length > data.length - at - CheckpointFormat.BLOCK_HEADER) {
+                int length = view.getInt(0);
+                int raw = view.getInt(4);
+                int count = view.getInt(8);
+                if (length < 0 || raw < 0 || count < 0 || length > size - at - CheckpointFormat.BLOCK_HEADER) {
                     throw new CheckpointCorruptedException(file + " position " + at + ": damaged block header (stored "
                             + length + " bytes, " + raw + " raw, " + count + " entries, "
-                            + (data.length - at - CheckpointFormat.BLOCK_HEADER) + " bytes left in the file)");
+                            + (size - at - CheckpointFormat.BLOCK_HEADER) + " bytes left in the file)");
+                }
+                if (block.length < CheckpointFormat.BLOCK_HEADER + length) {
+                    block = java.util.Arrays.copyOf(block, CheckpointFormat.BLOCK_HEADER + length);
+                    view = ByteBuffer.wrap(block);
+                }
+                if (!readFully(in, block, CheckpointFormat.BLOCK_HEADER, length)) {
+                    throw new CheckpointCorruptedException(file + " position " + at + ": the file ends inside a block"
+                            + " (it shrank while read)");
                 }
                 CRC32C crc = new CRC32C();
-                crc.update(data, at, 12);
-                crc.update(data, at + CheckpointFormat.BLOCK_HEADER, length);
-                int stored = in.getInt(at + 12);
+                crc.update(block, 0, 12);
+                crc.update(block, CheckpointFormat.BLOCK_HEADER, length);
+                int stored = view.getInt(12);
                 if (stored != (int) crc.getValue()) {
                     throw new CheckpointCorruptedException(file + " position " + at + ": the block of " + length
                             + " bytes fails its CRC32C check (stored " + Integer.toHexString(stored) + ", computed "
@@ -182,7 +202,7 @@ public final class PartitionFile {
                 }
                 byte[] into = target.reserve(raw);
                 inflater.reset();
-                inflater.setInput(data, at + CheckpointFormat.BLOCK_HEADER, length);
+                inflater.setInput(block, CheckpointFormat.BLOCK_HEADER, length);
                 int inflated;
                 try {
                     inflated = inflater.inflate(into, target.length(), raw);
@@ -206,6 +226,17 @@ public final class PartitionFile {
                     + entries);
         }
         return entries;
+    }
+
+    /** Reads {@code length} bytes into {@code into} at {@code offset}; false if the channel ended first. */
+    private static boolean readFully(FileChannel in, byte[] into, int offset, int length) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(into, offset, length);
+        while (b.hasRemaining()) {
+            if (in.read(b) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void writeFully(WritableByteChannel out, ByteBuffer b) throws IOException {

@@ -79,6 +79,34 @@ class PartitionFileMoveTest {
     }
 
     @Test
+    void partitionsMovedByFileOneAfterAnotherEachEqualTheirSource() throws Exception {
+        try (TwoNodes c = new TwoNodes(PARTITIONS)) {
+            TwoNodes.Node a = c.start("a");
+            c.cluster.assign("a");
+            NodeCache<Object, Object> onA = load(a, 20_000, 50, CacheConfig.named(CACHE));
+            Watched adoption = new Watched();
+            TwoNodes.Node b = c.start("b", cfg -> cfg, n -> n.moveMethod(ClusterConfig.MoveMethod.FILES)
+                    .partitionAdoption(adoption.adoption()));
+            adoption.of(b);
+            List<List<String>> sources = new ArrayList<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                sources.add(entries(onA.store(p)));
+            }
+
+            // The supplier copies each partition into an image kept from its earlier sends: none may carry over.
+            for (int p = 0; p < PARTITIONS; p++) {
+                c.cluster.move(p, "b");
+            }
+
+            NodeCache<Object, Object> onB = b.engine().nodeCache(CACHE);
+            for (int p = 0; p < PARTITIONS; p++) {
+                assertThat(entries(onB.store(p))).as("partition %d", p).isEqualTo(sources.get(p));
+            }
+            assertThat(adoption.adopted).hasValue(PARTITIONS);
+        }
+    }
+
+    @Test
     void aPersistentNodeAdoptsTheFileAndKeepsItAfterARestart(@TempDir Path dir) throws Exception {
         List<String> source;
         try (TwoNodes c = new TwoNodes(PARTITIONS)) {
