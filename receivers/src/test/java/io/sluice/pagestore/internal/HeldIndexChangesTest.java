@@ -118,6 +118,29 @@ class HeldIndexChangesTest {
     }
 
     @Test
+    void aPartitionPastItsShareOfTheBudgetAppliesAtTheShareFloor() {
+        open(4L << 20);
+        for (int p = 1; p < 64; p++) { // 64 partitions of two indexes: a share of 64 KiB each
+            region.createPartition(StoreJournal.NONE, List.of(SEC, ACCOUNT));
+        }
+        int n = HeldIndexChanges.SHARE_FROM;
+        batch(IntStream.range(0, n - 1).mapToObj(i -> "k" + i).toList(), i -> "A");
+        assertThat(store.indexes().holding()).as("below the floor, past the share").isTrue();
+        batch(List.of("last"), i -> "A");
+        assertThat(store.indexes().holding()).as("at the floor, past the share").isFalse();
+        assertThat(region.heldIndexChangeBytes()).isZero();
+        assertThat(keys(SEC, "A")).hasSize(n);
+    }
+
+    @Test
+    void aPartitionWithinItsShareHoldsPastTheShareFloor() {
+        open(4L << 20); // one partition: the whole budget is its share
+        batch(IntStream.range(0, HeldIndexChanges.SHARE_FROM + 100).mapToObj(i -> "k" + i).toList(), i -> "A");
+        assertThat(store.indexes().holding()).isTrue();
+        assertThat(keys(SEC, "A")).hasSize(HeldIndexChanges.SHARE_FROM + 100);
+    }
+
+    @Test
     void aRegionWithoutBudgetHoldsNothing() {
         open(0);
         batch(List.of("k1", "k2"), i -> "A");
