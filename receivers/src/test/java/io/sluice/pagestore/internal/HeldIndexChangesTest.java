@@ -141,6 +141,16 @@ class HeldIndexChangesTest {
     }
 
     @Test
+    void aBatchIntoEmptyIndexesWithAKeyTwiceKeepsItsLastValue() {
+        open(0); // nothing held: the batch's own pass builds the empty trees
+        batch(List.of("k1", "k2", "k1", "k3"), i -> i == 0 ? "A" : "B");
+        assertThat(keys(SEC, "A")).isEmpty();
+        assertThat(keys(SEC, "B")).containsExactlyInAnyOrder("k1", "k2", "k3");
+        assertThat(keys(ACCOUNT, null)).hasSize(3);
+        ConsistencyCheckTest.assertConsistent(region, "a key twice in a batch into empty indexes");
+    }
+
+    @Test
     void aRegionWithoutBudgetHoldsNothing() {
         open(0);
         batch(List.of("k1", "k2"), i -> "A");
