@@ -118,6 +118,39 @@ class HeldIndexChangesTest {
     }
 
     @Test
+    void aPartitionPastItsShareOfTheBudgetAppliesAtTheShareFloor() {
+        open(4L << 20);
+        for (int p = 1; p < 64; p++) { // 64 partitions of two indexes: a share of 64 KiB each
+            region.createPartition(StoreJournal.NONE, List.of(SEC, ACCOUNT));
+        }
+        int n = HeldIndexChanges.SHARE_FROM;
+        batch(IntStream.range(0, n - 1).mapToObj(i -> "k" + i).toList(), i -> "A");
+        assertThat(store.indexes().holding()).as("below the floor, past the share").isTrue();
+        batch(List.of("last"), i -> "A");
+        assertThat(store.indexes().holding()).as("at the floor, past the share").isFalse();
+        assertThat(region.heldIndexChangeBytes()).isZero();
+        assertThat(keys(SEC, "A")).hasSize(n);
+    }
+
+    @Test
+    void aPartitionWithinItsShareHoldsPastTheShareFloor() {
+        open(4L << 20); // one partition: the whole budget is its share
+        batch(IntStream.range(0, HeldIndexChanges.SHARE_FROM + 100).mapToObj(i -> "k" + i).toList(), i -> "A");
+        assertThat(store.indexes().holding()).isTrue();
+        assertThat(keys(SEC, "A")).hasSize(HeldIndexChanges.SHARE_FROM + 100);
+    }
+
+    @Test
+    void aBatchIntoEmptyIndexesWithAKeyTwiceKeepsItsLastValue() {
+        open(0); // nothing held: the batch's own pass builds the empty trees
+        batch(List.of("k1", "k2", "k1", "k3"), i -> i == 0 ? "A" : "B");
+        assertThat(keys(SEC, "A")).isEmpty();
+        assertThat(keys(SEC, "B")).containsExactlyInAnyOrder("k1", "k2", "k3");
+        assertThat(keys(ACCOUNT, null)).hasSize(3);
+        ConsistencyCheckTest.assertConsistent(region, "a key twice in a batch into empty indexes");
+    }
+
+    @Test
     void aRegionWithoutBudgetHoldsNothing() {
         open(0);
         batch(List.of("k1", "k2"), i -> "A");

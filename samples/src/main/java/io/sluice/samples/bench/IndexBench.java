@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load [entries] [rounds]
- * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load-one [entries] [rounds] indexed|plain
+ * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load-one [entries] [rounds] indexed|plain [partitions]
  * java -Xmx1g -XX:MaxDirectMemorySize=8g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench load-threads [entries] [rounds] indexed|plain
  * java -Xmx2g -XX:MaxDirectMemorySize=10g -cp samples/target/benchmarks.jar io.sluice.samples.bench.IndexBench query [entries] [queries]
  * </pre>
@@ -32,7 +32,9 @@ import java.util.stream.Stream;
  * there: a node's load after another node's larger one (the indexed) reuses memory the process already touched
  * and pays fewer page faults, so {@code load-one} runs one kind only in its JVM (a 500,000-entry warm-up of the same
  * kind, then {@code rounds} loads; user and system CPU seconds from {@code /proc/self/stat} too): alternate JVMs of
- * each kind and compare their medians. {@code query}: loads a cache with an index on {@code price}, then times a range query returning 1% of
+ * each kind and compare their medians; an indexed load also prints how long its first queries took (they apply what the
+ * partitions still hold); its optional fifth argument sets the cache's partitions (default: the cache's default).
+ * {@code query}: loads a cache with an index on {@code price}, then times a range query returning 1% of
  * the entries ({@code between(100.00, 100.99)}) against a full scan of the cache filtering the same range (values as
  * binary objects in both, reading the price field), each {@code queries} times after an untimed warm-up (the JIT's:
  * without it the first queries of a fresh JVM ran 2-3x slower) of at least five queries and 500,000 entries found (25
@@ -45,6 +47,9 @@ public final class IndexBench {
     private static final int CODES = 40;
     private static final int ACCOUNTS = 1_000;
 
+    /** The loaded cache's partitions ({@code load-one}'s optional fifth argument), or 0 for the default. */
+    private static int partitions;
+
     private IndexBench() {
     }
 
@@ -54,7 +59,12 @@ public final class IndexBench {
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         switch (what) {
             case "load" -> load(entries, rounds);
-            case "load-one" -> loadOne(entries, rounds, args.length > 3 && args[3].equals("indexed"));
+            case "load-one" -> {
+                if (args.length > 4) {
+                    partitions = Integer.parseInt(args[4]);
+                }
+                loadOne(entries, rounds, args.length > 3 && args[3].equals("indexed"));
+            }
             case "load-threads" -> LoadThreads.run(entries, rounds, args.length > 3 && args[3].equals("indexed"));
             case "query" -> query(entries, rounds);
             default -> throw new IllegalArgumentException("load, load-one or query, not " + what);
@@ -124,6 +134,9 @@ public final class IndexBench {
     private static double[] loadRate(long entries, boolean indexed) {
         try (SluiceNode node = SluiceNode.start(node(entries))) {
             CacheConfig config = CacheConfig.named("orders");
+            if (partitions > 0) {
+                config = config.withPartitions(partitions);
+            }
             node.createCache(indexed ? config.index("secCode").index("account") : config);
             long cpu = processCpuNanos();
             long wall = stream(node, "orders", entries);
@@ -137,11 +150,16 @@ public final class IndexBench {
                         });
                     }
                 }
-                wall += System.nanoTime() - start;
+                long settle = System.nanoTime() - start;
+                wall += settle;
+                lastSettleNanos = settle;
             }
             return new double[] {entries / (wall / 1e9), entries / ((processCpuNanos() - cpu) / 1e9)};
         }
     }
+
+    /** The wall nanoseconds of the last indexed load's first queries (what they applied of the held changes). */
+    private static long lastSettleNanos;
 
     private static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
@@ -180,8 +198,9 @@ public final class IndexBench {
             long[] after = userSystemTicks();
             perCpu.add(rate[1]);
             System.out.printf("%s round %d: %,d entries, %,.0f entries/s (%,.0f per CPU-second; user %.2f s,"
-                    + " system %.2f s)%n", indexed ? "indexed" : "plain", round, entries, rate[0], rate[1],
-                    (after[0] - before[0]) / 100.0, (after[1] - before[1]) / 100.0);
+                    + " system %.2f s)%s%n", indexed ? "indexed" : "plain", round, entries, rate[0], rate[1],
+                    (after[0] - before[0]) / 100.0, (after[1] - before[1]) / 100.0,
+                    indexed ? String.format("; first queries %.1f ms", lastSettleNanos / 1e6) : "");
         }
         Collections.sort(perCpu);
         System.out.printf("%s median of %d rounds: %,.0f entries per CPU-second%n", indexed ? "indexed" : "plain",

@@ -10,9 +10,10 @@ import java.util.Iterator;
  *
  * <p>Bounded: a partition holds a batch's changes only while the region's held bytes (the held arrays' sizes) are
  * within {@link #limit()}; past it, the partition being written applies what it holds at once, as if it had reached
- * {@link HeldIndexChanges#THRESHOLD} (in a load that fills partitions evenly, which the streamer's waves do, the
- * partitions hold alike, so the one written is as large a holder as any). So held changes take at most the limit
- * plus one batch's per writing thread.
+ * {@link HeldIndexChanges#THRESHOLD}. So held changes take at most the limit plus one batch's per writing thread. A
+ * partition also applies once it holds more than its {@link #share} of the limit (and at least
+ * {@link HeldIndexChanges#SHARE_FROM} changes an index), so that in a load that fills partitions evenly, which the
+ * streamer's waves do, all of them hold at once within the limit and each pass is as large as the share allows.
  *
  * <p>The arrays are pooled for the whole JVM (a partition takes them when it starts holding and gives them back
  * once it applied them; the pool keeps at most the largest limit of the regions that gave arrays back): arrays of
@@ -60,6 +61,23 @@ public final class HeldChangesBudget {
     /** Bytes of changes held now by the region's partitions. */
     public long held() {
         return held;
+    }
+
+    /** Index trees of the region's partitions (they share the limit): under this object's lock. */
+    private int trees;
+
+    /** The region's partitions have {@code delta} index trees more (or, negative, fewer). */
+    synchronized void treesAdded(int delta) {
+        trees += delta;
+    }
+
+    /**
+     * Bytes of held arrays that a partition with {@code partitionTrees} index trees may hold before it applies them
+     * ({@link HeldIndexChanges#SHARE_FROM}): its trees' part of the limit, as if every tree of the region held alike
+     * (the streamer's waves fill a load's partitions evenly).
+     */
+    synchronized long share(int partitionTrees) {
+        return limit / Math.max(trees, partitionTrees) * partitionTrees;
     }
 
     /** Counts bytes more (or, negative, fewer) held. @return whether the region is still within its limit */

@@ -9,7 +9,8 @@ import io.sluice.pagestore.internal.tree.SortedWalk;
  * pass pays per leaf it lands in and per key it gallops past, so four batches' keys in one pass cost much less than
  * four passes (the 2026-11-27 07:20 entry of benchmarks-results.md: the indexes' extra CPU −45% with 4× the keys per
  * pass). A batch's changes go into its indexes' held arrays ({@link IndexTree#held}) instead of their trees; they are
- * applied once an index holds {@value #THRESHOLD} changes, once the region's {@link HeldChangesBudget} is spent, and
+ * applied once an index holds {@value #THRESHOLD} changes (fewer where the partition's share of the region's
+ * {@link HeldChangesBudget} is smaller: {@link #SHARE_FROM}), once that budget is spent, and
  * before anything reads or writes the index trees otherwise: a query's page or first key, a consistency check, a
  * single-entry write (which applies its changes one by one). A partition's clear, an index's drop and a partition's
  * destroy drop the held changes with their trees; an index created on the partition starts with none (the others'
@@ -26,8 +27,26 @@ import io.sluice.pagestore.internal.tree.SortedWalk;
  */
 public final class HeldIndexChanges {
 
-    /** An index's held changes are applied once they reach this many. */
-    public static final int THRESHOLD = 2048;
+    /**
+     * An index's held changes are applied once they reach this many: 32 of the streamer's default batches (512). The
+     * larger a pass, the more of its keys land in each leaf it reads (measured with one partition, 65,536 entries
+     * with random keys: the pass's gain over entry by entry 1.3-1.5x at 2,048 a pass, 1.7-1.9x at 8,192, 1.9-2.2x
+     * at 16,384; benchmarks-results.md, 2026-11-27 13:09). Past {@link #SHARE_FROM}, only while the partition's held
+     * arrays are within its share of the region's budget ({@link HeldChangesBudget#share}).
+     */
+    public static final int THRESHOLD = 16_384;
+
+    /**
+     * Up to this many changes an index holds whatever its share of the budget (the region's limit still applies):
+     * four of the streamer's default batches. Where the share is smaller (1,024 partitions with two indexes each
+     * and a 256 MiB budget: 128 KiB an index, ~2,000 changes of a StockOrder's field), the partitions' passes are
+     * this size and all of them hold at once within the budget; a larger fixed threshold there let the budget
+     * decide instead, and every partition that then started holding again was past it at once, its arrays taken
+     * from the pool at their full size: its pass was one batch's (measured at 8,000,000 entries: 8,355 passes of
+     * ~840 changes an index on average, against 4,385 of ~1,800 with this rule; benchmarks-results.md, 2026-11-27
+     * 13:09).
+     */
+    public static final int SHARE_FROM = 2048;
 
     private final HeldChangesBudget budget;
     /** Bytes counted against the budget for this partition's held arrays. */
@@ -68,8 +87,9 @@ public final class HeldIndexChanges {
     }
 
     /**
-     * A write's changes were added to the held arrays: applies them all now if an index holds
-     * {@value #THRESHOLD} or the budget is spent, else keeps them.
+     * A write's changes were added to the held arrays: applies them all now if an index holds {@value #THRESHOLD},
+     * or {@value #SHARE_FROM} and the partition's held arrays are past its share of the budget, or the budget is
+     * spent; else keeps them.
      */
     void written(IndexTree[] trees, SortedWalk walk, RowBatchWriter writer, IndexOps scratch) {
         writes++;
@@ -84,7 +104,7 @@ public final class HeldIndexChanges {
         boolean within = budget.add(bytes - counted);
         counted = bytes;
         largest = most;
-        if (most >= THRESHOLD || !within) {
+        if (most >= THRESHOLD || !within || most >= SHARE_FROM && bytes > budget.share(trees.length)) {
             apply(trees, walk, writer, scratch);
         }
     }
@@ -114,6 +134,13 @@ public final class HeldIndexChanges {
             budget.giveBack(ops);
         }
         forget();
+    }
+
+    /** The partition has {@code delta} index trees more (or, negative, fewer): they share the region's budget. */
+    void treesAdded(int delta) {
+        if (delta != 0) {
+            budget.treesAdded(delta);
+        }
     }
 
     /** Drops the held changes of these trees (they are being destroyed or emptied with their partition). */

@@ -4,6 +4,7 @@ import io.sluice.pagestore.internal.page.RowBatchWriter;
 import io.sluice.pagestore.internal.page.RowStore;
 import io.sluice.pagestore.internal.tree.BPlusTree;
 import io.sluice.pagestore.internal.tree.SortedWalk;
+import io.sluice.pagestore.internal.tree.TreeBuilder;
 import io.sluice.pagestore.internal.tree.TreePageIO;
 
 /**
@@ -104,8 +105,13 @@ final class IndexTree {
         }
         chooseItems();
         int[] order = ops.sorted();
-        if (repeats) {
+        boolean empty = tree.isEmpty();
+        if (repeats || empty) {
             ops.keepLastOfEachKey(order);
+        }
+        if (empty) {
+            build(ops, order, writer);
+            return;
         }
         byte[] b = ops.bytes();
         long ahead = ops.length() + 4L * n; // rows still to write, with their slots: lets the writer pick a roomy page
@@ -146,6 +152,46 @@ final class IndexTree {
         } finally {
             walk.end();
             writer.finish();
+        }
+    }
+
+    /**
+     * The pass into an empty tree (a partition's first after its indexes were created or emptied: all of a fresh
+     * cache's first load that a query applies at once): its puts, netted to the last change of each key and sorted,
+     * are written into leaves one after the other and the inner levels on top ({@link TreeBuilder}), with no
+     * descent, search or item move per key; a removal finds nothing to remove. If the region fills up, the tree
+     * stays empty (the builder gives back its pages and rows) and the caller marks the index incomplete, as after a
+     * walk that stopped part way.
+     */
+    private void build(IndexOps ops, int[] order, RowBatchWriter writer) {
+        byte[] b = ops.bytes();
+        int n = ops.count();
+        long ahead = ops.length() + 4L * n;
+        TreeBuilder builder = new TreeBuilder(tree);
+        writer.begin();
+        try {
+            try {
+                for (int k = 0; k < n; k++) {
+                    int e = order[k];
+                    if (ops.kind(e) != IndexOps.PUT) {
+                        continue;
+                    }
+                    int ko = ops.keyOffset(e);
+                    int kl = ops.keyLength(e);
+                    ahead -= IndexOps.HEADER + kl + IndexOps.LINK + 4;
+                    builder.reserve(); // allocate before writing the row
+                    long link = tree.keyInItem(kl) ? IndexOps.getLong(b, ko + kl)
+                            : writer.add(b, ops.start(e), kl, IndexOps.LINK, Math.max(0, ahead));
+                    builder.add(link, b, ko, kl, ops.prefixHigh(e), ops.prefixLow(e));
+                    changesApplied++;
+                }
+            } finally {
+                writer.finish(); // its page back to the free list before an abort frees rows in it
+            }
+            builder.finish(); // aborts itself if it fails
+        } catch (RuntimeException e) {
+            builder.abort(); // nothing after a finish
+            throw e;
         }
     }
 

@@ -80,6 +80,7 @@ public final class PartitionIndexes {
             specs[i] = t[i].spec;
         }
         fields = IndexedFields.of(binary, specs);
+        held.treesAdded(t.length - trees.length);
         trees = t;
     }
 
