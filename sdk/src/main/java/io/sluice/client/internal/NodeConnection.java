@@ -287,6 +287,11 @@ final class NodeConnection {
             // A TLS failure arrives wrapped in a DecoderException: report what the TLS layer said.
             Throwable reported = cause instanceof io.netty.handler.codec.DecoderException && cause.getCause() != null
                     ? cause.getCause() : cause;
+            // A connection reset or broken before the node answered is a lost connection, retried as one (a node
+            // restarting on its port resets the connections its old socket had accepted); a TLS failure is not.
+            if (reported instanceof java.io.IOException && !(reported instanceof javax.net.ssl.SSLException)) {
+                reported = new ConnectionLostException("the connection was lost: " + reported, reported);
+            }
             handshake.completeExceptionally(reported);
             ctx.close();
         }
