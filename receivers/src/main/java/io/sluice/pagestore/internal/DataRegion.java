@@ -114,7 +114,7 @@ public final class DataRegion implements AutoCloseable {
         java.util.List<PartitionStore> locked = new java.util.ArrayList<>(all.size());
         try {
             for (PartitionStore p : all) {
-                p.lockForCheck();
+                p.lockForIndexRead();
                 locked.add(p);
             }
             PageCheck check = new PageCheck(memory);
@@ -140,7 +140,7 @@ public final class DataRegion implements AutoCloseable {
                     check.pages(), System.nanoTime() - start);
         } finally {
             for (PartitionStore p : locked) {
-                p.unlockForCheck();
+                p.unlockForRead();
             }
         }
     }

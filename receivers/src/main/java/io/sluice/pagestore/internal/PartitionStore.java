@@ -439,32 +439,14 @@ public final class PartitionStore {
 
     /** Applies the index changes the partition holds, if any, under the write lock; nothing if it was destroyed. */
     void applyHeldIndexChanges() {
-        lock.readLock().lock();
-        try {
-            if (!indexes.holding()) {
-                return;
-            }
-        } finally {
-            lock.readLock().unlock();
-        }
-        lock.writeLock().lock();
-        try {
-            if (owner.retired == null) {
-                batchWriters.get().applyHeld(indexes);
-            }
-        } finally {
-            lock.writeLock().unlock();
-        }
-    }
-
-    /** Takes the partition's read lock for a consistency check: writers wait, readers go on. */
-    void lockForCheck() {
         lockForIndexRead();
+        lock.readLock().unlock();
     }
 
     /**
      * Takes the read lock with no index changes held ({@link PartitionIndexes#holding()}): if some are, takes the
-     * write lock, applies them and keeps the read lock (a downgrade), so the reader sees the indexes exact.
+     * write lock, applies them and keeps the read lock (a downgrade), so the reader sees the indexes exact (index
+     * reads, a consistency check: writers wait, readers go on). Released with {@link #unlockForRead()}.
      */
     void lockForIndexRead() {
         lock.readLock().lock();
@@ -483,16 +465,12 @@ public final class PartitionStore {
         }
     }
 
-    void unlockForCheck() {
-        lock.readLock().unlock();
-    }
-
     /** Whether the partition was destroyed or its region closed (its pages are no longer its own). */
     boolean retired() {
         return owner.retired != null;
     }
 
-    /** The partition's tree (for a consistency check, under {@link #lockForCheck()}). */
+    /** The partition's tree (for a consistency check, under {@link #lockForIndexRead()}). */
     BPlusTree tree() {
         return tree;
     }
