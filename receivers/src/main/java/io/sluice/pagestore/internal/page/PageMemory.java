@@ -15,6 +15,13 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * values are big-endian (the buffers' default order), so that key prefixes compare as unsigned longs.
  *
  * <p>New pages only come from here; freed pages are kept for reuse by the free list.
+ *
+ * <p>Growing: once half of the newest chunk's pages are handed out, the next chunk is taken on a thread of
+ * its own ({@link #mapAhead}), outside this object's lock. Taking a chunk costs ~25 ms of CPU a 64 MiB (its
+ * memory written and mapped); taken under the lock, every thread wanting a new page waited that long, and
+ * a region growing during a load stalled its writers (docs/benchmarks-results.md, 2026-11-27 16:28 entry).
+ * So a region takes up to one chunk before it needs it; never past its maximum size.
+ * {@code -Dsluice.pageMemory.noMapAhead=true} turns it off, to compare.
  */
 public final class PageMemory implements AutoCloseable {
 
@@ -25,6 +32,7 @@ public final class PageMemory implements AutoCloseable {
     private static final int WRITER = 0x8000_0000;
     private static final int WRITER_WAITING = 0x4000_0000;
     private static final int READERS = 0x3FFF_FFFF;
+    private static final boolean MAP_AHEAD = !Boolean.getBoolean("sluice.pageMemory.noMapAhead");
 
     private final int pageSize;
     private final int pageShift;
@@ -44,6 +52,8 @@ public final class PageMemory implements AutoCloseable {
     private volatile long allocated;
     private final ChunkAllocator allocator;
     private boolean closed; // guarded by this
+    /** The chunk a {@link #mapAhead} thread is taking, or -1. */
+    private int mappingAhead = -1; // guarded by this
 
     public PageMemory(int pageSize, long initialSize, long maxSize) {
         this(pageSize, initialSize, maxSize, ChunkAllocator.fromSystem());
@@ -104,7 +114,68 @@ public final class PageMemory implements AutoCloseable {
         chunk(id);
         nextPage = id + 1;
         allocated = id;
+        if ((id & chunkMask) == (chunkMask + 1) >>> 1) {
+            startMappingAhead((int) (id >>> chunkShift) + 1);
+        }
         return id;
+    }
+
+    /** Starts taking chunk {@code c} on a thread of its own, unless it is taken, being taken or past the maximum. */
+    private void startMappingAhead(int c) {
+        long first = (long) c << chunkShift;
+        if (!MAP_AHEAD || c >= chunks.length || first > maxPages || chunks[c] != null || mappingAhead >= 0
+                || (refusedFrom >= 0 && first >= refusedFrom)) {
+            return;
+        }
+        mappingAhead = c;
+        Thread thread = new Thread(() -> mapAhead(c), "sluice-page-memory-ahead");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * Takes chunk {@code c} outside the lock. A refusal is left to the thread that needs the chunk (it asks
+     * again and meets it, as without this); a chunk taken for a closed memory goes back at once.
+     */
+    private void mapAhead(int c) {
+        ByteBuffer chunk = null;
+        try {
+            chunk = allocator.allocate(chunkBytes(c));
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // the allocating thread asks for it again and handles the refusal
+        }
+        synchronized (this) {
+            mappingAhead = -1;
+            if (chunk != null) {
+                if (closed || chunks[c] != null) {
+                    allocator.free(chunk);
+                } else {
+                    locks[c] = new AtomicIntegerArray(chunk.capacity() >>> pageShift);
+                    chunks[c] = chunk;
+                }
+            }
+            notifyAll();
+        }
+    }
+
+    private int chunkBytes(int c) {
+        long first = (long) c << chunkShift;
+        return (int) (Math.min(chunkMask + 1, maxPages + 1 - first) << pageShift);
+    }
+
+    /** Waits (releasing the lock) while a {@link #mapAhead} thread takes chunk {@code c}, or any chunk if -1. */
+    private void awaitMappingAhead(int c) {
+        boolean interrupted = false;
+        while (mappingAhead >= 0 && (c < 0 || mappingAhead == c)) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The buffer holding the page; use it with {@link #offset(long)} and absolute accessors. */
@@ -119,19 +190,22 @@ public final class PageMemory implements AutoCloseable {
 
     private ByteBuffer chunk(long pageId) {
         int c = (int) (pageId >>> chunkShift);
+        if (chunks[c] == null) {
+            awaitMappingAhead(c);
+        }
         ByteBuffer chunk = chunks[c];
         if (chunk == null) {
             long first = (long) c << chunkShift;
-            long pages = Math.min(chunkMask + 1, maxPages + 1 - first);
+            int bytes = chunkBytes(c);
             try {
-                chunk = allocator.allocate((int) (pages << pageShift));
+                chunk = allocator.allocate(bytes);
             } catch (ChunkAllocator.ChunkRefusedException e) {
                 // The system has less memory than the region may take: refuse cleanly, now and for later pages.
                 refusedFrom = first;
                 refusal = e.getMessage();
                 throw memoryRefused();
             }
-            locks[c] = new AtomicIntegerArray((int) pages);
+            locks[c] = new AtomicIntegerArray(bytes >>> pageShift);
             chunks[c] = chunk;
         }
         return chunk;
@@ -205,6 +279,7 @@ public final class PageMemory implements AutoCloseable {
             return;
         }
         closed = true;
+        awaitMappingAhead(-1); // so that every chunk goes back now
         for (int c = 0; c < chunks.length; c++) {
             if (chunks[c] != null) {
                 allocator.free(chunks[c]);
