@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * its own ({@link #mapAhead}), outside this object's lock. Taking a chunk costs ~25 ms of CPU a 64 MiB (its
  * memory written and mapped); taken under the lock, every thread wanting a new page waited that long, and
  * a region growing during a load stalled its writers (docs/benchmarks-results.md, 2026-11-27 16:28 entry).
- * So a region takes up to one chunk before it needs it; never past its maximum size.
+ * So a region takes up to one chunk before it needs it, or more where it was told it will need more soon
+ * ({@link #expect}: the pages its held index changes will take); never past its maximum size.
  * {@code -Dsluice.pageMemory.noMapAhead=true} turns it off, to compare.
  */
 public final class PageMemory implements AutoCloseable {
@@ -54,6 +55,8 @@ public final class PageMemory implements AutoCloseable {
     private boolean closed; // guarded by this
     /** The chunk a {@link #mapAhead} thread is taking, or -1. */
     private int mappingAhead = -1; // guarded by this
+    /** Chunks up to this page are taken ahead ({@link #expect}). */
+    private long expectedUpTo; // guarded by this
 
     public PageMemory(int pageSize, long initialSize, long maxSize) {
         this(pageSize, initialSize, maxSize, ChunkAllocator.fromSystem());
@@ -120,6 +123,30 @@ public final class PageMemory implements AutoCloseable {
         return id;
     }
 
+    /**
+     * The region expects to need about {@code pages} new pages soon (its held index changes, which a query or the
+     * next pass will write): the chunks they will take are taken ahead, one after another on a thread of their own.
+     * A hint: pages are still handed out one by one, and a chunk needed before it is ready is waited for.
+     */
+    public synchronized void expect(long pages) {
+        expectedUpTo = nextPage + pages;
+        mapAheadForExpected();
+    }
+
+    /** Starts taking the first chunk not taken if it holds an expected page (and no chunk is being taken). */
+    private void mapAheadForExpected() {
+        if (mappingAhead >= 0 || closed) {
+            return;
+        }
+        int c = (int) (nextPage >>> chunkShift);
+        while (c < chunks.length && chunks[c] != null) {
+            c++;
+        }
+        if ((long) c << chunkShift < Math.min(expectedUpTo, maxPages + 1)) { // the expected: nextPage to expectedUpTo - 1
+            startMappingAhead(c);
+        }
+    }
+
     /** Starts taking chunk {@code c} on a thread of its own, unless it is taken, being taken or past the maximum. */
     private void startMappingAhead(int c) {
         long first = (long) c << chunkShift;
@@ -152,6 +179,7 @@ public final class PageMemory implements AutoCloseable {
                 } else {
                     locks[c] = new AtomicIntegerArray(chunk.capacity() >>> pageShift);
                     chunks[c] = chunk;
+                    mapAheadForExpected();
                 }
             }
             notifyAll();

@@ -114,4 +114,20 @@ class PageMemoryAheadTest {
         assertThat(closer.isAlive()).isFalse();
         assertThat(late.freed).hasSize(2);
     }
+
+    @Test
+    void expectedPagesHaveTheirChunksTakenAheadOneAfterAnother() {
+        Recording allocator = new Recording();
+        PageMemory memory = new PageMemory(PAGE, PAGE, 4L * PAGES_PER_CHUNK * PAGE, allocator);
+        try {
+            memory.allocatePage();
+            memory.expect(3L * PAGES_PER_CHUNK - 2); // up to page 3 * PAGES_PER_CHUNK - 1: chunks 1 and 2
+            await().atMost(Duration.ofSeconds(10)).until(() -> allocator.threads.size() == 3);
+            assertThat(allocator.threads.subList(1, 3)).containsOnly("sluice-page-memory-ahead");
+        } finally {
+            memory.close(); // waits for a chunk still being taken
+        }
+        assertThat(allocator.threads).as("no chunk past the expected pages").hasSize(3);
+        assertThat(allocator.freed).hasSize(3);
+    }
 }
