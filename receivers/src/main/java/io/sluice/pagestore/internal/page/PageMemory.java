@@ -55,6 +55,8 @@ public final class PageMemory implements AutoCloseable {
     private boolean closed; // guarded by this
     /** The chunk a {@link #mapAhead} thread is taking, or -1. */
     private int mappingAhead = -1; // guarded by this
+    /** Taking a chunk ahead failed other than by a refusal: none is taken ahead any more. */
+    private boolean aheadFailed; // guarded by this
     /** Chunks up to this page are taken ahead ({@link #expect}). */
     private long expectedUpTo; // guarded by this
 
@@ -150,29 +152,43 @@ public final class PageMemory implements AutoCloseable {
     /** Starts taking chunk {@code c} on a thread of its own, unless it is taken, being taken or past the maximum. */
     private void startMappingAhead(int c) {
         long first = (long) c << chunkShift;
-        if (!MAP_AHEAD || c >= chunks.length || first > maxPages || chunks[c] != null || mappingAhead >= 0
+        if (!MAP_AHEAD || aheadFailed || c >= chunks.length || first > maxPages || chunks[c] != null || mappingAhead >= 0
                 || (refusedFrom >= 0 && first >= refusedFrom)) {
             return;
         }
-        mappingAhead = c;
         Thread thread = new Thread(() -> mapAhead(c), "sluice-page-memory-ahead");
         thread.setDaemon(true);
-        thread.start();
+        try {
+            thread.start();
+            mappingAhead = c; // under the lock the thread's end takes: set before it can clear it
+        } catch (OutOfMemoryError e) {
+            // no thread to spare: the chunk is taken when a page of it is needed, as without this
+        }
     }
 
     /**
-     * Takes chunk {@code c} outside the lock. A refusal is left to the thread that needs the chunk (it asks
-     * again and meets it, as without this); a chunk taken for a closed memory goes back at once.
+     * Takes chunk {@code c} outside the lock. A refusal counts as one met by a thread needing a page of it (pages
+     * from there on fail when needed, and nothing asks the system again); after any other failure nothing more is
+     * taken ahead (the thread needing the chunk asks for it itself). A chunk taken for a closed memory goes back.
      */
     private void mapAhead(int c) {
         ByteBuffer chunk = null;
+        ChunkAllocator.ChunkRefusedException refused = null;
+        boolean failed = false;
         try {
             chunk = allocator.allocate(chunkBytes(c));
+        } catch (ChunkAllocator.ChunkRefusedException e) {
+            refused = e;
         } catch (RuntimeException | OutOfMemoryError e) {
-            // the allocating thread asks for it again and handles the refusal
+            failed = true;
         }
         synchronized (this) {
             mappingAhead = -1;
+            if (refused != null && refusedFrom < 0) {
+                refusedFrom = (long) c << chunkShift;
+                refusal = refused.getMessage();
+            }
+            aheadFailed |= failed;
             if (chunk != null) {
                 if (closed || chunks[c] != null) {
                     allocator.free(chunk);

@@ -1,5 +1,6 @@
 package io.sluice.pagestore.internal.page;
 
+import io.sluice.DataRegionFullException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -11,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** The next chunk is taken on a thread of its own once half of the newest one's pages are handed out. */
@@ -24,10 +26,14 @@ class PageMemoryAheadTest {
         final List<String> threads = new CopyOnWriteArrayList<>();
         final List<ByteBuffer> freed = new CopyOnWriteArrayList<>();
         volatile CountDownLatch gate;
+        volatile int refuseFrom = Integer.MAX_VALUE; // the allocations from this one on are refused
 
         @Override
         public ByteBuffer allocate(int bytes) {
             threads.add(Thread.currentThread().getName());
+            if (threads.size() > refuseFrom) {
+                throw new ChunkRefusedException("refused for the test", null);
+            }
             CountDownLatch g = gate;
             if (g != null) {
                 try {
@@ -129,5 +135,24 @@ class PageMemoryAheadTest {
         }
         assertThat(allocator.threads).as("no chunk past the expected pages").hasSize(3);
         assertThat(allocator.freed).hasSize(3);
+    }
+
+    @Test
+    void aChunkRefusedAheadFailsItsPagesWhenNeededWithoutAskingAgain() {
+        Recording allocator = new Recording();
+        allocator.refuseFrom = 1; // the initial chunk only
+        try (PageMemory memory = new PageMemory(PAGE, PAGE, 4L * PAGES_PER_CHUNK * PAGE, allocator)) {
+            for (int i = 0; i < PAGES_PER_CHUNK / 2; i++) {
+                memory.allocatePage();
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> allocator.threads.size() == 2);
+            long page = 0;
+            while (page < PAGES_PER_CHUNK - 1) { // the rest of chunk 0 is there
+                page = memory.allocatePage();
+            }
+            assertThatThrownBy(memory::allocatePage).isInstanceOf(DataRegionFullException.class)
+                    .hasMessageContaining("refused for the test");
+            assertThat(allocator.threads).as("nothing asked the system again").hasSize(2);
+        }
     }
 }
