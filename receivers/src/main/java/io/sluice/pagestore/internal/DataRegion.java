@@ -53,6 +53,9 @@ public final class DataRegion implements AutoCloseable {
         this.binary = java.util.Objects.requireNonNull(binary, "binary");
         this.config = config;
         this.memory = new PageMemory(config.pageSize(), config.initialSize(), config.maxSize());
+        // the pages the held index changes will take are taken ahead of the pass that writes them: about their bytes
+        // again as index items, half as much more for leaves ~2/3 full after inserts (a bottom-up build fills 90%)
+        heldIndexChanges.whenHeld(changeBytes -> memory.expect(changeBytes * 3 / 2 / config.pageSize()));
         this.freeList = new FreeList(memory);
         this.rows = new RowStore(memory, freeList);
         this.batchWriters = ThreadLocal.withInitial(() -> new BatchWriter(rows));

@@ -58,6 +58,23 @@ class HeldIndexChangesTest {
     }
 
     @Test
+    void theBudgetTellsTheBytesOfTheChangesHeldAsTheyAreHeldAndApplied() {
+        HeldChangesBudget budget = new HeldChangesBudget(HeldChangesBudget.DEFAULT_LIMIT);
+        region = new DataRegion(new DataRegionConfig(1024, 0, 16L << 20), binary, budget);
+        List<Long> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        budget.whenHeld(told::add); // in place of the region's own listener
+        store = region.createPartition(StoreJournal.NONE, List.of(SEC, ACCOUNT));
+        batch(IntStream.range(0, 100).mapToObj(i -> "k" + i).toList(), i -> "S" + i % 3);
+        batch(IntStream.range(100, 200).mapToObj(i -> "k" + i).toList(), i -> "S" + i % 3);
+        assertThat(told).hasSize(2);
+        // a change is its key (field part, 4-byte hash, entry key) with an 8-byte header and an 8-byte link
+        assertThat(told.get(0)).isGreaterThan(100L * 2 * (8 + 4 + 8));
+        assertThat(told.get(1)).isGreaterThan(2 * told.get(0) - 100L * 2); // the second's keys are a byte longer
+        assertThat(keys(SEC, null)).hasSize(200); // applies them
+        assertThat(told).hasSize(3).last().isEqualTo(0L);
+    }
+
+    @Test
     void aLaterBatchMovingEntriesWhoseAddIsHeldLeavesThemAtTheirNewPlace() {
         open(HeldChangesBudget.DEFAULT_LIMIT);
         List<String> all = IntStream.range(0, 50).mapToObj(i -> "k" + i).toList();

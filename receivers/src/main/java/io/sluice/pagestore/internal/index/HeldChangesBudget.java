@@ -3,6 +3,7 @@ package io.sluice.pagestore.internal.index;
 import java.lang.ref.SoftReference;
 import java.util.ArrayDeque;
 import java.util.Iterator;
+import java.util.function.LongConsumer;
 
 /**
  * The heap a region's partitions may spend on index changes they hold ({@link HeldIndexChanges}), and the change
@@ -40,6 +41,10 @@ public final class HeldChangesBudget {
     private final long limit;
     /** Written under this object's lock, read without it. */
     private volatile long held;
+    /** Bytes of the held changes themselves (their arrays' used part): under this object's lock. */
+    private long changeBytes;
+    /** Told {@link #changeBytes} as it changes ({@link #whenHeld}). */
+    private volatile LongConsumer heldListener;
 
     /** @throws IllegalArgumentException if the limit is negative */
     public HeldChangesBudget(long limit) {
@@ -80,10 +85,40 @@ public final class HeldChangesBudget {
         return limit / Math.max(trees, partitionTrees) * partitionTrees;
     }
 
+    /**
+     * {@code listener} is told the bytes of the changes held (not their arrays'), after each write that holds or
+     * applies some: about the bytes of index entries they will write (a StockOrder field's held change ~45 bytes, its
+     * index item 40 in a leaf 90% full), so the region takes the page memory they will need ahead of the pass that
+     * writes them ({@link io.sluice.pagestore.internal.page.PageMemory#expect}). One listener: the region's.
+     */
+    public void whenHeld(LongConsumer listener) {
+        heldListener = listener;
+    }
+
     /** Counts bytes more (or, negative, fewer) held. @return whether the region is still within its limit */
-    synchronized boolean add(long bytes) {
-        held += bytes;
-        return held <= limit;
+    boolean add(long bytes) {
+        return add(bytes, 0);
+    }
+
+    /**
+     * Counts array bytes ({@code bytes}) and change bytes ({@code changes}) more, or, negative, fewer held.
+     *
+     * @return whether the region is still within its limit
+     */
+    boolean add(long bytes, long changes) {
+        boolean within;
+        long changed;
+        synchronized (this) {
+            held += bytes;
+            within = held <= limit;
+            changeBytes += changes;
+            changed = changeBytes;
+        }
+        LongConsumer listener = heldListener;
+        if (changes != 0 && listener != null) {
+            listener.accept(changed);
+        }
+        return within;
     }
 
     /** Arrays for a partition's held changes of one index (empty). */

@@ -51,6 +51,8 @@ public final class HeldIndexChanges {
     private final HeldChangesBudget budget;
     /** Bytes counted against the budget for this partition's held arrays. */
     private long counted;
+    /** Bytes of this partition's held changes counted in the budget ({@link HeldChangesBudget#whenHeld}). */
+    private long countedChanges;
     /** Writes whose changes are held (a pass needs no netting of repeated keys for one). */
     private int writes;
     /** The most changes an index of this partition holds: written under the write lock, read without a lock. */
@@ -94,15 +96,18 @@ public final class HeldIndexChanges {
     void written(IndexTree[] trees, SortedWalk walk, RowBatchWriter writer, IndexOps scratch) {
         writes++;
         long bytes = 0;
+        long changes = 0;
         int most = 0;
         for (IndexTree t : trees) {
             if (t.held != null) {
                 bytes += t.held.capacityBytes();
+                changes += t.held.length();
                 most = Math.max(most, t.held.count());
             }
         }
-        boolean within = budget.add(bytes - counted);
+        boolean within = budget.add(bytes - counted, changes - countedChanges);
         counted = bytes;
+        countedChanges = changes;
         largest = most;
         if (most >= THRESHOLD || !within || most >= SHARE_FROM && bytes > budget.share(trees.length)) {
             apply(trees, walk, writer, scratch);
@@ -158,16 +163,19 @@ public final class HeldIndexChanges {
     void drop(IndexTree tree) {
         if (tree.held != null) {
             long bytes = tree.held.capacityBytes();
+            long changes = tree.held.length();
             budget.giveBack(tree.held);
             tree.held = null;
-            budget.add(-bytes);
+            budget.add(-bytes, -changes);
             counted -= bytes;
+            countedChanges -= changes;
         }
     }
 
     private void forget() {
-        budget.add(-counted);
+        budget.add(-counted, -countedChanges);
         counted = 0;
+        countedChanges = 0;
         writes = 0;
         largest = 0;
     }

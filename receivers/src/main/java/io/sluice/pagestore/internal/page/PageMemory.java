@@ -15,6 +15,14 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * values are big-endian (the buffers' default order), so that key prefixes compare as unsigned longs.
  *
  * <p>New pages only come from here; freed pages are kept for reuse by the free list.
+ *
+ * <p>Growing: once half of the newest chunk's pages are handed out, the next chunk is taken on a thread of
+ * its own ({@link #mapAhead}), outside this object's lock. Taking a chunk costs ~25 ms of CPU a 64 MiB (its
+ * memory written and mapped); taken under the lock, every thread wanting a new page waited that long, and
+ * a region growing during a load stalled its writers (docs/benchmarks-results.md, 2026-11-27 16:28 entry).
+ * So a region takes up to one chunk before it needs it, or more where it was told it will need more soon
+ * ({@link #expect}: the pages its held index changes will take); never past its maximum size.
+ * {@code -Dsluice.pageMemory.noMapAhead=true} turns it off, to compare.
  */
 public final class PageMemory implements AutoCloseable {
 
@@ -25,6 +33,7 @@ public final class PageMemory implements AutoCloseable {
     private static final int WRITER = 0x8000_0000;
     private static final int WRITER_WAITING = 0x4000_0000;
     private static final int READERS = 0x3FFF_FFFF;
+    private static final boolean MAP_AHEAD = !Boolean.getBoolean("sluice.pageMemory.noMapAhead");
 
     private final int pageSize;
     private final int pageShift;
@@ -44,6 +53,12 @@ public final class PageMemory implements AutoCloseable {
     private volatile long allocated;
     private final ChunkAllocator allocator;
     private boolean closed; // guarded by this
+    /** The chunk a {@link #mapAhead} thread is taking, or -1. */
+    private int mappingAhead = -1; // guarded by this
+    /** Taking a chunk ahead failed other than by a refusal: none is taken ahead any more. */
+    private boolean aheadFailed; // guarded by this
+    /** Chunks up to this page are taken ahead ({@link #expect}). */
+    private long expectedUpTo; // guarded by this
 
     public PageMemory(int pageSize, long initialSize, long maxSize) {
         this(pageSize, initialSize, maxSize, ChunkAllocator.fromSystem());
@@ -104,7 +119,107 @@ public final class PageMemory implements AutoCloseable {
         chunk(id);
         nextPage = id + 1;
         allocated = id;
+        if ((id & chunkMask) == (chunkMask + 1) >>> 1) {
+            startMappingAhead((int) (id >>> chunkShift) + 1);
+        }
         return id;
+    }
+
+    /**
+     * The region expects to need about {@code pages} new pages soon (its held index changes, which a query or the
+     * next pass will write): the chunks they will take are taken ahead, one after another on a thread of their own.
+     * A hint: pages are still handed out one by one, and a chunk needed before it is ready is waited for.
+     */
+    public synchronized void expect(long pages) {
+        expectedUpTo = nextPage + pages;
+        mapAheadForExpected();
+    }
+
+    /** Starts taking the first chunk not taken if it holds an expected page (and no chunk is being taken). */
+    private void mapAheadForExpected() {
+        if (mappingAhead >= 0 || closed) {
+            return;
+        }
+        int c = (int) (nextPage >>> chunkShift);
+        while (c < chunks.length && chunks[c] != null) {
+            c++;
+        }
+        if ((long) c << chunkShift < Math.min(expectedUpTo, maxPages + 1)) { // the expected: nextPage to expectedUpTo - 1
+            startMappingAhead(c);
+        }
+    }
+
+    /** Starts taking chunk {@code c} on a thread of its own, unless it is taken, being taken or past the maximum. */
+    private void startMappingAhead(int c) {
+        long first = (long) c << chunkShift;
+        if (!MAP_AHEAD || aheadFailed || c >= chunks.length || first > maxPages || chunks[c] != null || mappingAhead >= 0
+                || (refusedFrom >= 0 && first >= refusedFrom)) {
+            return;
+        }
+        Thread thread = new Thread(() -> mapAhead(c), "sluice-page-memory-ahead");
+        thread.setDaemon(true);
+        try {
+            thread.start();
+            mappingAhead = c; // under the lock the thread's end takes: set before it can clear it
+        } catch (OutOfMemoryError e) {
+            // no thread to spare: the chunk is taken when a page of it is needed, as without this
+        }
+    }
+
+    /**
+     * Takes chunk {@code c} outside the lock. A refusal counts as one met by a thread needing a page of it (pages
+     * from there on fail when needed, and nothing asks the system again); after any other failure nothing more is
+     * taken ahead (the thread needing the chunk asks for it itself). A chunk taken for a closed memory goes back.
+     */
+    private void mapAhead(int c) {
+        ByteBuffer chunk = null;
+        ChunkAllocator.ChunkRefusedException refused = null;
+        boolean failed = false;
+        try {
+            chunk = allocator.allocate(chunkBytes(c));
+        } catch (ChunkAllocator.ChunkRefusedException e) {
+            refused = e;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            failed = true;
+        }
+        synchronized (this) {
+            mappingAhead = -1;
+            if (refused != null && refusedFrom < 0) {
+                refusedFrom = (long) c << chunkShift;
+                refusal = refused.getMessage();
+            }
+            aheadFailed |= failed;
+            if (chunk != null) {
+                if (closed || chunks[c] != null) {
+                    allocator.free(chunk);
+                } else {
+                    locks[c] = new AtomicIntegerArray(chunk.capacity() >>> pageShift);
+                    chunks[c] = chunk;
+                    mapAheadForExpected();
+                }
+            }
+            notifyAll();
+        }
+    }
+
+    private int chunkBytes(int c) {
+        long first = (long) c << chunkShift;
+        return (int) (Math.min(chunkMask + 1, maxPages + 1 - first) << pageShift);
+    }
+
+    /** Waits (releasing the lock) while a {@link #mapAhead} thread takes chunk {@code c}, or any chunk if -1. */
+    private void awaitMappingAhead(int c) {
+        boolean interrupted = false;
+        while (mappingAhead >= 0 && (c < 0 || mappingAhead == c)) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The buffer holding the page; use it with {@link #offset(long)} and absolute accessors. */
@@ -119,19 +234,22 @@ public final class PageMemory implements AutoCloseable {
 
     private ByteBuffer chunk(long pageId) {
         int c = (int) (pageId >>> chunkShift);
+        if (chunks[c] == null) {
+            awaitMappingAhead(c);
+        }
         ByteBuffer chunk = chunks[c];
         if (chunk == null) {
             long first = (long) c << chunkShift;
-            long pages = Math.min(chunkMask + 1, maxPages + 1 - first);
+            int bytes = chunkBytes(c);
             try {
-                chunk = allocator.allocate((int) (pages << pageShift));
+                chunk = allocator.allocate(bytes);
             } catch (ChunkAllocator.ChunkRefusedException e) {
                 // The system has less memory than the region may take: refuse cleanly, now and for later pages.
                 refusedFrom = first;
                 refusal = e.getMessage();
                 throw memoryRefused();
             }
-            locks[c] = new AtomicIntegerArray((int) pages);
+            locks[c] = new AtomicIntegerArray(bytes >>> pageShift);
             chunks[c] = chunk;
         }
         return chunk;
@@ -205,6 +323,7 @@ public final class PageMemory implements AutoCloseable {
             return;
         }
         closed = true;
+        awaitMappingAhead(-1); // so that every chunk goes back now
         for (int c = 0; c < chunks.length; c++) {
             if (chunks[c] != null) {
                 allocator.free(chunks[c]);
