@@ -33,7 +33,12 @@ class BinaryObjectBuilderTest {
         for (char c = 1; c < 0x80; c++) {
             every.append(c);
         }
-        for (String text : List.of("", "SBER", "L01-00000F00", every.toString(), "x".repeat(300))) {
+        List<String> texts = new java.util.ArrayList<>(List.of("", "SBER", "L01-00000F00", every.toString(),
+                "x".repeat(300)));
+        for (int length = 1; length <= 40; length++) { // every length the short copies take, and past them
+            texts.add(every.substring(length, 2 * length));
+        }
+        for (String text : texts) {
             byte[] padded = ("<<" + text + ">>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             BinaryObject a = ((io.sluice.binary.internal.AsciiStringBuilder) fromBytes)
                     .setAsciiString("t", padded, 2, text.length()).setLong("n", 1).build();
@@ -45,6 +50,27 @@ class BinaryObjectBuilderTest {
                 .setAsciiString("t", new byte[3], 2, 2)).isInstanceOf(IndexOutOfBoundsException.class);
         assertThatThrownBy(() -> ((io.sluice.binary.internal.AsciiStringBuilder) fromBytes)
                 .setAsciiString("n", new byte[3], 0, 3)).isInstanceOf(BinaryTypeMismatchException.class);
+    }
+
+    @Test
+    void clearDropsTheFieldsSetSinceTheLastBuildOnTheFastPathAndOffIt() {
+        io.sluice.binary.internal.AsciiStringBuilder b =
+                (io.sluice.binary.internal.AsciiStringBuilder) binary.builder("Cleared");
+        BinaryObjectBuilder fresh = binary.builder("Cleared");
+        byte[] text = "SBERx".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        b.setAsciiString("s", text, 0, 4).setLong("n", 1).build();
+        // on the fast path (the previous object's first fields in order), then off it (another order, a replaced
+        // field): after clear() the next object has only its own fields, and the same bytes as from a fresh builder
+        b.setAsciiString("s", text, 0, 5);
+        b.clear();
+        assertThat(b.setLong("n", 2).build().toBytes()).isEqualTo(fresh.setLong("n", 2).build().toBytes());
+        b.setLong("n", 3);
+        b.setAsciiString("s", text, 0, 3).setLong("n", 4);
+        b.clear();
+        assertThat(b.setAsciiString("s", text, 0, 4).setLong("n", 5).build().toBytes())
+                .isEqualTo(fresh.setField("s", "SBER").setLong("n", 5).build().toBytes());
+        b.clear();
+        assertThat(b.build().toBytes()).isEqualTo(fresh.build().toBytes());
     }
 
     @Test

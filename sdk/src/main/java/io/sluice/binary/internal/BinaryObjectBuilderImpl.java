@@ -19,7 +19,7 @@ import static io.sluice.binary.internal.ObjectLayout.MIN_HEADER;
  * allocation, and {@link #build()} reuses the previous schema. Anything else (a new order, a
  * replaced or removed field, an explicit type) switches to the general path for that object.
  */
-final class BinaryObjectBuilderImpl implements BinaryObjectBuilder, AsciiStringBuilder {
+final class BinaryObjectBuilderImpl implements AsciiStringBuilder {
 
     private final BinaryContext context;
     private final TypeMeta type;
@@ -308,6 +308,18 @@ final class BinaryObjectBuilderImpl implements BinaryObjectBuilder, AsciiStringB
         gaps = false;
         sameOrder = true;
         return result;
+    }
+
+    @Override
+    public void clear() {
+        if (!sameOrder) {
+            Arrays.fill(fields, 0, count, null);
+            Arrays.fill(names, 0, count, null);
+        }
+        buf.position(MIN_HEADER);
+        count = 0;
+        gaps = false;
+        sameOrder = true;
     }
 
     /** Copies the live values, in field order, to the spare buffer and swaps the two. */

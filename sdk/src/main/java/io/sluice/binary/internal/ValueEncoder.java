@@ -1,7 +1,10 @@
 package io.sluice.binary.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -79,6 +82,11 @@ final class ValueEncoder {
      * alone): its instances then go straight to marshalling, past two dozen checks that cost a POJO value more
      * than a third of its marshalling time (issue 29). Set racily, to true only.
      */
+    /** Plain copies of 4 or 8 bytes (the byte order does not matter: read and written alike). */
+    private static final VarHandle BYTES_AS_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.nativeOrder());
+    private static final VarHandle BYTES_AS_INTS = MethodHandles.byteArrayViewVarHandle(int[].class,
+            ByteOrder.nativeOrder());
     private static final ClassValue<boolean[]> MARSHALLED = new ClassValue<>() {
         @Override
         protected boolean[] computeValue(Class<?> type) {
@@ -355,10 +363,34 @@ final class ValueEncoder {
         byte[] a = out.array();
         int p = out.position();
         a[p++] = STRING;
-        System.arraycopy(ascii, offset, a, p, length);
+        copySmall(ascii, offset, a, p, length);
         p += length;
         a[p++] = 0;
         out.position(p);
+    }
+
+    /**
+     * {@code System.arraycopy} for the short text of most fields: up to 16 bytes as two overlapping longs (or ints,
+     * or bytes), without the call to the copy stub that the intrinsic makes for a length it does not know.
+     */
+    private static void copySmall(byte[] from, int offset, byte[] to, int at, int length) {
+        if (length >= 8 && length <= 16) {
+            long head = (long) BYTES_AS_LONGS.get(from, offset);
+            long tail = (long) BYTES_AS_LONGS.get(from, offset + length - 8);
+            BYTES_AS_LONGS.set(to, at, head);
+            BYTES_AS_LONGS.set(to, at + length - 8, tail);
+        } else if (length >= 4 && length < 8) {
+            int head = (int) BYTES_AS_INTS.get(from, offset);
+            int tail = (int) BYTES_AS_INTS.get(from, offset + length - 4);
+            BYTES_AS_INTS.set(to, at, head);
+            BYTES_AS_INTS.set(to, at + length - 4, tail);
+        } else if (length < 4) {
+            for (int k = 0; k < length; k++) {
+                to[at + k] = from[offset + k];
+            }
+        } else {
+            System.arraycopy(from, offset, to, at, length);
+        }
     }
 
     /** How many leading chars are ASCII other than NUL (they encode as themselves). */

@@ -2,7 +2,6 @@ package io.sluice.connect.kafka.internal;
 
 import com.fasterxml.jackson.core.io.NumberInput;
 import io.sluice.binary.BinaryObject;
-import io.sluice.binary.BinaryObjectBuilder;
 import io.sluice.binary.internal.AsciiStringBuilder;
 
 import java.lang.invoke.MethodHandles;
@@ -12,15 +11,17 @@ import java.util.Arrays;
 
 /**
  * The common record — one JSON object of ASCII fields holding strings, numbers, booleans and nulls — read from
- * its UTF-8 bytes into a builder in two tight passes, without Jackson's per-record parser (creating one cost
- * about 120 ns of the conversion's 440 on StockOrder records, issue 29). {@link #scan} checks the whole record
- * and records where each name and value is (numbers parsed); only if every byte is in the subset it reads does
- * {@link #build} call the builder, with the same calls {@link JsonValues}' Jackson path makes, in the same order.
- * Anything else — an escape, a byte over 0x7F, a control character, an array or nested object, an integer of
- * 19 digits or more, a syntax error — makes {@link #scan} return false and the caller parses the record with
- * Jackson, which gives the value or the error. Not thread-safe: one per {@link JsonValues}.
+ * its UTF-8 bytes straight into a builder in one pass, without Jackson's per-record parser (creating one cost
+ * about 120 ns of the conversion's 440 on StockOrder records, issue 29) and without a list of the values in
+ * between: {@link #read} hands each value to the builder as soon as it is read, with the same calls
+ * {@link JsonValues}' Jackson path makes, in the same order, and builds once the object's closing brace and what
+ * follows it are checked. Anything else — an escape, a byte over 0x7F, a control character, an array or nested
+ * object, an integer of 19 digits or more, a syntax error — makes {@link #read} clear the builder
+ * ({@link AsciiStringBuilder#clear}) and return null, and the caller parses the record with Jackson, which gives
+ * the value or the error. A builder's exception (a field of another type) propagates as it would from Jackson's
+ * path, which makes the same calls up to that field. Not thread-safe: one per {@link JsonValues}.
  *
- * <p>Records of a topic mostly repeat their layout: at each field the scan first compares the bytes the previous
+ * <p>Records of a topic mostly repeat their layout: at each field the reader first compares the bytes the previous
  * record had between its values there (separator, name, colon: {@link #sameGap}), and text values go to the
  * builder as their ASCII bytes ({@link AsciiStringBuilder}), not as chars.
  *
@@ -30,12 +31,6 @@ import java.util.Arrays;
  */
 final class FlatJsonReader {
 
-    private static final byte STRING = 1;
-    private static final byte LONG = 2;
-    private static final byte DOUBLE = 3;
-    private static final byte TRUE = 4;
-    private static final byte FALSE = 5;
-    private static final byte NULL = 6;
     private static final int MAX_DIGITS = 18;
     /** Longer records and names go to Jackson, whose read constraints (text and name lengths) then apply. */
     private static final int MAX_RECORD = 1 << 20;
@@ -66,31 +61,47 @@ final class FlatJsonReader {
     private byte[][] gaps = new byte[16][];
     /** The name in each position's gap. */
     private String[] gapNames = new String[16];
+    /** A gap of 8 to 16 bytes as its first and last 8 (overlapping), compared without reading the gap's array. */
+    private long[] gapHeads = new long[16];
+    private long[] gapTails = new long[16];
     private byte[] bytes;
+    /** The builder the record's values go to. */
+    private AsciiStringBuilder out;
+    /** The field's position in the record. */
     private int count;
-    private byte[] kinds = new byte[16];
-    /** Each field's name, as {@link NameTable} gives it (one String per name). */
-    private String[] fieldNames = new String[16];
-    private int[] valueStarts = new int[16];
-    private int[] valueEnds = new int[16];
-    private long[] longs = new long[16];
-    private double[] doubles = new double[16];
+    /** The field's name, as {@link NameTable} gives it (one String per name). */
+    private String name;
     private char[] chars = new char[256];
     private int at;
 
-    /** Whether the bytes are one flat ASCII JSON object this reader can build; the next {@link #build} builds it. */
-    boolean scan(byte[] utf8) {
-        return scan(utf8, utf8.length);
+    /**
+     * The first {@code n} bytes read into {@code b} and built, or null if they are not one flat ASCII JSON object
+     * this reader reads (then {@code b} holds no field of them).
+     *
+     * @throws RuntimeException what the builder throws (a field of another type); {@code b} then holds the fields
+     *                          set before it, as after the same failure on Jackson's path
+     */
+    BinaryObject read(byte[] utf8, int n, AsciiStringBuilder b) {
+        boolean read;
+        bytes = utf8;
+        out = b;
+        try {
+            read = n <= MAX_RECORD && fill(n);
+        } finally {
+            bytes = null;
+        }
+        if (!read) {
+            b.clear();
+            return null;
+        }
+        return b.build();
     }
 
-    /** {@link #scan(byte[])} of the first {@code n} bytes. */
-    boolean scan(byte[] utf8, int n) {
-        bytes = utf8;
+    /** Reads the record into the builder: false as soon as a byte is outside the subset. */
+    private boolean fill(int n) {
+        byte[] utf8 = bytes;
         count = 0;
         at = 0;
-        if (n > MAX_RECORD) {
-            return false;
-        }
         if (sameGap(n)) {
             if (utf8[at] <= ' ' && !skip(n)) {
                 return false; // more spaces after the colon than the previous record had
@@ -154,11 +165,18 @@ final class FlatJsonReader {
             return false;
         }
         int len = gap.length;
-        if (at + len >= n || !sameBytes(gap, at, len)) {
+        if (at + len >= n) {
             return false;
         }
-        slot();
-        fieldNames[i] = gapNames[i];
+        if (len >= 8 && len <= 16) {
+            byte[] b = bytes;
+            if ((long) LONGS.get(b, at) != gapHeads[i] || (long) LONGS.get(b, at + len - 8) != gapTails[i]) {
+                return false;
+            }
+        } else if (!sameBytes(gap, at, len)) {
+            return false;
+        }
+        name = gapNames[i];
         at += len;
         return true;
     }
@@ -173,7 +191,6 @@ final class FlatJsonReader {
         if (b[at] != '"') {
             return false;
         }
-        slot();
         if (!name(n) || !skip(n) || b[at] != ':') {
             return false;
         }
@@ -185,51 +202,25 @@ final class FlatJsonReader {
         if (i >= gaps.length) {
             gaps = Arrays.copyOf(gaps, Math.max(i + 1, gaps.length * 2));
             gapNames = Arrays.copyOf(gapNames, gaps.length);
+            gapHeads = Arrays.copyOf(gapHeads, gaps.length);
+            gapTails = Arrays.copyOf(gapTails, gaps.length);
         }
         byte[] gap = gaps[i];
-        if (gap == null || gapNames[i] != fieldNames[i] || !Arrays.equals(gap, 0, gap.length, b, gapFrom, at)) {
+        if (gap == null || gapNames[i] != name || !Arrays.equals(gap, 0, gap.length, b, gapFrom, at)) {
             boolean keep = at - gapFrom <= MAX_GAP;
-            gaps[i] = keep ? Arrays.copyOfRange(b, gapFrom, at) : null;
-            gapNames[i] = keep ? fieldNames[i] : null;
+            gap = keep ? Arrays.copyOfRange(b, gapFrom, at) : null;
+            gaps[i] = gap;
+            gapNames[i] = keep ? name : null;
+            if (keep && gap.length >= 8) {
+                gapHeads[i] = (long) LONGS.get(gap, 0);
+                gapTails[i] = (long) LONGS.get(gap, gap.length - 8);
+            }
         }
         return true;
     }
 
-    /** Builds the scanned object: the builder calls JsonValues makes for it. */
-    BinaryObject build(BinaryObjectBuilder b) {
-        AsciiStringBuilder ascii = b instanceof AsciiStringBuilder a ? a : null;
-        String[] names = fieldNames;
-        for (int i = 0; i < count; i++) {
-            String name = names[i];
-            switch (kinds[i]) {
-                case STRING -> {
-                    int s = valueStarts[i];
-                    int len = valueEnds[i] - s;
-                    if (ascii != null) {
-                        ascii.setAsciiString(name, bytes, s, len); // checked by text(): 0x20..0x7F, no escape
-                    } else {
-                        if (chars.length < len) {
-                            chars = new char[Math.max(len, chars.length * 2)];
-                        }
-                        for (int k = 0; k < len; k++) {
-                            chars[k] = (char) bytes[s + k];
-                        }
-                        b.setString(name, chars, 0, len);
-                    }
-                }
-                case LONG -> b.setLong(name, longs[i]);
-                case DOUBLE -> b.setDouble(name, doubles[i]);
-                case TRUE -> b.setBoolean(name, true);
-                case FALSE -> b.setBoolean(name, false);
-                default -> { } // null: left out, as JsonValues leaves it
-            }
-        }
-        bytes = null;
-        return b.build();
-    }
-
     /**
-     * Reads the name that starts after the quote at {@code at} into {@link #fieldNames}, leaving {@code at} after
+     * Reads the name that starts after the quote at {@code at} into {@link #name}, leaving {@code at} after
      * its closing quote. Records of a topic mostly repeat their names in order: when the bytes are the previous
      * record's name at this position followed by a quote, that is the name, found in one comparison and without
      * scanning the text; else the text is scanned and the name looked up in the table.
@@ -243,7 +234,7 @@ final class FlatJsonReader {
             if (last != null) {
                 int len = last.length;
                 if (from + len < n && b[from + len] == '"' && sameBytes(last, from, len)) {
-                    fieldNames[i] = lastNames[i];
+                    name = lastNames[i];
                     at = from + len + 1;
                     return true;
                 }
@@ -255,10 +246,10 @@ final class FlatJsonReader {
         if (!text(n) || at - from > MAX_NAME) {
             return false;
         }
-        String name = names.name(b, from, at++);
-        lastNames[i] = name;
+        String read = names.name(b, from, at++);
+        lastNames[i] = read;
         lastNameBytes[i] = names.lastKey();
-        fieldNames[i] = name;
+        name = read;
         return true;
     }
 
@@ -289,25 +280,33 @@ final class FlatJsonReader {
         return true;
     }
 
+    /** The value at {@code at} into the builder (a null is left out, as Jackson's path leaves it). */
     private boolean value(int n) {
         byte c = bytes[at];
         if (c == '"') {
-            valueStarts[count] = ++at;
+            int s = ++at;
             if (!text(n)) {
                 return false;
             }
-            valueEnds[count] = at++;
-            kinds[count] = STRING;
+            out.setAsciiString(name, bytes, s, at++ - s); // checked by text(): 0x20..0x7F, no escape
             return true;
         }
         if (c == 't') {
-            return word("true", TRUE, n);
+            if (!word("true", n)) {
+                return false;
+            }
+            out.setBoolean(name, true);
+            return true;
         }
         if (c == 'f') {
-            return word("false", FALSE, n);
+            if (!word("false", n)) {
+                return false;
+            }
+            out.setBoolean(name, false);
+            return true;
         }
         if (c == 'n') {
-            return word("null", NULL, n);
+            return word("null", n);
         }
         return number(n);
     }
@@ -328,7 +327,7 @@ final class FlatJsonReader {
         return false;
     }
 
-    private boolean word(String w, byte kind, int n) {
+    private boolean word(String w, int n) {
         if (at + w.length() > n) {
             return false;
         }
@@ -338,11 +337,13 @@ final class FlatJsonReader {
             }
         }
         at += w.length();
-        kinds[count] = kind;
         return true;
     }
 
-    /** A JSON number: an integer of at most 18 digits as a long, anything with a fraction or exponent as a double. */
+    /**
+     * A JSON number into the builder: an integer of at most 18 digits as a long, anything with a fraction or
+     * exponent as a double.
+     */
     private boolean number(int n) {
         byte[] b = bytes;
         int start = at;
@@ -413,8 +414,7 @@ final class FlatJsonReader {
         }
         at = i;
         if (!fraction && !exponent) {
-            longs[count] = negative ? -m : m;
-            kinds[count] = LONG;
+            out.setLong(name, negative ? -m : m);
             return true;
         }
         double v;
@@ -424,8 +424,7 @@ final class FlatJsonReader {
         } else {
             v = slowDouble(start, i);
         }
-        doubles[count] = v;
-        kinds[count] = DOUBLE;
+        out.setDouble(name, v);
         return true;
     }
 
@@ -474,18 +473,6 @@ final class FlatJsonReader {
     /** Only whitespace after the object. */
     private boolean end(int n) {
         return !skip(n);
-    }
-
-    private void slot() {
-        if (count == kinds.length) {
-            int size = count * 2;
-            kinds = Arrays.copyOf(kinds, size);
-            fieldNames = Arrays.copyOf(fieldNames, size);
-            valueStarts = Arrays.copyOf(valueStarts, size);
-            valueEnds = Arrays.copyOf(valueEnds, size);
-            longs = Arrays.copyOf(longs, size);
-            doubles = Arrays.copyOf(doubles, size);
-        }
     }
 
     /**

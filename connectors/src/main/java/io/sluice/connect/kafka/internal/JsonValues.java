@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import io.sluice.binary.BinaryObject;
 import io.sluice.binary.BinaryObjectBuilder;
+import io.sluice.binary.internal.AsciiStringBuilder;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -21,8 +22,8 @@ import java.util.List;
  * symbol table (one String per name), which keeps the builder on its fast path; a text value goes
  * from the parser's char buffer into the object's bytes (no String per value). Bytes holding one flat
  * object of ASCII fields (the common record) are read by {@link FlatJsonReader} instead, with the same
- * builder calls and no parser per record; so is text whose chars are all ASCII (copied into a reused byte
- * array first). Not thread-safe: one per task.
+ * builder calls and no parser per record, each value set as it is read; so is text whose chars are all
+ * ASCII (copied into a reused byte array first). Not thread-safe: one per task.
  */
 public final class JsonValues {
 
@@ -61,8 +62,11 @@ public final class JsonValues {
             if (ascii.length < n) {
                 ascii = new byte[Math.max(n, 2 * ascii.length)];
             }
-            if (asciiBytes(text, n, ascii) && flat.scan(ascii, n)) {
-                return flat(typeName);
+            if (asciiBytes(text, n, ascii)) {
+                BinaryObject o = flat(ascii, n, typeName);
+                if (o != null) {
+                    return o;
+                }
             }
         }
         try (JsonParser p = factory.createParser(text)) {
@@ -74,8 +78,11 @@ public final class JsonValues {
 
     /** @throws ConversionException if the bytes are not one UTF-8 JSON object */
     public BinaryObject fromJson(byte[] utf8, String typeName) {
-        if (flatReader && flat.scan(utf8)) {
-            return flat(typeName);
+        if (flatReader) {
+            BinaryObject o = flat(utf8, utf8.length, typeName);
+            if (o != null) {
+                return o;
+            }
         }
         try (JsonParser p = factory.createParser(utf8)) {
             return read(p, typeName);
@@ -84,11 +91,13 @@ public final class JsonValues {
         }
     }
 
-    /** Builds what {@link FlatJsonReader#scan} accepted. */
-    private BinaryObject flat(String typeName) {
-        BinaryObjectBuilder b = values.builder(typeName);
+    /** The flat reader's object of the first {@code n} bytes, or null if it does not read them. */
+    private BinaryObject flat(byte[] utf8, int n, String typeName) {
+        if (!(values.builder(typeName) instanceof AsciiStringBuilder b)) {
+            return null;
+        }
         try {
-            return flat.build(b);
+            return flat.read(utf8, n, b);
         } catch (RuntimeException e) {
             values.discard(typeName); // the builder holds the fields set before the failure
             throw e;

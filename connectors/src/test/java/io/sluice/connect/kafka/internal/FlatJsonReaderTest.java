@@ -1,6 +1,8 @@
 package io.sluice.connect.kafka.internal;
 
 import io.sluice.binary.BinaryObject;
+import io.sluice.binary.BinaryTypeMismatchException;
+import io.sluice.binary.internal.AsciiStringBuilder;
 import io.sluice.binary.internal.BinaryContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,7 +34,7 @@ class FlatJsonReaderTest {
         for (int n = 0; n < 10_000; n++) {
             String text = flatRecord(r);
             byte[] utf8 = text.getBytes(StandardCharsets.US_ASCII);
-            assertThat(reader.scan(utf8)).as("seed %d: %s", seed, text).isTrue();
+            assertThat(reads(reader, utf8)).as("seed %d: %s", seed, text).isTrue();
             assertSame(text, "T" + (n % 7), "seed " + seed);
         }
     }
@@ -49,7 +51,7 @@ class FlatJsonReaderTest {
                 "{\"a\":1\u000b}", "{\"a\":NaN}", "{\"a\":+1}", "{'a':1}", "{\"a\":1 /* c */}", "{\"a\"", "{");
         FlatJsonReader reader = new FlatJsonReader();
         for (String text : outside) {
-            assertThat(reader.scan(text.getBytes(StandardCharsets.UTF_8))).as(text).isFalse();
+            assertThat(reads(reader, text.getBytes(StandardCharsets.UTF_8))).as(text).isFalse();
             assertSame(text, "Outside", text);
         }
     }
@@ -67,7 +69,7 @@ class FlatJsonReaderTest {
             assertSame(text, "Names", text);
         }
         for (String text : records) {
-            boolean scanned = reader.scan(text.getBytes(StandardCharsets.UTF_8));
+            boolean scanned = reads(reader, text.getBytes(StandardCharsets.UTF_8));
             assertThat(scanned).as(text).isEqualTo(!text.contains("\\") && text.endsWith("}"));
         }
     }
@@ -129,8 +131,22 @@ class FlatJsonReaderTest {
                 "\t{\r\n\"a\" :\n1 ,\"b\":null,\"a\":\"again\"}\n", "{\"x\":true,\"y\":false,\"z\":null}");
         FlatJsonReader reader = new FlatJsonReader();
         for (String text : edges) {
-            assertThat(reader.scan(text.getBytes(StandardCharsets.UTF_8))).as(text).isTrue();
+            assertThat(reads(reader, text.getBytes(StandardCharsets.UTF_8))).as(text).isTrue();
             assertSame(text, "Edge" + Math.abs(text.hashCode()), text);
+        }
+    }
+
+    /**
+     * Whether the reader reads the bytes itself (a builder of a context of its own: no earlier record's field types).
+     * A record setting one name twice with two types throws from the builder, as on Jackson's path
+     * ({@link #assertSame} compares that): the reader got to its values, so it reads the record.
+     */
+    private static boolean reads(FlatJsonReader reader, byte[] utf8) {
+        BinaryContext own = new BinaryContext();
+        try {
+            return reader.read(utf8, utf8.length, (AsciiStringBuilder) own.builder("Reads")) != null;
+        } catch (BinaryTypeMismatchException e) {
+            return true;
         }
     }
 
