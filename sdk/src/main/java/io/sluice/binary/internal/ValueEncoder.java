@@ -77,16 +77,17 @@ final class ValueEncoder {
         context.marshal(v, out);
     }
 
-    /**
-     * Per class, whether {@link #encodeNamed} found it none of the types it names (the answer depends on the class
-     * alone): its instances then go straight to marshalling, past two dozen checks that cost a POJO value more
-     * than a third of its marshalling time (issue 29). Set racily, to true only.
-     */
     /** Plain copies of 4 or 8 bytes (the byte order does not matter: read and written alike). */
     private static final VarHandle BYTES_AS_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
             ByteOrder.nativeOrder());
     private static final VarHandle BYTES_AS_INTS = MethodHandles.byteArrayViewVarHandle(int[].class,
             ByteOrder.nativeOrder());
+
+    /**
+     * Per class, whether {@link #encodeNamed} found it none of the types it names (the answer depends on the class
+     * alone): its instances then go straight to marshalling, past two dozen checks that cost a POJO value more
+     * than a third of its marshalling time (issue 29). Set racily, to true only.
+     */
     private static final ClassValue<boolean[]> MARSHALLED = new ClassValue<>() {
         @Override
         protected boolean[] computeValue(Class<?> type) {
