@@ -87,14 +87,11 @@ public final class EmbeddedTransport implements StreamerTransport {
 
     private CompletableFuture<List<BatchOutcome>> send(String nodeId, BatchRequest request, boolean untrusted) {
         if (!nodeIds.get(0).equals(nodeId)) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("node '" + nodeId
-                    + "' is not in this JVM; the embedded node is '" + nodeIds.get(0) + "'"));
+            return unknownNode(nodeId);
         }
         String receiverName = request.receiver().name();
         if (!receivers.contains(receiverName)) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("receiver '" + receiverName
-                    + "' is not registered on node '" + nodeId + "'; it has " + receivers.names()
-                    + " (register custom receivers with NodeConfig.builder().receiver(name, factory))"));
+            return unknownReceiver(nodeId, receiverName);
         }
         NodeCache<Object, Object> cache;
         try {
@@ -107,25 +104,54 @@ public final class EmbeddedTransport implements StreamerTransport {
         }
         List<PartitionBatch> batches = request.batches();
         RequestCompletion completion = new RequestCompletion(batches.size(), metrics);
+        BinaryContext verifier = untrusted ? binary : null;
         for (int i = 0; i < batches.size(); i++) {
-            PartitionBatch batch = batches.get(i);
-            metrics.batchReceived(batch.entries().length());
-            int partition = batch.partition();
-            if (partition < 0 || partition >= cache.partitions()) {
-                completion.complete(i, BatchOutcome.failure(0, batch.entries().size(), new IllegalArgumentException(
-                        "partition " + partition + " is out of range: cache '" + cache.name() + "' has "
-                                + cache.partitions() + " partitions")));
-                continue;
-            }
-            BatchReceiver receiver = receivers.receiver(receiverName, stripes.stripeOf(partition));
-            ApplyTask task = new ApplyTask(completion, i, cache, receiver, batch, untrusted ? binary : null);
-            try {
-                stripes.execute(partition, task);
-            } catch (RejectedExecutionException e) {
-                task.abandon(e);
-            }
+            dispatch(completion, i, cache, receiverName, batches.get(i), verifier);
         }
         return completion.future;
+    }
+
+    /*
+     * A request's work is per batch: the loop above stays small and this method, called once per batch, is
+     * what the JIT compiles hot (a request carries up to one batch per partition; compiled with its loop,
+     * the body was compiled into send's code again, late, as one of the largest units of a load). The
+     * failures are methods of their own for the same reason: their code is never on the way of a batch.
+     */
+
+    /** Queues one partition batch of a request to its stripe thread. */
+    private void dispatch(RequestCompletion completion, int index, NodeCache<Object, Object> cache, String receiverName,
+                          PartitionBatch batch, BinaryContext verifier) {
+        metrics.batchReceived(batch.entries().length());
+        int partition = batch.partition();
+        if (partition < 0 || partition >= cache.partitions()) {
+            outOfRange(completion, index, cache, batch);
+            return;
+        }
+        BatchReceiver receiver = receivers.receiver(receiverName, stripes.stripeOf(partition));
+        ApplyTask task = new ApplyTask(completion, index, cache, receiver, batch, verifier);
+        try {
+            stripes.execute(partition, task);
+        } catch (RejectedExecutionException e) {
+            task.abandon(e);
+        }
+    }
+
+    private CompletableFuture<List<BatchOutcome>> unknownNode(String nodeId) {
+        return CompletableFuture.failedFuture(new IllegalArgumentException("node '" + nodeId
+                + "' is not in this JVM; the embedded node is '" + nodeIds.get(0) + "'"));
+    }
+
+    private CompletableFuture<List<BatchOutcome>> unknownReceiver(String nodeId, String receiverName) {
+        return CompletableFuture.failedFuture(new IllegalArgumentException("receiver '" + receiverName
+                + "' is not registered on node '" + nodeId + "'; it has " + receivers.names()
+                + " (register custom receivers with NodeConfig.builder().receiver(name, factory))"));
+    }
+
+    private static void outOfRange(RequestCompletion completion, int index, NodeCache<Object, Object> cache,
+                                   PartitionBatch batch) {
+        completion.complete(index, BatchOutcome.failure(0, batch.entries().size(), new IllegalArgumentException(
+                "partition " + batch.partition() + " is out of range: cache '" + cache.name() + "' has "
+                        + cache.partitions() + " partitions")));
     }
 
     /**

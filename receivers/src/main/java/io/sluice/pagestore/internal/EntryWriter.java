@@ -19,7 +19,11 @@ final class EntryWriter {
     private final RowStore rows;
     private final BPlusTree tree;
     private final PartitionIndexes indexes;
-    private final IndexChanges changes;
+    /**
+     * The index changes of one write, made on the first write to the partition with indexes: a partition
+     * without indexes (most of them) keeps none of its scratch (~2 KB), and its construction stays small.
+     */
+    private IndexChanges changes;
     private final PutClosure put = new PutClosure();
     /** Removes a key, first reading its old index keys. */
     private final BPlusTree.InvokeClosure removeIndexed;
@@ -32,7 +36,6 @@ final class EntryWriter {
         this.rows = rows;
         this.tree = tree;
         this.indexes = indexes;
-        this.changes = new IndexChanges(rows);
         this.removeIndexed = old -> {
             if (old != 0) {
                 changes.removedEntry(old);
@@ -149,8 +152,16 @@ final class EntryWriter {
         }
     }
 
+    /** Whether this writer made its index changes' scratch (a write to the partition with indexes did). */
+    boolean madeIndexChanges() {
+        return changes != null;
+    }
+
     /** Starts a write's index changes, the held ones applied first (a descent per change must not overtake them). */
     private void beginChanges() {
+        if (changes == null) {
+            changes = new IndexChanges(rows);
+        }
         if (indexes.holding()) {
             applyHeld.run();
         }

@@ -104,6 +104,11 @@ public final class PartitionStore {
         return views;
     }
 
+    /** Whether the partition's single-entry writer holds index-change scratch (only once an indexed write made it). */
+    boolean madeIndexChanges() {
+        return writer.madeIndexChanges();
+    }
+
     /** The journal this partition's writes go to. */
     StoreJournal journal() {
         return journal;

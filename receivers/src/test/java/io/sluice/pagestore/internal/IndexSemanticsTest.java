@@ -42,6 +42,21 @@ class IndexSemanticsTest {
     }
 
     @Test
+    void aPartitionWithoutIndexesKeepsNoIndexChangeScratch() {
+        PartitionStore plain = region.createPartition();
+        for (int i = 0; i < 10; i++) {
+            plain.put(bytes("p" + i), 0, 2, order("S", i, i), 0, order("S", i, i).length);
+        }
+        plain.remove(bytes("p1"), 0, 2);
+        assertThat(plain.madeIndexChanges()).isFalse(); // ~2 KB a partition, 1,024 partitions a cache
+        assertThat(store.madeIndexChanges()).isFalse();
+
+        put("k1", order("A", 1, 1.5));
+        assertThat(store.madeIndexChanges()).isTrue();
+        assertThat(keys(SEC, enc("A"), true, enc("A"), true)).containsExactly("k1");
+    }
+
+    @Test
     void equalityRangesAndStringPrefixesFollowTheBinaryOrder() {
         put("k1", order("A", 1, 1.5));
         put("k2", order("AB", 1, 2.5));
