@@ -179,7 +179,9 @@ public final class PageMemory implements AutoCloseable {
             chunk = allocator.allocate(chunkBytes(c));
         } catch (ChunkAllocator.ChunkRefusedException e) {
             refused = e;
-        } catch (RuntimeException | OutOfMemoryError e) {
+        } catch (RuntimeException | Error e) {
+            // any failure (an InternalError from a mapping the system could not back, too) must end this chunk's
+            // taking below: a thread waiting for it would otherwise wait for ever; it then takes the chunk itself
             failed = true;
         }
         synchronized (this) {

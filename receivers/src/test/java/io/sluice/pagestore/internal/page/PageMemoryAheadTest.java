@@ -27,12 +27,16 @@ class PageMemoryAheadTest {
         final List<ByteBuffer> freed = new CopyOnWriteArrayList<>();
         volatile CountDownLatch gate;
         volatile int refuseFrom = Integer.MAX_VALUE; // the allocations from this one on are refused
+        volatile int errorAt = Integer.MAX_VALUE; // this allocation throws an Error
 
         @Override
         public ByteBuffer allocate(int bytes) {
             threads.add(Thread.currentThread().getName());
             if (threads.size() > refuseFrom) {
                 throw new ChunkRefusedException("refused for the test", null);
+            }
+            if (threads.size() == errorAt) {
+                throw new InternalError("a mapping the system could not back, for the test");
             }
             CountDownLatch g = gate;
             if (g != null) {
@@ -153,6 +157,24 @@ class PageMemoryAheadTest {
             assertThatThrownBy(memory::allocatePage).isInstanceOf(DataRegionFullException.class)
                     .hasMessageContaining("refused for the test");
             assertThat(allocator.threads).as("nothing asked the system again").hasSize(2);
+        }
+    }
+    @Test
+    @org.junit.jupiter.api.Timeout(60) // without the mend, the page of the failed chunk was waited for for ever
+    void anErrorWhileTakingAChunkAheadLeavesTheChunkToTheThreadThatNeedsIt() {
+        Recording allocator = new Recording();
+        allocator.errorAt = 2; // the first chunk taken ahead
+        try (PageMemory memory = new PageMemory(PAGE, PAGE, 4L * PAGES_PER_CHUNK * PAGE, allocator)) {
+            for (int i = 0; i < PAGES_PER_CHUNK / 2; i++) {
+                memory.allocatePage();
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> allocator.threads.size() == 2);
+            long page = 0;
+            while (page < PAGES_PER_CHUNK) { // through chunk 0 into chunk 1: no waiting for ever on the failed one
+                page = memory.allocatePage();
+            }
+            assertThat(allocator.threads).as("chunk 1 taken by the thread that needed it").hasSize(3);
+            assertThat(allocator.threads.get(2)).isEqualTo(Thread.currentThread().getName());
         }
     }
 }
