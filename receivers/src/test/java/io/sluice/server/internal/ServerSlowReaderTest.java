@@ -68,8 +68,11 @@ class ServerSlowReaderTest {
              SocketChannel slow = SocketChannel.open()) {
             Cache<Long, String> cache = good.createCache(CacheConfig.named("c").withPartitions(4));
             cache.put(1L, "x".repeat(VALUE_BYTES));
-            // Small socket buffers, so that what the kernels hold is small next to what the node would queue.
-            slow.setOption(StandardSocketOptions.SO_RCVBUF, 16 * 1024);
+            // A small send buffer, so that what the client's kernel holds of the requests is small next to what the
+            // node would queue. The receive buffer keeps its default: one below the loopback's MSS (~64 KiB, MTU
+            // 65536) makes Linux advertise a zero window until half of it is free, and then the node's answers can
+            // come only at the sender's probe timer, ~16 KiB each ~200 ms (seen: 70 KB/s, the test's 100 MB of
+            // answers not done in its 120 s; 3 of ~80 runs), which is the kernel's pace, not the node's.
             slow.setOption(StandardSocketOptions.SO_SNDBUF, 16 * 1024);
             slow.connect(new InetSocketAddress("127.0.0.1", server.address().getPort()));
             DataInputStream in = new DataInputStream(Channels.newInputStream(slow));
