@@ -23,9 +23,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -77,6 +80,52 @@ class ConnectionBackpressureTest {
         assertThat(channel.config().isAutoRead()).as("the socket is read again").isTrue();
         backpressure.onFrame(Unpooled.buffer(1));
         assertThat(handled).as("a frame read now is handled, not held").hasSize(1);
+    }
+
+    /**
+     * A pause made off the event loop (an op thread's answer over the limit) turns auto-read off by a task; a frame
+     * read before that task runs is held, and the socket's read loop is stopped there and then, not reads later.
+     */
+    @Test
+    void aFrameHeldBeforeThePausesTaskRunsStopsTheReadLoopAtOnce() throws Exception {
+        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try {
+            CompletableFuture<Channel> accepted = new CompletableFuture<>();
+            Channel listening = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInboundHandlerAdapter() {
+                        @Override
+                        public void channelActive(ChannelHandlerContext ctx) {
+                            accepted.complete(ctx.channel());
+                        }
+                    }).bind("127.0.0.1", 0).sync().channel();
+            Channel client = new Bootstrap().group(loops).channel(NioSocketChannel.class)
+                    .handler(new ChannelInboundHandlerAdapter()).connect(listening.localAddress()).sync().channel();
+            Channel served = accepted.get(10, TimeUnit.SECONDS);
+            ConnectionBackpressure paused = new ConnectionBackpressure(served, LIMIT, ByteBuf::release);
+
+            CountDownLatch queued = new CountDownLatch(1);
+            CompletableFuture<Boolean> autoReadAfterTheFrame = new CompletableFuture<>();
+            served.eventLoop().execute(() -> { // the event loop, busy reading while the pause comes
+                try {
+                    assertThat(queued.await(10, TimeUnit.SECONDS)).isTrue();
+                    paused.onFrame(Unpooled.buffer(1));
+                    autoReadAfterTheFrame.complete(served.config().isAutoRead());
+                } catch (Throwable t) {
+                    autoReadAfterTheFrame.completeExceptionally(t);
+                }
+            });
+            paused.queue(LIMIT + 1); // off the event loop: its auto-read change waits behind the task above
+            queued.countDown();
+
+            assertThat(autoReadAfterTheFrame.get(10, TimeUnit.SECONDS)).as("auto-read right after the held frame")
+                    .isFalse();
+            paused.release(LIMIT + 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> served.config().isAutoRead());
+            client.close().sync();
+            listening.close().sync();
+        } finally {
+            loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+        }
     }
 
     /**
