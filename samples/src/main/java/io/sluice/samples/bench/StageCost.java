@@ -46,6 +46,9 @@ import java.util.stream.Stream;
  *   <tr><td>{@code add}</td><td>{@code addData} of pre-built values (a ring of 1,024) into a streamer whose
  *       transport acknowledges every batch unstored ({@link DiscardingTransport}: completion runs on the adding
  *       thread, so every cost of the client side is on its clock)</td><td>thread</td></tr>
+ *   <tr><td>{@code add-built}, {@code add-builder}</td><td>{@code add}'s streamer, each value's fields set in one
+ *       reused builder, then {@code build()} and {@code addData}, or {@code addFromBuilder}: the producer thread's
+ *       whole work per entry without a node</td><td>thread</td></tr>
  *   <tr><td>{@code load-binary}</td><td>the whole isolated load into an embedded node, each value's fields set in
  *       one reused builder and added with {@code addFromBuilder} (written by the builder straight into the
  *       streamer's buffer): every thread of the process</td><td>process</td></tr>
@@ -83,7 +86,7 @@ public final class StageCost {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: StageCost build|forKey|marshal|encode|add|load-binary|load-binary-built|load-pojo"
+            System.err.println("usage: StageCost build|forKey|marshal|encode|add|add-built|add-builder|load-binary|load-binary-built|load-pojo"
                     + "|load-binary-log|load-binary-built-log|load-pojo-log [entries=2000000 [rounds=5 [warmup=4]]]");
             System.exit(2);
         }
@@ -159,6 +162,24 @@ public final class StageCost {
                         return onThread(() -> {
                             for (long k = 0; k < entries; k++) {
                                 streamer.addData(k, values[(int) k & (RING - 1)]);
+                            }
+                            streamer.flush();
+                        });
+                    }
+                };
+            }
+            case "add-built", "add-builder" -> {
+                boolean direct = stage.equals("add-builder");
+                yield () -> {
+                    try (DataStreamer<Long, Object> streamer = new Streamer<>("orders", options(),
+                            new DiscardingTransport(PARTITIONS), context, () -> { })) {
+                        return onThread(() -> {
+                            for (long k = 0; k < entries; k++) {
+                                if (direct) {
+                                    streamer.addFromBuilder(k, StockOrderFields.fill(builder, k, null));
+                                } else {
+                                    streamer.addData(k, StockOrderFields.build(builder, k, null));
+                                }
                             }
                             streamer.flush();
                         });
