@@ -47,8 +47,8 @@ public interface DataStreamer<K, V> extends AutoCloseable {
      * <p>The builder's fields as they are at the call are encoded before this method returns, and the builder is
      * then empty, as after {@link BinaryObjectBuilder#build()}: set the next entry's fields in it at once (it
      * keeps its fast path for the next object of the same layout). It is emptied also when this method throws,
-     * except for the two exceptions thrown before it is read: a null {@code value} and a builder of another
-     * {@link io.sluice.Sluice}. The value is stored, read back and applied by every receiver exactly as the
+     * except for the two refusals made before it is read: a null {@code value}, and a builder not made by this
+     * streamer's {@link Sluice}. The value is stored, read back and applied by every receiver exactly as the
      * built object would be, whatever {@code V} is.
      *
      * <p>Otherwise the same contract as {@link #addData(Object, Object)}: the same future, shared by the
@@ -58,9 +58,10 @@ public interface DataStreamer<K, V> extends AutoCloseable {
      *              opened this streamer; not thread-safe, so one builder per adding thread
      * @return the future of the batch the entry joined; entries of one batch share it
      * @throws NullPointerException if key or value is null
-     * @throws IllegalArgumentException if the builder was made by another Sluice's {@code binary()} (the
-     *         builder is left as it was; {@code addData(key, value.build())} adds its object), or if the encoded
-     *         entry is larger than {@link StreamerOptions#maxEntrySize()}
+     * @throws IllegalArgumentException if the builder was not made by {@code binary()} of the Sluice that opened
+     *         this streamer (another Sluice's, or another implementation: the builder is left as it was, and
+     *         {@code addData(key, value.build())} adds its object), or if the encoded entry is larger than
+     *         {@link StreamerOptions#maxEntrySize()}
      * @throws StreamerTimeoutException if buffer memory did not free up within maxBlock
      * @throws IllegalStateException if the streamer is closed
      */
