@@ -1,5 +1,7 @@
 package io.sluice;
 
+import io.sluice.binary.BinaryObjectBuilder;
+
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +38,34 @@ public interface DataStreamer<K, V> extends AutoCloseable {
      * @throws IllegalStateException if the streamer is closed
      */
     CompletableFuture<Void> addData(K key, V value);
+
+    /**
+     * Adds an entry whose value is the binary object the builder holds, written by the builder straight into
+     * the streamer's buffer: the entry's bytes are those {@code addData(key, value.build())} adds, but no
+     * {@link io.sluice.binary.BinaryObject} and no array are made for it and the value is copied once.
+     *
+     * <p>The builder's fields as they are at the call are encoded before this method returns, and the builder is
+     * then empty, as after {@link BinaryObjectBuilder#build()}: set the next entry's fields in it at once (it
+     * keeps its fast path for the next object of the same layout). It is emptied also when this method throws,
+     * except for the two refusals made before it is read: a null {@code value}, and a builder not made by this
+     * streamer's {@link Sluice}. The value is stored, read back and applied by every receiver exactly as the
+     * built object would be, whatever {@code V} is.
+     *
+     * <p>Otherwise the same contract as {@link #addData(Object, Object)}: the same future, shared by the
+     * entries of the batch; the same blocking for buffer memory; the same errors.
+     *
+     * @param value a builder from {@link io.sluice.Sluice#binary()} of the Sluice (embedded node or client) that
+     *              opened this streamer; not thread-safe, so one builder per adding thread
+     * @return the future of the batch the entry joined; entries of one batch share it
+     * @throws NullPointerException if key or value is null
+     * @throws IllegalArgumentException if the builder was not made by {@code binary()} of the Sluice that opened
+     *         this streamer (another Sluice's, or another implementation: the builder is left as it was, and
+     *         {@code addData(key, value.build())} adds its object), or if the encoded entry is larger than
+     *         {@link StreamerOptions#maxEntrySize()}
+     * @throws StreamerTimeoutException if buffer memory did not free up within maxBlock
+     * @throws IllegalStateException if the streamer is closed
+     */
+    CompletableFuture<Void> addFromBuilder(K key, BinaryObjectBuilder value);
 
     /** Adds every entry of the map; same contract as {@link #addData(Object, Object)}. */
     CompletableFuture<Void> addData(Map<? extends K, ? extends V> entries);

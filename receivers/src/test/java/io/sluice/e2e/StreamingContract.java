@@ -9,6 +9,7 @@ import io.sluice.StreamerException;
 import io.sluice.StreamerOptions;
 import io.sluice.StreamerTimeoutException;
 import io.sluice.Sluice;
+import io.sluice.binary.BinaryObjectBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -319,6 +320,56 @@ abstract class StreamingContract {
         assertThat(cache.get(3L)).isEqualTo("batched");
         assertThat(cache.get(4L)).isNull();
         assertThat(cache.size()).isEqualTo(98);
+    }
+
+    @Test
+    void aValueAddedFromItsBuilderIsStoredAsItsBuiltObjectByEveryBuiltInReceiver() {
+        start(256L << 20);
+        Map<String, StreamerOptions> modes = Map.of(
+                "isolated", StreamerOptions.builder().receiver(Receivers.isolated()).build(),
+                "individual", StreamerOptions.builder().allowOverwrite(true).build(),
+                "batched", StreamerOptions.builder().receiver(Receivers.batched()).build());
+        int n = 10_000;
+        BinaryObjectBuilder builder = sluice.binary().builder("Order");
+        for (Map.Entry<String, StreamerOptions> mode : modes.entrySet()) {
+            String viaBuilder = cacheName + "-" + mode.getKey() + "-builder";
+            String viaBuild = cacheName + "-" + mode.getKey() + "-built";
+            for (String name : List.of(viaBuilder, viaBuild)) {
+                sluice.createCache(CacheConfig.named(name));
+                Cache<Long, Object> cache = sluice.cache(name);
+                for (long k = 0; k < 10; k++) {
+                    cache.put(k, "old"); // kept by the isolated receiver, replaced by the others
+                }
+            }
+            try (DataStreamer<Long, Object> direct = sluice.dataStreamer(viaBuilder, mode.getValue());
+                 DataStreamer<Long, Object> built = sluice.dataStreamer(viaBuild, mode.getValue())) {
+                for (long k = 0; k < n; k++) {
+                    direct.addFromBuilder(k, order(builder, k));
+                    built.addData(k, order(builder, k).build());
+                }
+            }
+
+            Map<Long, Object> expected = storedBinary(viaBuild);
+            Map<Long, Object> actual = storedBinary(viaBuilder);
+            assertThat(actual).as(mode.getKey()).hasSize(n);
+            assertThat(actual).as(mode.getKey()).isEqualTo(expected);
+            assertThat(actual.get(5L)).as(mode.getKey()).isEqualTo(mode.getKey().equals("isolated") ? "old"
+                    : order(builder, 5).build());
+        }
+    }
+
+    /** The key's order; one in 1,000 with a text of 300 characters (2-byte offsets). */
+    private static BinaryObjectBuilder order(BinaryObjectBuilder b, long k) {
+        return b.setField("id", k).setDouble("price", k / 4.0)
+                .setField("note", k % 1000 == 1 ? "n".repeat(300) : "n" + k);
+    }
+
+    private Map<Long, Object> storedBinary(String name) {
+        Cache<Long, Object> cache = sluice.cache(name);
+        Cache<Long, Object> binary = cache.withKeepBinary();
+        try (Stream<Map.Entry<Long, Object>> entries = binary.scan()) {
+            return entries.collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+        }
     }
 
     @Test

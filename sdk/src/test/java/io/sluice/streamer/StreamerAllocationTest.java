@@ -2,6 +2,8 @@ package io.sluice.streamer;
 
 import io.sluice.Receivers;
 import io.sluice.StreamerOptions;
+import io.sluice.binary.BinaryObjectBuilder;
+import io.sluice.binary.internal.BinaryContext;
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
 import io.sluice.protocol.internal.StreamerTransport;
@@ -62,6 +64,40 @@ class StreamerAllocationTest {
         // An entry is 8 header + 9 key + 45 value = 62 bytes; before the arrays were reused each entry's
         // bytes were allocated once more in its batch array. What is left is the objects made per batch
         // (about 300 bytes per 512 entries); one 16-byte object per entry would break the bound.
+        double perEntry = (double) allocated / n;
+        assertThat(perEntry).as("bytes allocated per entry").isLessThan(4);
+    }
+
+    @Test
+    void addingFromABuilderAllocatesNothingPerEntry() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
+                "needs per-thread allocation counters (HotSpot)");
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+
+        BinaryContext binary = new BinaryContext();
+        StreamerTransport transport = answering(1024, batch -> BatchOutcome.success(batch.entries().size()));
+        Streamer<Object, Object> s = new Streamer<>("c", StreamerOptions.builder()
+                .autoFlushInterval(Duration.ZERO).build(), transport, binary, () -> { });
+        BinaryObjectBuilder builder = binary.builder("Order");
+        int n = 400_000;
+        Long[] keys = new Long[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = (long) i;
+        }
+        for (int i = 0; i < n; i++) { // warm up: JIT, thread-local scratch, the builder's layout
+            s.addFromBuilder(keys[i], builder.setLong("id", i).setField("symbol", "SBER").setDouble("price", i));
+        }
+        s.flush();
+
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < n; i++) {
+            s.addFromBuilder(keys[i], builder.setLong("id", i).setField("symbol", "SBER").setDouble("price", i));
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        s.close();
+
+        // addData(key, builder.build()) allocates the object and its array per entry (~70 bytes here).
         double perEntry = (double) allocated / n;
         assertThat(perEntry).as("bytes allocated per entry").isLessThan(4);
     }

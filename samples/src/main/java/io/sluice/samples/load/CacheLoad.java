@@ -52,6 +52,11 @@ abstract class CacheLoad implements ModeLoad {
     interface EntrySink {
         void write(long key, Object value) throws Exception;
 
+        /** Writes the key's entry with its value from the source; by default the value made as an object. */
+        default void write(long key, ValueSource values) throws Exception {
+            write(key, values.value(key));
+        }
+
         /** After the thread's last entry. */
         default void end() throws Exception {
         }
@@ -67,7 +72,7 @@ abstract class CacheLoad implements ModeLoad {
         long n = plan.entries(thread);
         for (long j = 0; j < n; j++) {
             long key = plan.key(thread, j);
-            sink.write(key, values.value(key));
+            sink.write(key, values);
             if ((j + 1) % PROGRESS_STEP == 0) {
                 progress.add(PROGRESS_STEP);
             }

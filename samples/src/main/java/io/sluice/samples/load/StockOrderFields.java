@@ -68,7 +68,18 @@ public final class StockOrderFields {
      * @param pad the padding field's value, or {@code null} for none
      */
     public static BinaryObject build(BinaryObjectBuilder builder, long key, String pad) {
-        // The primitive setters box nothing: the builder allocates only the object it builds.
+        return fill(builder, key, pad).build();
+    }
+
+    /**
+     * Writes the key's order into a (reused) builder, for {@code build()} or a streamer's
+     * {@code addFromBuilder}.
+     *
+     * @param pad the padding field's value, or {@code null} for none
+     * @return the builder
+     */
+    public static BinaryObjectBuilder fill(BinaryObjectBuilder builder, long key, String pad) {
+        // The primitive setters box nothing: the builder allocates nothing per object on its fast path.
         builder.setField("secCode", SEC_CODE)
                 .setDouble("price", price(key))
                 .setLong("quantity", quantity(key))
@@ -83,7 +94,7 @@ public final class StockOrderFields {
         if (pad != null) {
             builder.setField(PAD, pad);
         }
-        return builder.build();
+        return builder;
     }
 
     /**

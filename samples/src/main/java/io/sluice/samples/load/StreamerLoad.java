@@ -5,7 +5,8 @@ import io.sluice.DataStreamer;
 import io.sluice.Sluice;
 
 /**
- * The streamer modes: every producer thread adds to one shared streamer; {@link #finish} closes it,
+ * The streamer modes: every producer thread adds to one shared streamer (binary values with
+ * {@code addFromBuilder}, written by the thread's builder straight into the streamer's buffer); {@link #finish} closes it,
  * which flushes and waits for every batch (and throws if one failed), inside the measured time.
  */
 final class StreamerLoad extends CacheLoad {
@@ -20,7 +21,18 @@ final class StreamerLoad extends CacheLoad {
 
     @Override
     EntrySink sinkFor(int thread) {
-        return streamer::addData;
+        return new EntrySink() {
+            @Override
+            public void write(long key, Object value) {
+                streamer.addData(key, value);
+            }
+
+            /** A binary value is written by its builder straight into the streamer's buffer. */
+            @Override
+            public void write(long key, ValueSource values) {
+                values.addTo(streamer, key);
+            }
+        };
     }
 
     @Override

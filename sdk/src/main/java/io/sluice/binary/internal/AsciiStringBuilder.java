@@ -5,10 +5,10 @@ import io.sluice.binary.BinaryObjectBuilder;
 /**
  * A builder for a reader that writes each value as it reads it (the Kafka sink's JSON reader): text fields as
  * ASCII bytes copied into the object as they are, without decoding them to chars and encoding them back, and a way
- * to drop what it set when the record turns out to be one it does not read. The builders
- * {@link io.sluice.binary.Binary#builder} returns implement it.
+ * ({@link DirectBuilder#clear()}) to drop what it set when the record turns out to be one it does not read. The
+ * builders {@link io.sluice.binary.Binary#builder} returns implement it.
  */
-public interface AsciiStringBuilder extends BinaryObjectBuilder {
+public interface AsciiStringBuilder extends DirectBuilder {
 
     /**
      * Sets a text field to the String of {@code length} bytes of {@code ascii} from {@code offset}: the same field
@@ -20,11 +20,4 @@ public interface AsciiStringBuilder extends BinaryObjectBuilder {
      * @throws io.sluice.binary.BinaryTypeMismatchException if the type has the field with another type
      */
     BinaryObjectBuilder setAsciiString(String name, byte[] ascii, int offset, int length);
-
-    /**
-     * Drops the fields set since the last {@link #build()}: the builder is as that build left it (its next object
-     * starts empty and keeps the fast path of the previous object's layout). Fields a set registered with the
-     * type stay registered.
-     */
-    void clear();
 }

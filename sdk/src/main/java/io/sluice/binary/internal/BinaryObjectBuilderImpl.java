@@ -11,7 +11,8 @@ import static io.sluice.binary.internal.ObjectLayout.MIN_HEADER;
 
 /**
  * Writes each value straight into its place in the object's stored form ({@link ObjectLayout});
- * {@link #build()} appends the footer, fills the header and copies the bytes out once.
+ * {@link #build()} appends the footer, fills the header and copies the bytes out once, into the object's
+ * array or, {@link #buildInto}, into a streamer's scratch.
  *
  * <p>Reuse is the fast path. The builder remembers the previous object's fields in order; while
  * the fields are set again in that order with the same name instances (an identity check), a set
@@ -263,35 +264,72 @@ final class BinaryObjectBuilderImpl implements AsciiStringBuilder {
     }
 
     @Override
+    public BinaryContext context() {
+        return context;
+    }
+
+    @Override
     public BinaryObject build() {
-        if (sameOrder && count != lastCount) {
-            leaveFastPath(buf.position());
-        }
-        boolean repeat = sameOrder;
-        Schema schema;
-        if (repeat) {
-            schema = lastSchema;
-        } else {
-            if (gaps) {
-                compact();
-            }
-            schema = type.schema(fields, count);
-        }
+        Schema schema = schemaOfBuild();
         // The values were written after the smallest header; the result gets the header it needs.
         int values = buf.position() - MIN_HEADER;
         int s = ObjectLayout.offsetSize(values, count);
         int total = ObjectLayout.length(values, count, s);
-        int header = FIXED_HEADER + s;
         byte[] out = new byte[total];
-        ObjectLayout.writeHeader(out, 0, s, type.id, schema.id, total);
-        System.arraycopy(buf.array(), MIN_HEADER, out, header, values);
-        int footer = header + values;
+        writeObject(out, 0, schema, values, s, total);
+        BinaryObjectImpl result = new BinaryObjectImpl(context, out, 0, total, type, schema, s);
+        finishBuild(schema);
+        return result;
+    }
+
+    @Override
+    public void buildInto(GrowableBuffer out) {
+        int at = out.position();
+        try {
+            Schema schema = schemaOfBuild();
+            int values = buf.position() - MIN_HEADER;
+            int s = ObjectLayout.offsetSize(values, count);
+            int total = ObjectLayout.length(values, count, s);
+            out.ensureRemaining(total);
+            writeObject(out.array(), at, schema, values, s, total);
+            out.position(at + total);
+            finishBuild(schema);
+        } catch (RuntimeException | Error e) {
+            out.position(at);
+            clear();
+            throw e;
+        }
+    }
+
+    /** The schema of the object being built: the previous one's on the fast path, else found or registered. */
+    private Schema schemaOfBuild() {
+        if (sameOrder && count != lastCount) {
+            leaveFastPath(buf.position());
+        }
+        if (sameOrder) {
+            return lastSchema;
+        }
+        if (gaps) {
+            compact();
+        }
+        return type.schema(fields, count);
+    }
+
+    /** Writes header, values and footer of the object ({@code total} bytes, offset size s) into b at {@code at}. */
+    private void writeObject(byte[] b, int at, Schema schema, int values, int s, int total) {
+        int header = FIXED_HEADER + s;
+        ObjectLayout.writeHeader(b, at, s, type.id, schema.id, total);
+        System.arraycopy(buf.array(), MIN_HEADER, b, at + header, values);
+        int footer = at + header + values;
         int shift = header - MIN_HEADER;
         for (int i = 0; i < count; i++) {
-            ObjectLayout.writeSized(out, footer + i * s, s, starts[i] + shift);
+            ObjectLayout.writeSized(b, footer + i * s, s, starts[i] + shift);
         }
-        BinaryObjectImpl result = new BinaryObjectImpl(context, out, 0, total, type, schema, s);
-        if (!repeat) {
+    }
+
+    /** Empties the builder after an object was written, remembering its layout for the next one's fast path. */
+    private void finishBuild(Schema schema) {
+        if (!sameOrder) {
             if (lastFields.length < count) {
                 lastFields = new FieldMeta[fields.length];
                 lastNames = new String[fields.length];
@@ -307,7 +345,6 @@ final class BinaryObjectBuilderImpl implements AsciiStringBuilder {
         count = 0;
         gaps = false;
         sameOrder = true;
-        return result;
     }
 
     @Override

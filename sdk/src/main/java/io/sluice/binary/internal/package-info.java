@@ -7,7 +7,8 @@
  *       bytes);</li>
  *   <li>writing: {@link io.sluice.binary.internal.ValueEncoder} into a {@link io.sluice.binary.internal.GrowableBuffer},
  *       {@link io.sluice.binary.internal.BinaryObjectBuilderImpl} straight into the stored form
- *       ({@link io.sluice.binary.internal.ObjectLayout}), POJOs through {@link io.sluice.binary.internal.ClassLayout} and
+ *       ({@link io.sluice.binary.internal.ObjectLayout}), into an object's array or, as a
+ *       {@link io.sluice.binary.internal.DirectBuilder}, into a streamer's scratch, POJOs through {@link io.sluice.binary.internal.ClassLayout} and
  *       the {@link io.sluice.binary.internal.PojoWriter} generated for their class
  *       ({@link io.sluice.binary.internal.PojoWriters}, {@link io.sluice.binary.internal.ClassFileBuilder}; else
  *       {@link io.sluice.binary.internal.ReflectivePojoWriter});</li>

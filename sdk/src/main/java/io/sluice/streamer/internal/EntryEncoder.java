@@ -1,5 +1,6 @@
 package io.sluice.streamer.internal;
 
+import io.sluice.binary.internal.DirectBuilder;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.binary.internal.ValueCodec;
 import io.sluice.protocol.internal.EntryBatch;
@@ -47,6 +48,33 @@ final class EntryEncoder {
      * @return the scratch; the entry is {@code [0, position())}
      */
     GrowableBuffer encode(Object key, Object value, boolean removal) {
+        GrowableBuffer out = encodeKey(key);
+        int keyLength = out.position() - EntryBatch.ENTRY_HEADER;
+        int valueLength = EntryBatch.REMOVAL;
+        if (!removal) {
+            codec.encode(value, out);
+            valueLength = out.position() - EntryBatch.ENTRY_HEADER - keyLength;
+        }
+        out.putIntAt(4, valueLength);
+        return out;
+    }
+
+    /**
+     * Encodes the entry with the object the builder holds as its value, written by the builder straight into the
+     * scratch (the bytes {@code encode(key, value.build(), false)} writes); the builder is left empty.
+     *
+     * @return the scratch; the entry is {@code [0, position())}
+     */
+    GrowableBuffer encode(Object key, DirectBuilder value) {
+        GrowableBuffer out = encodeKey(key);
+        int valueStart = out.position();
+        value.buildInto(out);
+        out.putIntAt(4, out.position() - valueStart);
+        return out;
+    }
+
+    /** Starts the entry in this thread's scratch: the key after the header, its length in the header. */
+    private GrowableBuffer encodeKey(Object key) {
         GrowableBuffer out = scratch();
         out.reset();
         out.position(EntryBatch.ENTRY_HEADER);
@@ -55,13 +83,7 @@ final class EntryEncoder {
         if (keyLength < 1) {
             throw new IllegalStateException("the codec encoded key " + key + " to no bytes");
         }
-        int valueLength = EntryBatch.REMOVAL;
-        if (!removal) {
-            codec.encode(value, out);
-            valueLength = out.position() - EntryBatch.ENTRY_HEADER - keyLength;
-        }
         out.putIntAt(0, keyLength);
-        out.putIntAt(4, valueLength);
         return out;
     }
 

@@ -8,6 +8,8 @@ import io.sluice.StreamerMetrics;
 import io.sluice.StreamerOptions;
 import io.sluice.StreamerTimeoutException;
 import io.sluice.affinity.internal.Partitioner;
+import io.sluice.binary.BinaryObjectBuilder;
+import io.sluice.binary.internal.DirectBuilder;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.binary.internal.ValueCodec;
 import io.sluice.protocol.internal.EntryBatch;
@@ -55,6 +57,8 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
 
     private final String cacheName;
     private final StreamerOptions options;
+    /** Encodes keys and values; a builder's object is written by the builder itself if it is this codec's. */
+    private final ValueCodec codec;
     private final Runnable onClose;
     private final int partitions;
     private final int maxEntrySize;
@@ -92,7 +96,8 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         this.cacheName = Objects.requireNonNull(cacheName, "cacheName");
         this.options = Objects.requireNonNull(options, "options");
         Objects.requireNonNull(transport, "transport");
-        this.encoder = new EntryEncoder(Objects.requireNonNull(codec, "codec"));
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.encoder = new EntryEncoder(codec);
         this.onClose = onClose == null ? () -> { } : onClose;
         this.partitions = transport.partitions(cacheName);
         if (partitions < 1) {
@@ -146,6 +151,28 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         return futures.all();
     }
 
+    @Override
+    public CompletableFuture<Void> addFromBuilder(K key, BinaryObjectBuilder value) {
+        Objects.requireNonNull(value, "value");
+        if (!(value instanceof DirectBuilder builder) || builder.context() != codec) {
+            throw new IllegalArgumentException("the builder was not made by the binary() of the Sluice that opened "
+                    + "the streamer of cache '" + cacheName + "'; build the object (addData(key, builder.build())) "
+                    + "or take the builder from that Sluice's binary()");
+        }
+        GrowableBuffer scratch;
+        try {
+            Objects.requireNonNull(key, "key");
+            if (closing) {
+                throw closedException();
+            }
+            scratch = encoder.encode(key, builder);
+        } catch (RuntimeException | Error e) {
+            builder.clear(); // as addData(key, builder.build()) would have left it
+            throw e;
+        }
+        return append(key, scratch);
+    }
+
     /**
      * The hot path: encode into the thread's scratch, hash the key bytes, then under the partition's
      * lock take the entry's memory from the buffer's credit and copy the entry in. No shared counter
@@ -155,7 +182,11 @@ public final class Streamer<K, V> implements DataStreamer<K, V> {
         if (closing) {
             throw closedException();
         }
-        GrowableBuffer scratch = encoder.encode(key, value, removal);
+        return append(key, encoder.encode(key, value, removal));
+    }
+
+    /** Copies the entry encoded in the thread's scratch into its partition's buffer. */
+    private CompletableFuture<Void> append(Object key, GrowableBuffer scratch) {
         byte[] entry = scratch.array();
         int length = scratch.position();
         int keyLength = EntryEncoder.keyLength(scratch);
