@@ -34,10 +34,7 @@ class StreamerAllocationTest {
 
     @Test
     void addingAllocatesNothingPerEntryOnceBatchArraysAreReused() {
-        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
-                "needs per-thread allocation counters (HotSpot)");
-        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+        var threads = allocationCounters();
 
         // Answers at once, on the adding thread, and allocates per batch only (no decoding).
         StreamerTransport transport = answering(1024, batch -> BatchOutcome.success(batch.entries().size()));
@@ -70,10 +67,7 @@ class StreamerAllocationTest {
 
     @Test
     void addingFromABuilderAllocatesNothingPerEntry() {
-        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
-                "needs per-thread allocation counters (HotSpot)");
-        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+        var threads = allocationCounters();
 
         BinaryContext binary = new BinaryContext();
         StreamerTransport transport = answering(1024, batch -> BatchOutcome.success(batch.entries().size()));
@@ -161,5 +155,14 @@ class StreamerAllocationTest {
                 return CompletableFuture.completedFuture(Arrays.asList(outcomes));
             }
         };
+    }
+
+    /** The JVM's per-thread allocation counters; the test is skipped where there are none (not HotSpot). */
+    private static com.sun.management.ThreadMXBean allocationCounters() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
+                "needs per-thread allocation counters (HotSpot)");
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+        return threads;
     }
 }
