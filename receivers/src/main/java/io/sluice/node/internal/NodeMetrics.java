@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.DoubleSupplier;
 import java.util.function.IntToDoubleFunction;
 
 /**
@@ -38,6 +39,8 @@ import java.util.function.IntToDoubleFunction;
  *   <tr><td>sluice.server.received.bytes</td><td>counter (bytes)</td><td></td><td>bytes read from clients'
  *       connections (after TLS)</td></tr>
  *   <tr><td>sluice.server.connections</td><td>gauge</td><td></td><td>open client connections</td></tr>
+ *   <tr><td>sluice.server.buffer.bytes</td><td>gauge (bytes)</td><td></td><td>memory the server's buffer pool
+ *       holds: answers not yet taken by their sockets, frames read and not yet applied, the pool's free room</td></tr>
  *   <tr><td>sluice.node.batch.apply</td><td>timer</td><td></td><td>time an apply thread spent on one streamed
  *       partition batch: checking it (batches from the network) and applying it</td></tr>
  * </table>
@@ -53,6 +56,7 @@ public final class NodeMetrics {
     public static final String STRIPE_QUEUED = "sluice.node.stripe.queued";
     public static final String RECEIVED_BYTES = "sluice.server.received.bytes";
     public static final String CONNECTIONS = "sluice.server.connections";
+    public static final String SERVER_BUFFER_BYTES = "sluice.server.buffer.bytes";
     public static final String BATCH_APPLY = "sluice.node.batch.apply";
 
     /** Where an error was met: the {@code scope} tag of {@link #ERRORS}. */
@@ -124,6 +128,22 @@ public final class NodeMetrics {
         }
     }
 
+    /**
+     * Registers the gauge of a server's buffer pool ({@code bytes}: the memory it holds); the server takes it out with
+     * {@link #remove} when it stops.
+     */
+    public synchronized Meter serverBuffers(DoubleSupplier bytes) {
+        return add(Gauge.builder(SERVER_BUFFER_BYTES, bytes::getAsDouble).baseUnit("bytes")
+                .description("memory the server's buffer pool holds (answers not yet taken by their sockets, frames"
+                        + " read and not yet applied, free room)").strongReference(true).register(registry));
+    }
+
+    /** Takes one meter out of the registry (its source stopped before the node). */
+    public synchronized void remove(Meter meter) {
+        meters.remove(meter);
+        registry.remove(meter);
+    }
+
     /** The registry the meters are in. */
     public MeterRegistry registry() {
         return registry;
@@ -177,7 +197,7 @@ public final class NodeMetrics {
     }
 
     /** Takes the node's meters out of the registry (the node closed; the registry may outlive it). */
-    void close() {
+    synchronized void close() {
         for (Meter meter : meters) {
             registry.remove(meter);
         }

@@ -5,27 +5,40 @@ import io.netty.channel.Channel;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
  * One connection's backpressure against {@code maxQueuedBytes}. Counted: the bytes of STREAM requests read
- * and not yet applied, and of answers written and not yet taken by the socket. Above the limit the socket is
- * no longer read and the frames already read (what the socket reads under way held) wait here, in order;
- * once the count is at most half the limit they are handled and reading resumes. Held frames are not
- * counted: they are not handled before the count falls, so counting them could keep it up for ever.
+ * and not yet applied, and of answers written and not yet taken by the socket; and the requests handed to the
+ * op pool whose answers are not made yet (their size is not known until then). Above the byte limit, or with
+ * {@link #MAX_RUNNING} requests running, the socket is no longer read and the frames already read (what the
+ * socket reads under way held) wait here, in order; once the bytes are at most half the limit and the requests
+ * running at most half theirs, they are handled and reading resumes. Held frames are not counted: they are not
+ * handled before the count falls, so counting them could keep it up for ever.
  * So a client that streams faster than the node applies, or does not read its answers, is held back by
- * TCP (its writes block), and the node keeps for it at most {@code maxQueuedBytes} plus the answers to the
- * requests it handled before the limit was crossed.
+ * TCP (its writes block), and the node keeps for it at most {@code maxQueuedBytes} plus the answers of at most
+ * {@link #MAX_RUNNING} requests, however many it pipelines and however large the values it reads.
  *
  * <p>Threads: frames arrive and are held or handled on the connection's event loop; bytes are counted and
- * released from any thread (apply threads, the op pool, the event loop); {@code paused} changes under this
- * object's lock, and auto-read follows it on the event loop only (see {@link #onEventLoop}).
+ * released, and running requests end, from any thread (apply threads, the op pool, the event loop);
+ * {@code paused} changes under this object's lock, and auto-read follows it on the event loop only (see
+ * {@link #onEventLoop}).
  */
 final class ConnectionBackpressure {
 
+    /**
+     * Requests of one connection the op pool may hold at once: the node's two op threads stay busy with far fewer,
+     * and a write's count ends when it ran (its wait for durability is not counted), so group commits are not cut
+     * short; 64 answers of values up to {@code maxFrameSize} are what a pipelining reader can make the node hold
+     * beyond {@code maxQueuedBytes}.
+     */
+    static final int MAX_RUNNING = 64;
+
     private final Channel channel;
     private final long maxQueuedBytes;
+    private final AtomicInteger running = new AtomicInteger();
     private final Consumer<ByteBuf> handler;
     private final AtomicLong queued = new AtomicLong();
     /** Frames read while paused; event loop only. */
@@ -62,27 +75,57 @@ final class ConnectionBackpressure {
     /** Counts bytes the connection costs the node; over the limit, the socket is no longer read. */
     void queue(long bytes) {
         if (queued.addAndGet(bytes) > maxQueuedBytes) {
-            synchronized (this) {
-                if (paused) {
-                    return;
-                }
-                paused = true;
-            }
-            onEventLoop(this::applyAutoRead);
-            // Releases between the add above and the pause saw no pause to end: if they brought the count down to
-            // half, nothing else may ever resume (no bytes left in flight), so look again now. A release after the
-            // pause sees it itself; resume() checks again, so resuming twice is harmless.
-            if (queued.get() <= maxQueuedBytes / 2 && channel.isActive()) {
-                onEventLoop(this::resume);
-            }
+            pause();
         }
     }
 
     /** Bytes no longer held for the connection; at half the limit, held frames are handled and reading resumes. */
     void release(long bytes) {
-        if (queued.addAndGet(-bytes) <= maxQueuedBytes / 2 && isPaused() && channel.isActive()) {
+        if (queued.addAndGet(-bytes) <= maxQueuedBytes / 2) {
+            resumeIfDue();
+        }
+    }
+
+    /**
+     * A request was handed to the op pool (event loop): at {@link #MAX_RUNNING} of them the socket is no longer read,
+     * so the frames after this one wait. Each is ended by {@link #requestRan()}.
+     */
+    void requestStarted() {
+        if (running.incrementAndGet() >= MAX_RUNNING) {
+            pause();
+        }
+    }
+
+    /** A request handed to the op pool ran (its answer, if made, is counted in bytes already): any thread. */
+    void requestRan() {
+        if (running.decrementAndGet() <= MAX_RUNNING / 2) {
+            resumeIfDue();
+        }
+    }
+
+    private void pause() {
+        synchronized (this) {
+            if (paused) {
+                return;
+            }
+            paused = true;
+        }
+        onEventLoop(this::applyAutoRead);
+        // Releases between the count that crossed a limit and the pause saw no pause to end: if they brought the
+        // counts down to half, nothing else may ever resume (nothing left in flight), so look again now. A release
+        // after the pause sees it itself; resume() checks again, so resuming twice is harmless.
+        resumeIfDue();
+    }
+
+    private void resumeIfDue() {
+        if (belowHalf() && isPaused() && channel.isActive()) {
             onEventLoop(this::resume);
         }
+    }
+
+    /** Both counts at most half their limits: a paused connection may be read again. */
+    private boolean belowHalf() {
+        return queued.get() <= maxQueuedBytes / 2 && running.get() <= MAX_RUNNING / 2;
     }
 
     /**
@@ -119,7 +162,7 @@ final class ConnectionBackpressure {
 
     private void resume() {
         synchronized (this) {
-            if (!paused || queued.get() > maxQueuedBytes / 2) {
+            if (!paused || !belowHalf()) {
                 return;
             }
             paused = false;
@@ -141,7 +184,8 @@ final class ConnectionBackpressure {
     /** For diagnostics; not synchronized with the event loop (held's size may be stale). */
     @Override
     public String toString() {
-        return "ConnectionBackpressure{queued=" + queued.get() + " of " + maxQueuedBytes + ", paused=" + isPaused()
+        return "ConnectionBackpressure{queued=" + queued.get() + " of " + maxQueuedBytes + ", running=" + running.get()
+                + " of " + MAX_RUNNING + ", paused=" + isPaused()
                 + ", held=" + held.size() + ", autoRead=" + channel.config().isAutoRead() + '}';
     }
 }

@@ -29,8 +29,8 @@ import java.util.function.Consumer;
  * does not follow the protocol is answered with an error and its connection is closed.
  *
  * <p>Backpressure ({@link ConnectionBackpressure}): the bytes of streamed requests not yet applied and of
- * answers not yet taken by the socket are counted; above the limit the connection's socket is not read
- * (frames already read wait, counted) until they drop to half of it.
+ * answers not yet taken by the socket are counted, and the requests on the op pool; above either limit the
+ * connection's socket is not read (frames already read wait) until both drop to half.
  */
 final class RequestHandler extends ChannelInboundHandlerAdapter {
 
@@ -102,10 +102,18 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                     boolean writes = op == Op.PUT || op == Op.REMOVE || op == Op.WRITE_ALL || op == Op.INVOKE_ALL
                             || op == Op.CREATE_CACHE || op == Op.DESTROY_INDEX
                             || op == Op.CREATE_INDEX;
+                    backpressure.requestStarted();
                     try {
-                        ops.execute(() -> respond(channel, id, call, writes));
+                        ops.execute(() -> {
+                            try {
+                                respond(channel, id, call, writes);
+                            } finally {
+                                backpressure.requestRan(); // after its answer is counted: no resume in between
+                            }
+                        });
                     } catch (RejectedExecutionException e) {
                         fail(channel, id, e);
+                        backpressure.requestRan();
                     }
                 }
             }
@@ -176,25 +184,32 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
      */
     private void partitionFile(Channel channel, long requestId, ByteBuf frame) {
         PartitionFileWire.Request request = PartitionFileWire.Request.read(frame);
+        backpressure.requestStarted();
         try {
             ops.execute(() -> {
-                OutgoingPartitionFile file;
                 try {
-                    file = gate.partitionFile(request, String.valueOf(channel.remoteAddress()));
-                } catch (RuntimeException e) {
-                    fail(channel, requestId, e);
-                    return;
+                    OutgoingPartitionFile file;
+                    try {
+                        file = gate.partitionFile(request, String.valueOf(channel.remoteAddress()));
+                    } catch (RuntimeException e) {
+                        fail(channel, requestId, e);
+                        return;
+                    }
+                    PartitionFileSend.start(channel, requestId, file);
+                } finally {
+                    backpressure.requestRan();
                 }
-                PartitionFileSend.start(channel, requestId, file);
             });
         } catch (RejectedExecutionException e) {
             fail(channel, requestId, e);
+            backpressure.requestRan();
         }
     }
 
     /**
      * Runs a decoded call and answers it: its body, or the error it threw. A call that writes is answered
-     * once its writes are durable per the WAL mode of a persistent node (at once otherwise).
+     * once its writes are durable per the WAL mode of a persistent node (at once otherwise); a read's answer is
+     * made and counted before this returns.
      */
     private void respond(Channel channel, long requestId, NodeOps.Call call, boolean writes) {
         Consumer<ByteBuf> body;

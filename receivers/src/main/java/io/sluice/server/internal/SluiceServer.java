@@ -1,5 +1,6 @@
 package io.sluice.server.internal;
 
+import io.micrometer.core.instrument.Meter;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
@@ -55,6 +56,7 @@ public final class SluiceServer implements AutoCloseable {
     private final Channel listener;
     private final ReceivedBytes receivedBytes;
     private final PooledByteBufAllocator buffers;
+    private final Meter buffersGauge;
     private final FramePool frames;
     private final PartitionGate gate;
     private volatile boolean stopping;
@@ -79,6 +81,8 @@ public final class SluiceServer implements AutoCloseable {
         // socket reads and answers are short-lived pooled direct buffers.
         this.buffers = new PooledByteBufAllocator(true);
         this.frames = new FramePool(buffers);
+        this.buffersGauge = node.metrics().serverBuffers(() -> buffers.metric().usedDirectMemory()
+                + buffers.metric().usedHeapMemory());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(NioServerSocketChannel.class)
@@ -184,6 +188,7 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     private void shutdownThreads() {
+        node.metrics().remove(buffersGauge);
         ops.shutdown();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);

@@ -59,6 +59,48 @@ class ConnectionBackpressureTest {
     }
 
     /**
+     * Requests handed to the op pool are counted until they ran, whatever their answers will weigh: with
+     * {@link ConnectionBackpressure#MAX_RUNNING} of them the socket is not read and the next frames wait, until half of
+     * them ran; then the held frames are handled, in order. (A client pipelining reads of large values made the node
+     * hold every answer to what it had read: 10.7 MB against a limit of 256 KiB was seen.)
+     */
+    @Test
+    void atMostMaxRunningRequestsRunAndTheFramesAfterThemWaitUntilHalfOfThemRan() {
+        List<Integer> started = new ArrayList<>();
+        ConnectionBackpressure[] self = new ConnectionBackpressure[1];
+        self[0] = new ConnectionBackpressure(channel, LIMIT, frame -> {
+            started.add(frame.readInt());
+            frame.release();
+            self[0].requestStarted();
+        });
+        int max = ConnectionBackpressure.MAX_RUNNING;
+        for (int i = 0; i < max + 3; i++) {
+            self[0].onFrame(Unpooled.buffer(4).writeInt(i));
+        }
+        assertThat(started).as("requests started").hasSize(max);
+        assertThat(channel.config().isAutoRead()).isFalse();
+
+        for (int i = 0; i < max / 2 - 1; i++) {
+            self[0].requestRan();
+        }
+        assertThat(started).as("one more than half still running").hasSize(max);
+        assertThat(channel.config().isAutoRead()).isFalse();
+        self[0].requestRan();
+        assertThat(started).as("the held frames, in order").hasSize(max + 3)
+                .endsWith(max, max + 1, max + 2);
+        assertThat(channel.config().isAutoRead()).isTrue();
+
+        // Over the byte limit as well: reading resumes only once both counts are at half.
+        self[0].queue(LIMIT + 1);
+        for (int i = 0; i < max / 2 + 3; i++) { // all of them
+            self[0].requestRan();
+        }
+        assertThat(channel.config().isAutoRead()).as("bytes still over half").isFalse();
+        self[0].release(LIMIT + 1);
+        assertThat(channel.config().isAutoRead()).isTrue();
+    }
+
+    /**
      * A writer crosses the limit, and before it marks the connection paused the bytes are released down to half
      * (answers taken by a fast-reading client while the writer's thread is descheduled): the release sees no pause to
      * end, so the writer must see that nothing is held any more, or the socket stays unread for good (a hang CI met
