@@ -12,6 +12,7 @@ import io.sluice.binary.internal.ValueCodec;
 import io.sluice.cachestore.internal.CacheStoreBridge;
 import io.sluice.cachestore.internal.StoreSlot;
 import io.sluice.processor.internal.ProcessorRegistry;
+import io.sluice.protocol.internal.Completions;
 import io.sluice.protocol.internal.PartitionBatches;
 import io.sluice.pagestore.internal.PartitionStore;
 import io.sluice.pagestore.internal.StoreCursor;
@@ -35,7 +36,6 @@ import java.util.Spliterators;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -53,8 +53,8 @@ import java.util.stream.StreamSupport;
  */
 public final class NodeCache<K, V> implements Cache<K, V> {
 
-    /** Where async operations complete (never an apply thread): the JVM's common pool, as CompletableFuture's own. */
-    private static final Executor ASYNC = ForkJoinPool.commonPool();
+    /** Where async operations complete (never an apply thread or an event loop). */
+    private static final Executor ASYNC = Completions.executor();
 
     private static final ThreadLocal<GrowableBuffer> BUFFER = ThreadLocal.withInitial(() -> new GrowableBuffer(256));
 

@@ -12,6 +12,7 @@ import io.sluice.binary.internal.BinaryContext;
 import io.sluice.binary.internal.GrowableBuffer;
 import io.sluice.protocol.internal.BatchOutcome;
 import io.sluice.protocol.internal.BatchRequest;
+import io.sluice.protocol.internal.Completions;
 import io.sluice.protocol.internal.ErrorKind;
 import io.sluice.protocol.internal.Frames;
 import io.sluice.protocol.internal.NotOwnerException;
@@ -32,7 +33,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -52,7 +52,8 @@ import java.util.stream.StreamSupport;
  */
 final class RemoteCache<K, V> implements RemoteIndexed<K, V> {
 
-    private static final Executor ASYNC = ForkJoinPool.commonPool();
+    /** Where async operations complete (never an apply thread or an event loop). */
+    private static final Executor ASYNC = Completions.executor();
 
     private final String name;
     private final int partitions;
