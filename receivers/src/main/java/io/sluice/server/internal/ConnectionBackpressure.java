@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -40,6 +41,7 @@ final class ConnectionBackpressure {
     private final long maxQueuedBytes;
     private final AtomicInteger running = new AtomicInteger();
     private final Consumer<ByteBuf> handler;
+    private final BooleanSupplier stopping;
     private final AtomicLong queued = new AtomicLong();
     /** Frames read while paused; event loop only. */
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
@@ -47,9 +49,18 @@ final class ConnectionBackpressure {
 
     /** @param handler handles a frame (on the event loop) and owns it from then on */
     ConnectionBackpressure(Channel channel, long maxQueuedBytes, Consumer<ByteBuf> handler) {
+        this(channel, maxQueuedBytes, handler, () -> false);
+    }
+
+    /**
+     * @param handler  handles a frame (on the event loop) and owns it from then on
+     * @param stopping true once the server stops taking requests: a resume then leaves the socket unread
+     */
+    ConnectionBackpressure(Channel channel, long maxQueuedBytes, Consumer<ByteBuf> handler, BooleanSupplier stopping) {
         this.channel = channel;
         this.maxQueuedBytes = maxQueuedBytes;
         this.handler = handler;
+        this.stopping = stopping;
     }
 
     /** A frame read (event loop): handled now, or held while the connection is over its limit. */
@@ -145,11 +156,11 @@ final class ConnectionBackpressure {
         }
     }
 
-    /** Event loop: the socket is read unless paused or frames are held. */
+    /** Event loop: the socket is read unless paused, frames are held, or the server stops taking requests. */
     private void applyAutoRead() {
         boolean read;
         synchronized (this) {
-            read = !paused && held.isEmpty();
+            read = !paused && held.isEmpty() && !stopping.getAsBoolean();
         }
         if (channel.config().isAutoRead() != read && channel.isActive()) {
             channel.config().setAutoRead(read);

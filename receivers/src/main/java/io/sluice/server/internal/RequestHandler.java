@@ -19,6 +19,7 @@ import io.sluice.protocol.internal.Wire;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -39,11 +40,14 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final long maxQueuedBytes;
     private final NodeOps handlers;
     private final PartitionGate gate;
+    private final BooleanSupplier stopping;
     /** Set when the handler joins its connection's pipeline (after the handshake). */
     private ConnectionBackpressure backpressure;
 
-    RequestHandler(NodeEngine node, Executor ops, long maxQueuedBytes, PartitionGate gate) {
+    /** @param stopping true once the server stops taking requests (its connections are then no longer read) */
+    RequestHandler(NodeEngine node, Executor ops, long maxQueuedBytes, PartitionGate gate, BooleanSupplier stopping) {
         this.node = node;
+        this.stopping = stopping;
         this.ops = ops;
         this.maxQueuedBytes = maxQueuedBytes;
         this.gate = gate;
@@ -52,7 +56,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        backpressure = new ConnectionBackpressure(ctx.channel(), maxQueuedBytes, frame -> handle(ctx.channel(), frame));
+        backpressure = new ConnectionBackpressure(ctx.channel(), maxQueuedBytes, frame -> handle(ctx.channel(), frame),
+                stopping);
     }
 
     @Override

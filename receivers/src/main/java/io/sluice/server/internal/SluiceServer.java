@@ -148,7 +148,7 @@ public final class SluiceServer implements AutoCloseable {
         }
         ch.pipeline().addLast("frames", new FrameReader(frames, buffers, config.maxFrameSize()));
         ch.pipeline().addLast("handshake", new HandshakeHandler(node.id(), config.token(),
-                new RequestHandler(node, ops, config.maxQueuedBytes(), gate), metrics));
+                new RequestHandler(node, ops, config.maxQueuedBytes(), gate, () -> stopping), metrics));
     }
 
     /** On a TLS port: a plain-TCP client is answered in plain TCP and closed, a TLS one goes through TLS. */
@@ -175,8 +175,14 @@ public final class SluiceServer implements AutoCloseable {
         }
         stopping = true;
         listener.close().syncUninterruptibly();
+        // No new requests; answers to those in flight still go out. On each connection's event loop, after any change
+        // of auto-read under way there: a connection's backpressure reads `stopping` and leaves it off from now on.
         for (Channel c : connections) {
-            c.config().setAutoRead(false); // no new requests; answers to those in flight still go out
+            try {
+                c.eventLoop().execute(() -> c.config().setAutoRead(false));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // its event loop is shutting down: nothing more is read anyway
+            }
         }
     }
 

@@ -100,6 +100,21 @@ class ConnectionBackpressureTest {
         assertThat(channel.config().isAutoRead()).isTrue();
     }
 
+    /** Once the server stops taking requests, a paused connection that resumes handles what it held but is not read. */
+    @Test
+    void aConnectionPausedWhenTheServerStopsIsNotReadAgainWhenItResumes() {
+        boolean[] stopping = {false};
+        ConnectionBackpressure stopped = new ConnectionBackpressure(channel, LIMIT, handled::add, () -> stopping[0]);
+        stopped.queue(LIMIT + 1);
+        stopped.onFrame(Unpooled.buffer(1));
+        stopping[0] = true;
+        channel.config().setAutoRead(false); // as SluiceServer.close does
+
+        stopped.release(LIMIT + 1);
+        assertThat(handled).as("the frame read before the stop").hasSize(1);
+        assertThat(channel.config().isAutoRead()).as("the socket is not read again").isFalse();
+    }
+
     /**
      * A writer crosses the limit, and before it marks the connection paused the bytes are released down to half
      * (answers taken by a fast-reading client while the writer's thread is descheduled): the release sees no pause to
