@@ -108,7 +108,9 @@ public interface Cache<K, V> {
      * Every entry, partition by partition and in key order within a partition. The stream reads
      * the store lazily; close it (try-with-resources) if it is not consumed to the end. It reads memory
      * only (a cache store is not asked); remote, {@link NodeUnreachableException} may come from the
-     * stream's traversal, page by page.
+     * stream's traversal, page by page. Remote, the stream reads ahead of its consumer: the next page of
+     * the partition it is in, and the first pages of the four partitions after it (at most six pages of
+     * up to 1,024 entries held).
      */
     Stream<Map.Entry<K, V>> scan();
 

@@ -22,6 +22,11 @@ import java.util.function.Consumer;
  * not answered goes, through {@link RoutedCall}, to the owner of the refreshed map, and so does the rest of the
  * scan; a change of node resumes after the last key seen. Used by the thread that consumes the stream.
  *
+ * <p>Read ahead: a page's answer asks for the next page of the partition at once (after its last key, as the stream
+ * would once it got there), and {@link #start()} asks for the first page before the stream reaches the partition
+ * ({@link ScanAhead}), so the stream waits for a round trip only when it outruns them. A scan holds at most two
+ * pages: the one being read and the one asked for.
+ *
  * @param <K> key type
  * @param <V> value type
  */
@@ -44,6 +49,8 @@ final class PartitionScan<K, V> extends Spliterators.AbstractSpliterator<Map.Ent
     private int next;
     private boolean more = true;
     private byte[] after;
+    /** The next page, asked for before the stream reached it; null if none is under way. */
+    private CompletableFuture<Page> ahead;
 
     /** @param fromBackups whether the pages may come from a backup ({@code CacheConfig.readFromBackup}) */
     PartitionScan(RemoteCache<K, V> cache, int partition, Nodes nodes, Routing routing, boolean fromBackups) {
@@ -74,21 +81,37 @@ final class PartitionScan<K, V> extends Spliterators.AbstractSpliterator<Map.Ent
         return true;
     }
 
+    /** Asks for the partition's first page now, before the stream reaches it (does nothing once asked). */
+    void start() {
+        if (ahead == null && more && page.isEmpty() && after == null) {
+            ahead = request(null);
+        }
+    }
+
     private void fetch() {
-        byte[] from = after;
+        CompletableFuture<Page> asked = ahead != null ? ahead : request(after);
+        ahead = null;
+        Page answer = nodes.await(asked);
+        node = answer.node();
+        page = answer.entries();
+        next = 0;
+        more = answer.more();
+        if (more && !page.isEmpty()) { // the next page, after this one's last key: on its way while this one is read
+            ahead = request(page.get(page.size() - 2));
+        }
+    }
+
+    /** The page after {@code from} (exclusive; null: from the start), from the copy the routing picks. */
+    private CompletableFuture<Page> request(byte[] from) {
         int partitions = cache.partitionCount();
-        Page answer = nodes.await(RoutedCall.<Page>send(routing, nodes, "scan of cache '" + cache.name() + "'",
+        return RoutedCall.<Page>send(routing, nodes, "scan of cache '" + cache.name() + "'",
                 new int[]{partition}, partitions,
                 p -> ownerOnly ? routing.owner(p, partitions) : routing.reader(p, partitions, pick),
                 (copy, items) -> page(copy, from).whenComplete((answered, error) -> {
                     if (error != null) {
                         ownerOnly = true; // the retry, after the map is asked again, goes to the owner
                     }
-                }).thenApply(Collections::singletonList), null, null).thenApply(answers -> answers.get(0)));
-        node = answer.node();
-        page = answer.entries();
-        next = 0;
-        more = answer.more();
+                }).thenApply(Collections::singletonList), null, null).thenApply(answers -> answers.get(0));
     }
 
     /** A page: keys and values alternating, whether more follow, and the node that sent them. */

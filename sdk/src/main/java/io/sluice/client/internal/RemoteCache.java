@@ -297,8 +297,9 @@ final class RemoteCache<K, V> implements RemoteIndexed<K, V> {
 
     @Override
     public Stream<Map.Entry<K, V>> scan() {
-        return IntStream.range(0, partitions).boxed()
-                .flatMap(p -> StreamSupport.stream(new PartitionScan<>(this, p, nodes, routing, scanBackups), false));
+        ScanAhead<K, V> ahead = new ScanAhead<>(partitions,
+                p -> new PartitionScan<>(this, p, nodes, routing, scanBackups));
+        return IntStream.range(0, partitions).boxed().flatMap(p -> StreamSupport.stream(ahead.scan(p), false));
     }
 
     @Override
