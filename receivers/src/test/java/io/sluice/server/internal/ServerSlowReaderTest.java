@@ -108,31 +108,7 @@ class ServerSlowReaderTest {
             assertThat(cache.get(2L)).isEqualTo("two");
 
             // The slow client reads again: every request is answered (in the order they complete), with the value.
-            slow.configureBlocking(true);
-            Thread writer = new Thread(() -> {
-                try {
-                    while (requests.hasRemaining()) {
-                        slow.write(requests);
-                    }
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }, "slow-writer");
-            writer.start();
-            java.util.BitSet answeredIds = new java.util.BitSet(REQUESTS + 1);
-            for (int i = 0; i < REQUESTS; i++) {
-                ByteBuf answer = frame(in);
-                int id = (int) answer.readLong();
-                assertThat(answeredIds.get(id)).as("request %d answered twice", id).isFalse();
-                answeredIds.set(id);
-                assertThat((int) answer.readUnsignedByte()).isEqualTo(Wire.STATUS_OK);
-                assertThat((int) answer.readUnsignedByte()).as("present").isEqualTo(1);
-                assertThat(Wire.readBlob(answer, "value")).hasSizeGreaterThan(VALUE_BYTES);
-            }
-            writer.join(10_000);
-            assertThat(writer.isAlive()).isFalse();
-            assertThat(answeredIds.cardinality()).isEqualTo(REQUESTS);
-            assertThat(answeredIds.nextSetBit(0)).isEqualTo(1);
+            readAllAnswers(slow, requests, in, REQUESTS, VALUE_BYTES);
         }
     }
 
@@ -184,31 +160,41 @@ class ServerSlowReaderTest {
             assertThat(last[1] - idle).as("bytes the server's buffers grew by (%d requests of %d written)",
                     requests - gets.remaining() / (gets.capacity() / requests), requests).isLessThan(bound);
 
-            slow.configureBlocking(true);
-            Thread writer = new Thread(() -> { // the rest, taken as the node reads again
-                try {
-                    while (gets.hasRemaining()) {
-                        slow.write(gets);
-                    }
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }, "slow-writer");
-            writer.start();
-            java.util.BitSet answeredIds = new java.util.BitSet(requests + 1);
-            for (int i = 0; i < requests; i++) {
-                ByteBuf answer = frame(in);
-                int id = (int) answer.readLong();
-                assertThat(answeredIds.get(id)).as("request %d answered twice", id).isFalse();
-                answeredIds.set(id);
-                assertThat((int) answer.readUnsignedByte()).as("status of %d", id).isEqualTo(Wire.STATUS_OK);
-                assertThat((int) answer.readUnsignedByte()).as("present").isEqualTo(1);
-                assertThat(Wire.readBlob(answer, "value")).hasSizeGreaterThan(valueBytes);
-            }
-            writer.join(10_000);
-            assertThat(writer.isAlive()).isFalse();
-            assertThat(answeredIds.cardinality()).isEqualTo(requests);
+            readAllAnswers(slow, gets, in, requests, valueBytes);
         }
+    }
+
+    /**
+     * The slow client reads again, its unwritten requests written meanwhile on a thread of their own (taken as the node
+     * reads again): each of requests 1..n is answered once, with a value of more than {@code valueBytes}.
+     */
+    private static void readAllAnswers(SocketChannel slow, ByteBuffer unwritten, DataInputStream in, int n,
+                                       int valueBytes) throws Exception {
+        slow.configureBlocking(true);
+        Thread writer = new Thread(() -> {
+            try {
+                while (unwritten.hasRemaining()) {
+                    slow.write(unwritten);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, "slow-writer");
+        writer.start();
+        java.util.BitSet answeredIds = new java.util.BitSet(n + 1);
+        for (int i = 0; i < n; i++) {
+            ByteBuf answer = frame(in);
+            int id = (int) answer.readLong();
+            assertThat(answeredIds.get(id)).as("request %d answered twice", id).isFalse();
+            answeredIds.set(id);
+            assertThat((int) answer.readUnsignedByte()).as("status of %d", id).isEqualTo(Wire.STATUS_OK);
+            assertThat((int) answer.readUnsignedByte()).as("present").isEqualTo(1);
+            assertThat(Wire.readBlob(answer, "value")).hasSizeGreaterThan(valueBytes);
+        }
+        writer.join(10_000);
+        assertThat(writer.isAlive()).isFalse();
+        assertThat(answeredIds.cardinality()).isEqualTo(n);
+        assertThat(answeredIds.nextSetBit(0)).isEqualTo(1);
     }
 
     /** Bytes the server's buffer pool holds. */
