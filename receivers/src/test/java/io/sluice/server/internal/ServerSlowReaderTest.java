@@ -60,10 +60,7 @@ class ServerSlowReaderTest {
 
     @Test
     void aClientThatDoesNotReadItsAnswersIsHeldBackAndGetsThemAllWhenItReads() throws Exception {
-        node = new NodeEngine(NodeConfig.builder().dataRegionMaxSize(64L << 20).applyThreads(2).build(), registry);
-        server = SluiceServer.start(node, new ServerConfig("127.0.0.1", 0, 64 * 1024, 16, Duration.ZERO, null,
-                MAX_QUEUED, null));
-        String address = "127.0.0.1:" + server.address().getPort();
+        String address = startNode(64 * 1024);
         try (Sluice good = SluiceClient.connect(ClientConfig.addresses(address));
              SocketChannel slow = SocketChannel.open()) {
             Cache<Long, String> cache = good.createCache(CacheConfig.named("c").withPartitions(4));
@@ -75,9 +72,7 @@ class ServerSlowReaderTest {
             // answers not done in its 120 s; 3 of ~80 runs), which is the kernel's pace, not the node's.
             slow.setOption(StandardSocketOptions.SO_SNDBUF, 16 * 1024);
             slow.connect(new InetSocketAddress("127.0.0.1", server.address().getPort()));
-            DataInputStream in = new DataInputStream(Channels.newInputStream(slow));
-            write(slow, Frames.handshake(UnpooledByteBufAllocator.DEFAULT, Wire.VERSION, "slow", ""));
-            assertThat(Frames.readHandshakeReply(frame(in)).status()).isEqualTo(Wire.HANDSHAKE_OK);
+            DataInputStream in = handshake(slow);
 
             ByteBuffer requests = gets(REQUESTS);
             int requestBytes = requests.remaining() / REQUESTS;
@@ -122,18 +117,13 @@ class ServerSlowReaderTest {
     void readsOfLargeValuesPipelinedWithoutReadingMakeTheNodeHoldOnlyTheAnswersOfTheRequestsItRuns() throws Exception {
         int valueBytes = 64 * 1024;
         int requests = 3_000;
-        node = new NodeEngine(NodeConfig.builder().dataRegionMaxSize(64L << 20).applyThreads(2).build(), registry);
-        server = SluiceServer.start(node, new ServerConfig("127.0.0.1", 0, 2 * valueBytes, 16, Duration.ZERO, null,
-                MAX_QUEUED, null));
-        String address = "127.0.0.1:" + server.address().getPort();
+        String address = startNode(2 * valueBytes);
         try (Sluice good = SluiceClient.connect(ClientConfig.addresses(address));
              SocketChannel slow = SocketChannel.open()) {
             Cache<Long, String> cache = good.createCache(CacheConfig.named("c").withPartitions(4));
             cache.put(1L, "x".repeat(valueBytes));
             slow.connect(new InetSocketAddress("127.0.0.1", server.address().getPort()));
-            DataInputStream in = new DataInputStream(Channels.newInputStream(slow));
-            write(slow, Frames.handshake(UnpooledByteBufAllocator.DEFAULT, Wire.VERSION, "slow", ""));
-            assertThat(Frames.readHandshakeReply(frame(in)).status()).isEqualTo(Wire.HANDSHAKE_OK);
+            DataInputStream in = handshake(slow);
             double idle = buffers();
 
             ByteBuffer gets = gets(requests);
@@ -195,6 +185,22 @@ class ServerSlowReaderTest {
         assertThat(writer.isAlive()).isFalse();
         assertThat(answeredIds.cardinality()).isEqualTo(n);
         assertThat(answeredIds.nextSetBit(0)).isEqualTo(1);
+    }
+
+    /** Starts the node and its server ({@code maxQueuedBytes} {@link #MAX_QUEUED}); its address. */
+    private String startNode(int maxFrameSize) {
+        node = new NodeEngine(NodeConfig.builder().dataRegionMaxSize(64L << 20).applyThreads(2).build(), registry);
+        server = SluiceServer.start(node, new ServerConfig("127.0.0.1", 0, maxFrameSize, 16, Duration.ZERO, null,
+                MAX_QUEUED, null));
+        return "127.0.0.1:" + server.address().getPort();
+    }
+
+    /** The raw client's handshake; the stream its answers are read from. */
+    private static DataInputStream handshake(SocketChannel slow) throws java.io.IOException {
+        DataInputStream in = new DataInputStream(Channels.newInputStream(slow));
+        write(slow, Frames.handshake(UnpooledByteBufAllocator.DEFAULT, Wire.VERSION, "slow", ""));
+        assertThat(Frames.readHandshakeReply(frame(in)).status()).isEqualTo(Wire.HANDSHAKE_OK);
+        return in;
     }
 
     /** Bytes the server's buffer pool holds. */
